@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Runs the whole suite with vitest, then prints one plain line "N passed, N failed, N skipped"
+// computed from vitest's JSON report, and exits non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const out = path.resolve('test-results/vitest.json');
+mkdirSync(path.dirname(out), { recursive: true });
+if (existsSync(out)) rmSync(out);
+
+const vitest = path.resolve('node_modules/vitest/vitest.mjs');
+const args = [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)];
+const run = spawnSync(process.execPath, args, { stdio: 'inherit', env: process.env });
+
+if (!existsSync(out)) {
+  console.log('0 passed, 1 failed (vitest produced no report)');
+  process.exit(run.status || 1);
+}
+const report = JSON.parse(readFileSync(out, 'utf8'));
+const passed = report.numPassedTests ?? 0;
+const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+// A test file that fails to load counts as a failure even though it has no tests.
+const brokenFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+const failed = (report.numFailedTests ?? 0) + brokenFiles;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || run.status !== 0 ? 1 : 0);

@@ -1,0 +1,25 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Prefixes make the kind of a bearer token visible (and greppable by secret scanners). */
+export const TOKEN_PREFIX = { session: 'pls_', apiKey: 'plk_' } as const;
+export type TokenKind = keyof typeof TOKEN_PREFIX;
+
+/** A new opaque bearer token: prefix + 256 random bits. Only its hash is stored. */
+export function newToken(kind: TokenKind): string {
+  return TOKEN_PREFIX[kind] + randomBytes(32).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function tokenKind(token: string): TokenKind | undefined {
+  if (token.startsWith(TOKEN_PREFIX.session)) return 'session';
+  if (token.startsWith(TOKEN_PREFIX.apiKey)) return 'apiKey';
+  return undefined;
+}
+
+/** A random URL-safe identifier with at least 128 bits (share strings). */
+export function randomId(bytes = 18): string {
+  return randomBytes(bytes).toString('base64url');
+}

@@ -1,0 +1,61 @@
+import { hashToken, newToken } from '../../crypto/tokens.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/index.js';
+import type { AccessService } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
+import { isTeamWide, mayGrant, type Role } from '../../platform/authorization.js';
+import type { TeamsRepository } from '../teams/repository.js';
+import type { ApiKey, ApiKeysRepository } from './repository.js';
+
+export interface NewApiKey {
+  name: string;
+  role?: Role;
+  projects?: number[];
+}
+
+export interface ApiKeyWithToken extends ApiKey {
+  token: string;
+}
+
+export class ApiKeysService {
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly teams: TeamsRepository,
+    private readonly access: AccessService,
+  ) {}
+
+  async create(actor: Actor, teamId: number, input: NewApiKey): Promise<ApiKeyWithToken> {
+    const membership = await this.access.require(actor, teamId, 'apikeys:manage');
+    const role = input.role ?? 'teamAdmin';
+    if (!mayGrant(membership.role, role)) {
+      throw new ForbiddenError(`A ${membership.role} cannot create a key with the ${role} role`, 'ROLE_TOO_HIGH');
+    }
+    return this.mint(teamId, membership.userId, { ...input, role });
+  }
+
+  /** Mints a key without an actor (CLI `plotline token create`); the caller has already decided it may. */
+  async mint(teamId: number, createdBy: number | null, input: NewApiKey & { role: Role }): Promise<ApiKeyWithToken> {
+    const name = input.name.trim();
+    if (name === '') throw ValidationError.field('body.name', 'must not be empty');
+    if (!(await this.teams.exists(teamId))) throw new NotFoundError('Team');
+    let projects: number[] = [];
+    if (!isTeamWide(input.role)) {
+      projects = [...new Set(input.projects ?? [])];
+      const known = new Set((await this.teams.projectsOf([teamId])).map((p) => p.id));
+      const unknown = projects.filter((id) => !known.has(id));
+      if (unknown.length > 0) throw ValidationError.field('body.projects', `contains ids that are not projects of this team: ${unknown.join(', ')}`);
+    }
+    const token = newToken('apiKey');
+    const key = await this.keys.create({ teamId, createdBy, name, role: input.role, projects, tokenHash: hashToken(token) });
+    return { ...key, token };
+  }
+
+  async list(actor: Actor, teamId: number): Promise<ApiKey[]> {
+    await this.access.require(actor, teamId, 'apikeys:manage');
+    return this.keys.list(teamId);
+  }
+
+  async delete(actor: Actor, teamId: number, keyId: number): Promise<void> {
+    await this.access.require(actor, teamId, 'apikeys:manage');
+    if (!(await this.keys.delete(teamId, keyId))) throw new NotFoundError('API key');
+  }
+}

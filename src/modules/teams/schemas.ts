@@ -1,0 +1,70 @@
+import { Type } from 'typebox';
+import { Id, Timestamp } from '../../platform/http-schemas.js';
+import { ROLES } from '../../platform/authorization.js';
+
+export const RoleSchema = Type.Enum([...ROLES]);
+
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+
+export const CreateTeam = Type.Object({
+  name: Name,
+  showBranding: Type.Optional(Type.Boolean()),
+  allowReportRefresh: Type.Optional(Type.Boolean()),
+  allowReportExport: Type.Optional(Type.Boolean()),
+});
+
+export const UpdateTeam = Type.Object({
+  name: Type.Optional(Name),
+  showBranding: Type.Optional(Type.Boolean()),
+  allowReportRefresh: Type.Optional(Type.Boolean()),
+  allowReportExport: Type.Optional(Type.Boolean()),
+});
+
+export const TeamRole = Type.Object({
+  id: Type.Integer(),
+  team_id: Type.Integer(),
+  user_id: Type.Integer(),
+  role: RoleSchema,
+  projects: Type.Array(Type.Integer()),
+  canExport: Type.Boolean(),
+});
+
+/** Project roles see id, name and their own role only; the other fields are then absent. */
+export const Team = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  showBranding: Type.Optional(Type.Boolean()),
+  allowReportRefresh: Type.Optional(Type.Boolean()),
+  allowReportExport: Type.Optional(Type.Boolean()),
+  TeamRoles: Type.Array(TeamRole),
+  Projects: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }))),
+  createdAt: Type.Optional(Timestamp),
+  updatedAt: Type.Optional(Timestamp),
+});
+
+export const Member = Type.Object({
+  id: Type.Integer(),
+  team_id: Type.Integer(),
+  user_id: Type.Integer(),
+  name: Type.String(),
+  email: Type.String(),
+  role: RoleSchema,
+  projects: Type.Array(Type.Integer()),
+  canExport: Type.Boolean(),
+});
+
+const ProjectIds = Type.Array(Id, { maxItems: 1000 });
+
+export const AddMember = Type.Object({
+  email: Type.String({ minLength: 3, maxLength: 320 }),
+  role: RoleSchema,
+  projects: Type.Optional(ProjectIds),
+});
+
+export const UpdateMember = Type.Object({
+  role: Type.Optional(RoleSchema),
+  projects: Type.Optional(ProjectIds),
+});
+
+export const MemberParams = Type.Object({ team_id: Id, user_id: Id });
+export const UserParams = Type.Object({ user_id: Id });

@@ -1,0 +1,120 @@
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../crypto/passwords.js';
+import { hashToken, newToken, tokenKind } from '../../crypto/tokens.js';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors/index.js';
+import type { Actor } from '../../platform/actor.js';
+import type { Db } from '../../store/index.js';
+import type { ApiKeysRepository } from '../api-keys/repository.js';
+import type { TeamsRepository } from '../teams/repository.js';
+import type { User, UsersRepository } from './repository.js';
+
+export const SESSION_DAYS = 30;
+const TOUCH_EVERY_MS = 60_000;
+
+export interface Signup {
+  name: string;
+  email: string;
+  password: string;
+}
+
+export interface UserWithToken extends User {
+  token: string;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export class UsersService {
+  constructor(
+    private readonly db: Db,
+    private readonly users: UsersRepository,
+    private readonly teams: TeamsRepository,
+    private readonly apiKeys: ApiKeysRepository,
+    private readonly signup: 'open' | 'closed',
+  ) {}
+
+  /** Sign-up over HTTP: honours PLOTLINE_SIGNUP and opens a first session. */
+  async register(input: Signup): Promise<UserWithToken> {
+    if (this.signup === 'closed' && (await this.users.count()) > 0) {
+      throw new ForbiddenError('Sign-up is closed on this server; ask an administrator for an account', 'SIGNUP_CLOSED');
+    }
+    const token = newToken('session');
+    const user = await this.createUser(input, token);
+    return { ...user, token };
+  }
+
+  /**
+   * Creates the user and a team "<name>'s team" they own, in one transaction; with a token,
+   * also a session for it. The CLI calls this directly (sign-up policy does not apply offline).
+   */
+  async createUser(input: Signup, sessionToken?: string): Promise<User> {
+    const email = normalizeEmail(input.email);
+    if (!EMAIL.test(email)) throw ValidationError.field('body.email', 'must be an email address');
+    const name = input.name.trim();
+    if (name === '') throw ValidationError.field('body.name', 'must not be empty');
+    if (input.password.length < 8) throw ValidationError.field('body.password', 'must be at least 8 characters');
+    if (await this.users.findByEmail(email)) throw new ConflictError('This email is already registered', 'EMAIL_TAKEN');
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const user = await this.users.create({ name, email, passwordHash }, trx);
+        await this.teams.create({ name: `${name}'s team` }, user.id, trx);
+        if (sessionToken) await this.users.createSession(user.id, hashToken(sessionToken), sessionExpiry(), trx);
+        return user;
+      });
+    } catch (err) {
+      // Two sign-ups for one email racing each other: the unique index decides.
+      if (await this.users.findByEmail(email)) throw new ConflictError('This email is already registered', 'EMAIL_TAKEN');
+      throw err;
+    }
+  }
+
+  async login(emailInput: string, password: string): Promise<UserWithToken> {
+    const user = await this.users.findByEmail(normalizeEmail(emailInput));
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    if (!user || !ok) throw new UnauthorizedError('Email or password is incorrect', 'INVALID_CREDENTIALS');
+    const token = newToken('session');
+    await this.users.createSession(user.id, hashToken(token), sessionExpiry());
+    return { id: user.id, name: user.name, email: user.email, createdAt: user.createdAt, token };
+  }
+
+  async logout(actor: Actor): Promise<void> {
+    if (actor.kind !== 'user') throw new ForbiddenError('API keys cannot log out; delete the key instead');
+    await this.users.deleteSession(actor.sessionId);
+  }
+
+  async me(actor: Actor): Promise<User> {
+    if (actor.userId === null) throw new NotFoundError('User');
+    const user = await this.users.findById(actor.userId);
+    if (!user) throw new NotFoundError('User');
+    return user;
+  }
+
+  /** Resolves a bearer token to an actor, or undefined when it is unknown, expired or revoked. */
+  async authenticate(token: string): Promise<Actor | undefined> {
+    const kind = tokenKind(token);
+    if (kind === 'session') {
+      const session = await this.users.findSession(hashToken(token));
+      if (!session) return undefined;
+      if (stale(session.lastUsedAt)) await this.users.touchSession(session.sessionId);
+      return { kind: 'user', userId: session.userId, sessionId: session.sessionId };
+    }
+    if (kind === 'apiKey') {
+      const key = await this.apiKeys.findByHash(hashToken(token));
+      if (!key) return undefined;
+      if (stale(key.lastUsedAt)) await this.apiKeys.touch(key.id);
+      return { kind: 'apiKey', keyId: key.id, userId: key.createdBy, teamId: key.team_id, role: key.role, projects: key.projects };
+    }
+    return undefined;
+  }
+}
+
+function sessionExpiry(): Date {
+  return new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
+}
+
+function stale(lastUsedAt: string | null): boolean {
+  return lastUsedAt === null || Date.now() - new Date(lastUsedAt).getTime() > TOUCH_EVERY_MS;
+}

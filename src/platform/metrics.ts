@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics on a registry owned by the app (no global state between test apps). */
+export function installMetrics(app: FastifyInstance, options: { defaultMetrics: boolean }): Registry {
+  const registry = new Registry();
+  if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'plotline_' });
+  const requests = new Counter({
+    name: 'plotline_http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'plotline_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route and status',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      method: request.method,
+      // The route pattern, never the raw URL: ids and tokens stay out of label values.
+      route: request.routeOptions.url ?? 'unmatched',
+      status_code: String(reply.statusCode),
+    };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+  return registry;
+}

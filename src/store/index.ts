@@ -1,0 +1,116 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  Kysely,
+  Migrator,
+  OperationNodeTransformer,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type KyselyPlugin,
+  type Migration,
+  type MigrationProvider,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+  type ValueNode,
+  type PrimitiveValueListNode,
+} from 'kysely';
+import pg from 'pg';
+import type { Dialect } from './columns.js';
+import { initial } from './migrations/0001-initial.js';
+import type { Database } from './types.js';
+
+export type { Dialect } from './columns.js';
+export type Db = Kysely<Database>;
+
+export interface Store {
+  readonly db: Db;
+  readonly dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export type StoreTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** better-sqlite3 refuses JS booleans as parameters; store them as 0/1 like SQLite itself does. */
+class SqliteBooleanTransformer extends OperationNodeTransformer {
+  protected override transformValue(node: ValueNode): ValueNode {
+    const base = super.transformValue(node);
+    return typeof base.value === 'boolean' ? { ...base, value: base.value ? 1 : 0 } : base;
+  }
+  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
+    const base = super.transformPrimitiveValueList(node);
+    return { ...base, values: base.values.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v)) };
+  }
+}
+
+class SqliteBooleanPlugin implements KyselyPlugin {
+  readonly #transformer = new SqliteBooleanTransformer();
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.#transformer.transformNode(args.node);
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+// Postgres `integer` ids and counts arrive as numbers; bigint counts (count(*)) as strings: parse them.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function createStore(target: StoreTarget): Store {
+  if (target.kind === 'sqlite') {
+    if (target.file !== ':memory:') mkdirSync(path.dirname(target.file), { recursive: true });
+    const database = new SQLite(target.file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('synchronous = NORMAL');
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database }),
+      plugins: [new SqliteBooleanPlugin()],
+    });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return {
+    '0001-initial': initial(dialect),
+  };
+}
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly migrations: Record<string, Migration>) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return this.migrations;
+  }
+}
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+/** Brings the store to the latest schema. On Postgres the Migrator holds an advisory lock, so concurrent starts are safe. */
+export async function migrateToLatest(store: Store): Promise<MigrationReport> {
+  const migrator = new Migrator({ db: store.db, provider: new StaticProvider(migrationsFor(store.dialect)) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+/** True when every known migration has been applied (readiness). */
+export async function isMigrated(store: Store): Promise<boolean> {
+  const migrator = new Migrator({ db: store.db, provider: new StaticProvider(migrationsFor(store.dialect)) });
+  const all = await migrator.getMigrations();
+  return all.every((m) => m.executedAt !== undefined);
+}
+
+export async function ping(store: Store): Promise<void> {
+  await sql`select 1`.execute(store.db);
+}

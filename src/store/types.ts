@@ -1,0 +1,305 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/*
+ * Row types of Plotline's own store. Column names follow the interface spec's field names
+ * (camelCase where the spec uses it) so that records map to responses without renaming.
+ *
+ * Portable column kinds (see migrations/):
+ *   bool      boolean in Postgres, 0/1 integer in SQLite  -> read through `toBool`
+ *   json      jsonb in Postgres, text in SQLite            -> written as a JSON string, read through `fromJson`
+ *   timestamp timestamptz in Postgres, ISO text in SQLite  -> written as an ISO string, read through `toIso`
+ *   secret    text holding an encrypted envelope (crypto/secrets.ts)
+ */
+type Bool = ColumnType<boolean | number, boolean, boolean>;
+type BoolNullable = ColumnType<boolean | number | null, boolean | null | undefined, boolean | null>;
+type Json = ColumnType<unknown, string | null | undefined, string | null>;
+type Timestamp = ColumnType<Date | string, string, string>;
+type TimestampNullable = ColumnType<Date | string | null, string | null | undefined, string | null>;
+type Created = ColumnType<Date | string, string, never>;
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  password_hash: string;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  createdAt: Created;
+  expiresAt: Timestamp;
+  lastUsedAt: TimestampNullable;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  team_id: number;
+  created_by: number | null;
+  name: string;
+  role: string;
+  projects: Json;
+  token_hash: string;
+  createdAt: Created;
+  lastUsedAt: TimestampNullable;
+}
+
+export interface TeamsTable {
+  id: Generated<number>;
+  name: string;
+  showBranding: Bool;
+  allowReportRefresh: Bool;
+  allowReportExport: Bool;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface TeamRolesTable {
+  id: Generated<number>;
+  team_id: number;
+  user_id: number;
+  role: string;
+  projects: Json;
+  canExport: Bool;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface ConnectionsTable {
+  id: Generated<number>;
+  team_id: number;
+  project_ids: Json;
+  oauth_id: string | null;
+  name: string;
+  type: string;
+  subType: string | null;
+  active: Bool;
+  host: string | null;
+  dbName: string | null;
+  port: string | null;
+  username: string | null;
+  password: string | null;
+  srv: Bool;
+  options: string | null;
+  connectionString: string | null;
+  authentication: string | null;
+  firebaseServiceAccount: string | null;
+  ssl: Bool;
+  sslMode: string | null;
+  sslCa: string | null;
+  sslCaName: string | null;
+  sslCert: string | null;
+  sslCertName: string | null;
+  sslKey: string | null;
+  sslKeyName: string | null;
+  schema: Json;
+  schemaUpdatedAt: TimestampNullable;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface DatasetsTable {
+  id: Generated<number>;
+  team_id: number;
+  project_ids: Json;
+  chart_id: number | null;
+  connection_id: number | null;
+  main_dr_id: number | null;
+  draft: Bool;
+  name: string | null;
+  type: string | null;
+  query: string | null;
+  datasetColor: string | null;
+  xAxis: string | null;
+  xAxisOperation: string | null;
+  yAxis: string | null;
+  yAxisOperation: string | null;
+  dateField: string | null;
+  dateFormat: string | null;
+  legend: string | null;
+  conditions: Json;
+  fieldsSchema: Json;
+  excludedFields: Json;
+  configuration: Json;
+  joinSettings: Json;
+  /** Bumped on every change to the dataset or its data requests; part of the result-cache key. */
+  version: Generated<number>;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface DataRequestsTable {
+  id: Generated<number>;
+  dataset_id: number;
+  connection_id: number | null;
+  method: string | null;
+  route: string | null;
+  headers: string | null;
+  body: string | null;
+  useGlobalHeaders: Bool;
+  query: string | null;
+  pagination: Bool;
+  items: string | null;
+  itemsLimit: number | null;
+  offset: string | null;
+  paginationField: string | null;
+  template: string | null;
+  conditions: Json;
+  configuration: Json;
+  variables: Json;
+  transform: Json;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface VariableBindingsTable {
+  id: Generated<number>;
+  team_id: number;
+  entity_type: string;
+  entity_id: string;
+  name: string;
+  type: string;
+  default_value: string | null;
+  required: Bool;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  team_id: number;
+  name: string;
+  brewName: string;
+  dashboardTitle: string | null;
+  description: string | null;
+  backgroundColor: string | null;
+  titleColor: string | null;
+  headerCode: string | null;
+  footerCode: string | null;
+  logo: string | null;
+  logoLink: string | null;
+  public: Bool;
+  passwordProtected: Bool;
+  password_hash: string | null;
+  timezone: string | null;
+  updateSchedule: Json;
+  lastUpdatedAt: TimestampNullable;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface ChartsTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string | null;
+  type: string | null;
+  subType: string | null;
+  public: Bool;
+  shareable: Bool;
+  chartData: Json;
+  chartDataUpdated: TimestampNullable;
+  displayLegend: Bool;
+  pointRadius: number | null;
+  dataLabels: Bool;
+  startDate: TimestampNullable;
+  endDate: TimestampNullable;
+  dateVarsFormat: string | null;
+  includeZeros: Bool;
+  currentEndDate: Bool;
+  fixedStartDate: Bool;
+  timeInterval: string;
+  autoUpdate: number | null;
+  lastAutoUpdate: TimestampNullable;
+  draft: Bool;
+  mode: string;
+  maxValue: number | null;
+  minValue: number | null;
+  disabledExport: BoolNullable;
+  onReport: Bool;
+  xLabelTicks: string | null;
+  stacked: Bool;
+  horizontal: Bool;
+  showGrowth: Bool;
+  invertGrowth: Bool;
+  layout: Json;
+  isLogarithmic: Bool;
+  content: string | null;
+  ranges: Json;
+  dashedLastPoint: Bool;
+  defaultRowsPerPage: number | null;
+  dashboardOrder: number | null;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface ChartDatasetConfigsTable {
+  id: string;
+  chart_id: number;
+  dataset_id: number;
+  xAxis: string | null;
+  xAxisOperation: string | null;
+  yAxis: string | null;
+  yAxisOperation: string | null;
+  dateField: string | null;
+  dateFormat: string | null;
+  conditions: Json;
+  formula: string | null;
+  datasetColor: string | null;
+  fillColor: Json;
+  fill: Bool;
+  multiFill: Bool;
+  legend: string | null;
+  pointRadius: number | null;
+  excludedFields: Json;
+  sort: string | null;
+  columnsOrder: Json;
+  order: number | null;
+  maxRecords: number | null;
+  goal: number | null;
+  configuration: Json;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface SharePoliciesTable {
+  id: Generated<number>;
+  team_id: number;
+  entity_type: string;
+  entity_id: number;
+  share_string: string;
+  visibility: string;
+  params: Json;
+  allow_params: Bool;
+  expires_at: TimestampNullable;
+  /** Bumped by revoke; tokens carry the version they were issued under. */
+  token_version: number;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  teams: TeamsTable;
+  team_roles: TeamRolesTable;
+  connections: ConnectionsTable;
+  datasets: DatasetsTable;
+  data_requests: DataRequestsTable;
+  variable_bindings: VariableBindingsTable;
+  projects: ProjectsTable;
+  charts: ChartsTable;
+  chart_dataset_configs: ChartDatasetConfigsTable;
+  share_policies: SharePoliciesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type TeamRow = Selectable<TeamsTable>;
+export type TeamRoleRow = Selectable<TeamRolesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type NewUser = Insertable<UsersTable>;
+export type TeamUpdate = Updateable<TeamsTable>;
