@@ -41,6 +41,8 @@ export interface TestApp {
 export interface TestAppOptions extends AppOptions {
   store?: StoreKind;
   env?: Record<string, string>;
+  /** Adds routes or hooks before the app is sealed (e.g. a route that fails on purpose). */
+  beforeReady?: (app: FastifyInstance) => void;
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -67,6 +69,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     defaultMetrics: false,
     ...options,
   });
+  options.beforeReady?.(app);
   await app.ready();
   const bodies: string[] = [];
   let counter = 0;

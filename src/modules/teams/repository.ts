@@ -161,8 +161,8 @@ export class TeamsRepository {
     return toRole(row);
   }
 
-  async updateRole(teamId: number, userId: number, patch: { role?: Role; projects?: readonly number[] }): Promise<TeamRole | undefined> {
-    const row = await this.db
+  async updateRole(teamId: number, userId: number, patch: { role?: Role; projects?: readonly number[] }, db: Db = this.db): Promise<TeamRole | undefined> {
+    const row = await db
       .updateTable('team_roles')
       .set({
         ...(patch.role !== undefined ? { role: patch.role } : {}),
@@ -176,8 +176,8 @@ export class TeamsRepository {
     return row && toRole(row);
   }
 
-  async removeRole(teamId: number, userId: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('team_roles').where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirst();
+  async removeRole(teamId: number, userId: number, db: Db = this.db): Promise<boolean> {
+    const result = await db.deleteFrom('team_roles').where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

@@ -105,7 +105,7 @@ export class TeamsService {
       if (target.role === 'teamOwner' && role !== 'teamOwner' && (await this.teams.countOwners(teamId, trx)) <= 1) {
         throw new ConflictError('The last owner of a team cannot be demoted; make someone else owner first', 'LAST_OWNER');
       }
-      await this.teams.updateRole(teamId, userId, { role, ...(projects !== undefined ? { projects } : {}) });
+      await this.teams.updateRole(teamId, userId, { role, ...(projects !== undefined ? { projects } : {}) }, trx);
     });
     return this.member(teamId, userId);
   }
@@ -121,7 +121,7 @@ export class TeamsService {
       if (target.role === 'teamOwner' && (await this.teams.countOwners(teamId, trx)) <= 1) {
         throw new ConflictError('The last owner of a team cannot leave it; delete the team or make someone else owner', 'LAST_OWNER');
       }
-      await this.teams.removeRole(teamId, userId);
+      await this.teams.removeRole(teamId, userId, trx);
     });
   }
 

@@ -1,0 +1,49 @@
+import type { Role } from '../../src/platform/authorization.js';
+import { now } from '../../src/store/columns.js';
+import type { TestApp } from './app.js';
+
+export interface Person {
+  token: string;
+  userId: number;
+  teamId: number;
+  email: string;
+}
+
+/** Inserts a project row directly (for suites that only need one to exist). */
+export async function insertProject(t: TestApp, teamId: number, name = 'Dashboard'): Promise<number> {
+  const at = now();
+  const row = await t.container.store.db
+    .insertInto('projects')
+    .values({ team_id: teamId, name, brewName: `${name.toLowerCase().replace(/\W+/g, '-')}-${Math.random().toString(36).slice(2, 8)}`, createdAt: at, updatedAt: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface RoleTeam {
+  teamId: number;
+  projectId: number;
+  people: Record<Role | 'stranger', Person>;
+}
+
+/** A team with one member of every role (project roles own `projectId`) and a stranger. */
+export async function teamWithEveryRole(t: TestApp): Promise<RoleTeam> {
+  const owner = await t.signup('Owner');
+  const projectId = await insertProject(t, owner.teamId);
+  const people = { teamOwner: owner } as Record<Role | 'stranger', Person>;
+  for (const role of ['teamAdmin', 'projectAdmin', 'projectEditor', 'projectViewer'] as const) {
+    const person = await t.signup(role);
+    const res = await t.request({
+      method: 'POST',
+      url: `/team/${owner.teamId}/members`,
+      token: owner.token,
+      payload: { email: person.email, role, projects: role.startsWith('project') ? [projectId] : [] },
+    });
+    if (res.statusCode !== 200) throw new Error(`adding ${role} failed: ${res.body}`);
+    people[role] = person;
+  }
+  people.stranger = await t.signup('Stranger');
+  return { teamId: owner.teamId, projectId, people };
+}
+
+export const ROLE_NAMES = ['teamOwner', 'teamAdmin', 'projectAdmin', 'projectEditor', 'projectViewer', 'stranger'] as const;

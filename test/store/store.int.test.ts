@@ -1,0 +1,182 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { TeamsRepository } from '../../src/modules/teams/repository.js';
+import { UsersRepository } from '../../src/modules/users/repository.js';
+import { fromJson, now, toBool, toIso } from '../../src/store/columns.js';
+import { createStore, isMigrated, migrateToLatest, type Store } from '../../src/store/index.js';
+import { createTempDatabase } from '../helpers/postgres-server.js';
+
+const TABLES = [
+  'api_keys',
+  'chart_dataset_configs',
+  'charts',
+  'connections',
+  'data_requests',
+  'datasets',
+  'projects',
+  'sessions',
+  'share_policies',
+  'team_roles',
+  'teams',
+  'users',
+  'variable_bindings',
+];
+
+interface Target {
+  name: string;
+  open(): Promise<{ store: Store; url: string; cleanup(): Promise<void> }>;
+}
+
+const targets: Target[] = [
+  {
+    name: 'sqlite',
+    async open() {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'plotline-store-'));
+      const file = path.join(dir, 'store.db');
+      return { store: createStore({ kind: 'sqlite', file }), url: file, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'postgres',
+    async open() {
+      const db = await createTempDatabase(inject('postgresUrl'));
+      return { store: createStore({ kind: 'postgres', url: db.url }), url: db.url, cleanup: db.drop };
+    },
+  },
+];
+
+describe.each(targets)('store on $name', (target) => {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  let reopen: () => Store;
+
+  beforeAll(async () => {
+    const opened = await target.open();
+    store = opened.store;
+    cleanup = opened.cleanup;
+    reopen = () => createStore(target.name === 'sqlite' ? { kind: 'sqlite', file: opened.url } : { kind: 'postgres', url: opened.url });
+    await migrateToLatest(store);
+  });
+  afterAll(async () => {
+    await store.close();
+    await cleanup();
+  });
+
+  it('creates a table for every resource', async () => {
+    const tables = (await store.db.introspection.getTables()).map((t) => t.name).filter((n) => !n.startsWith('kysely_'));
+    expect(tables.sort()).toEqual(TABLES);
+  });
+
+  it('is migrated, and migrating again applies nothing', async () => {
+    expect(await isMigrated(store)).toBe(true);
+    expect((await migrateToLatest(store)).applied).toEqual([]);
+  });
+
+  it('concurrent migrations from two processes are safe', async () => {
+    const a = reopen();
+    const b = reopen();
+    const results = await Promise.all([migrateToLatest(a), migrateToLatest(b)]);
+    expect(results.flatMap((r) => r.applied)).toEqual([]);
+    await a.close();
+    await b.close();
+  });
+
+  it('round-trips booleans, JSON and timestamps the same way', async () => {
+    const teams = new TeamsRepository(store.db);
+    const team = await teams.create({ name: 'Types', showBranding: false, allowReportExport: true }, null);
+    expect(team).toMatchObject({ showBranding: false, allowReportRefresh: false, allowReportExport: true });
+    expect(team.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const at = now();
+    const project = await store.db
+      .insertInto('projects')
+      .values({ team_id: team.id, name: 'P', brewName: `p-${team.id}`, public: true, updateSchedule: JSON.stringify({ frequency: 'daily', time: { hour: 8 } }), createdAt: at, updatedAt: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const row = await store.db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+    expect(toBool(row.public)).toBe(true);
+    expect(toBool(row.passwordProtected)).toBe(false);
+    expect(fromJson(row.updateSchedule, {})).toEqual({ frequency: 'daily', time: { hour: 8 } });
+    expect(toIso(row.createdAt)).toBe(at);
+    const chart = await store.db
+      .insertInto('charts')
+      .values({ project_id: project.id, name: 'C', type: 'line', timeInterval: 'day', mode: 'chart', chartData: JSON.stringify({ data: { labels: ['a'] } }), createdAt: at, updatedAt: at })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    expect(toBool(chart.includeZeros)).toBe(true);
+    expect(toBool(chart.draft)).toBe(true);
+    expect(fromJson(chart.chartData, null)).toEqual({ data: { labels: ['a'] } });
+  });
+
+  it('enforces unique emails and unique team membership', async () => {
+    const users = new UsersRepository(store.db);
+    const teams = new TeamsRepository(store.db);
+    const user = await users.create({ name: 'U', email: 'unique@example.com', passwordHash: 'h' });
+    await expect(users.create({ name: 'U2', email: 'unique@example.com', passwordHash: 'h' })).rejects.toThrow();
+    const team = await teams.create({ name: 'T' }, user.id);
+    await expect(teams.addRole(team.id, user.id, 'teamAdmin', [])).rejects.toThrow();
+    expect(await teams.countOwners(team.id)).toBe(1);
+  });
+
+  it('deleting a team cascades to everything it owns', async () => {
+    const db = store.db;
+    const at = now();
+    const teams = new TeamsRepository(db);
+    const users = new UsersRepository(db);
+    const user = await users.create({ name: 'Cascade', email: 'cascade@example.com', passwordHash: 'h' });
+    const team = await teams.create({ name: 'Cascade' }, user.id);
+    const connection = await db.insertInto('connections').values({ team_id: team.id, name: 'c', type: 'postgres', createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow();
+    const dataset = await db.insertInto('datasets').values({ team_id: team.id, connection_id: connection.id, name: 'd', createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('data_requests').values({ dataset_id: dataset.id, connection_id: connection.id, query: 'select 1', createdAt: at, updatedAt: at }).execute();
+    await db.insertInto('variable_bindings').values({ team_id: team.id, entity_type: 'DataRequest', entity_id: '1', name: 'v', type: 'string', createdAt: at, updatedAt: at }).execute();
+    const project = await db.insertInto('projects').values({ team_id: team.id, name: 'p', brewName: `cascade-${team.id}`, createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow();
+    const chart = await db.insertInto('charts').values({ project_id: project.id, timeInterval: 'day', mode: 'chart', createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('chart_dataset_configs').values({ id: crypto.randomUUID(), chart_id: chart.id, dataset_id: dataset.id, createdAt: at, updatedAt: at }).execute();
+    await db.insertInto('share_policies').values({ team_id: team.id, entity_type: 'Project', entity_id: project.id, share_string: `s-${team.id}`, token_version: 1, createdAt: at, updatedAt: at }).execute();
+    await db.insertInto('api_keys').values({ team_id: team.id, created_by: user.id, name: 'k', role: 'teamAdmin', token_hash: `hash-${team.id}`, createdAt: at }).execute();
+
+    expect(await teams.delete(team.id)).toBe(true);
+    for (const table of ['connections', 'datasets', 'projects', 'share_policies', 'api_keys', 'team_roles', 'variable_bindings'] as const) {
+      const rows = await db.selectFrom(table).select('team_id').where('team_id', '=', team.id).execute();
+      expect(rows, table).toEqual([]);
+    }
+    expect(await db.selectFrom('data_requests').select('id').where('dataset_id', '=', dataset.id).execute()).toEqual([]);
+    expect(await db.selectFrom('charts').select('id').where('project_id', '=', project.id).execute()).toEqual([]);
+    expect(await db.selectFrom('chart_dataset_configs').select('id').where('chart_id', '=', chart.id).execute()).toEqual([]);
+  });
+
+  it('rolls back a failed transaction completely', async () => {
+    const users = new UsersRepository(store.db);
+    await expect(
+      store.db.transaction().execute(async (trx) => {
+        await users.create({ name: 'Ghost', email: 'ghost@example.com', passwordHash: 'h' }, trx);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await users.findByEmail('ghost@example.com')).toBeUndefined();
+  });
+
+  it('sessions expire by time', async () => {
+    const users = new UsersRepository(store.db);
+    const user = await users.create({ name: 'S', email: 'sessions@example.com', passwordHash: 'h' });
+    await users.createSession(user.id, 'live-hash', new Date(Date.now() + 60_000));
+    await users.createSession(user.id, 'dead-hash', new Date(Date.now() - 60_000));
+    expect(await users.findSession('live-hash')).toMatchObject({ userId: user.id });
+    expect(await users.findSession('dead-hash')).toBeUndefined();
+    expect(await users.deleteExpiredSessions()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('uses the dialect’s native types', async () => {
+    if (store.dialect === 'postgres') {
+      const { rows } = await sql<{ data_type: string }>`select data_type from information_schema.columns where table_name = 'charts' and column_name = 'chartData'`.execute(store.db);
+      expect(rows[0]?.data_type).toBe('jsonb');
+    } else {
+      const { rows } = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(store.db);
+      expect(rows[0]?.foreign_keys).toBe(1);
+      const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(store.db);
+      expect(mode.rows[0]?.journal_mode).toBe('wal');
+    }
+  });
+});
