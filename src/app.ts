@@ -9,6 +9,13 @@ import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Container } from './container.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
+import { dataRequestRoutes } from './modules/data-requests/routes.js';
+import { datasetRoutes } from './modules/datasets/routes.js';
+import { runRoutes } from './modules/runs/routes.js';
+import { connectionRoutes } from './modules/connections/routes.js';
+import { chartRoutes } from './modules/charts/routes.js';
+import { projectRoutes } from './modules/projects/routes.js';
+import { sharingRoutes } from './modules/sharing/routes.js';
 import { teamRoutes } from './modules/teams/routes.js';
 import { publicUserRoutes, userRoutes } from './modules/users/routes.js';
 import { bearerAuth } from './platform/auth.js';
@@ -124,6 +131,13 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(userRoutes, { users: container.users });
     await scope.register(teamRoutes, { teams: container.teams });
     await scope.register(apiKeyRoutes, { apiKeys: container.apiKeys });
+    await scope.register(datasetRoutes, { datasets: container.datasets });
+    await scope.register(dataRequestRoutes, { dataRequests: container.dataRequests });
+    await scope.register(runRoutes, { runs: container.runs });
+    await scope.register(projectRoutes, { projects: container.projects });
+    await scope.register(chartRoutes, { charts: container.charts });
+    await scope.register(sharingRoutes, { sharing: container.sharing });
+    await scope.register(connectionRoutes, { connections: container.connections });
   });
 
   return app;

@@ -3,11 +3,27 @@ import type { Config } from './config/index.js';
 import { SecretBox } from './crypto/secrets.js';
 import { ApiKeysRepository } from './modules/api-keys/repository.js';
 import { ApiKeysService } from './modules/api-keys/service.js';
+import { ConnectionsRepository } from './modules/connections/repository.js';
+import { ConnectionsService } from './modules/connections/service.js';
+import { ChartsRepository } from './modules/charts/repository.js';
+import { ChartsService } from './modules/charts/service.js';
+import { ProjectsRepository } from './modules/projects/repository.js';
+import { ProjectsService } from './modules/projects/service.js';
+import { SharingRepository } from './modules/sharing/repository.js';
+import { SharingService } from './modules/sharing/service.js';
+import { DataRequestsRepository } from './modules/data-requests/repository.js';
+import { DataRequestsService } from './modules/data-requests/service.js';
+import { DatasetsRepository } from './modules/datasets/repository.js';
+import { DatasetsService } from './modules/datasets/service.js';
 import { TeamsRepository } from './modules/teams/repository.js';
 import { TeamsService } from './modules/teams/service.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { UsersService } from './modules/users/service.js';
+import { DatasetRunner } from './modules/runs/dataset-runner.js';
+import { RunsService } from './modules/runs/service.js';
 import { AccessService } from './platform/access.js';
+import { MemoryResultCache, RedisResultCache, type ResultCache } from './runtime/cache/index.js';
+import { createSourceRegistry, type SourceRegistry, type SourceRegistryOptions } from './sources/index.js';
 import { createStore, migrateToLatest, type Store } from './store/index.js';
 
 /** The composition root: every long-lived object is built here and nowhere else. */
@@ -20,6 +36,16 @@ export interface Container {
   readonly users: UsersService;
   readonly teams: TeamsService;
   readonly apiKeys: ApiKeysService;
+  readonly datasets: DatasetsService;
+  readonly dataRequests: DataRequestsService;
+  readonly projects: ProjectsService;
+  readonly charts: ChartsService;
+  readonly sharing: SharingService;
+  readonly connections: ConnectionsService;
+  readonly sources: SourceRegistry;
+  readonly cache: ResultCache;
+  readonly runner: DatasetRunner;
+  readonly runs: RunsService;
   close(): Promise<void>;
 }
 
@@ -28,6 +54,8 @@ export interface ContainerOptions {
   store?: Store;
   /** Run migrations before returning (default true). */
   migrate?: boolean;
+  /** Source registry options (tests inject name resolution for HTTP sources). */
+  sources?: Omit<SourceRegistryOptions, 'allowPrivateHosts'>;
 }
 
 export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
@@ -39,17 +67,47 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const teamsRepo = new TeamsRepository(store.db);
   const apiKeysRepo = new ApiKeysRepository(store.db);
   const access = new AccessService(teamsRepo);
+  const chartsRepo = new ChartsRepository(store.db);
+  const sharingRepo = new SharingRepository(store.db);
+  const projects = new ProjectsService(store.db, new ProjectsRepository(store.db), chartsRepo, sharingRepo, access);
+  const secrets = new SecretBox(config.encryptionKey, config.previousEncryptionKeys);
+  const datasetsRepo = new DatasetsRepository(store.db);
+  const dataRequestsRepo = new DataRequestsRepository(store.db, secrets);
+  const datasets = new DatasetsService(store.db, datasetsRepo, dataRequestsRepo, access);
+  const connections = new ConnectionsService(store.db, new ConnectionsRepository(store.db), secrets, access);
+  const sources = createSourceRegistry({ ...options.sources, allowPrivateHosts: config.allowPrivateHosts });
+  // A changed or deleted connection must not keep serving from a pool built with its old settings.
+  connections.onChange((change) => sources.invalidate(change.connectionId));
+  const cache: ResultCache = redis ? new RedisResultCache(redis) : new MemoryResultCache();
+  const runner = new DatasetRunner(sources, connections, dataRequestsRepo, cache, {
+    timeoutMs: config.queryTimeoutMs,
+    rowLimit: config.rowLimit,
+    cacheTtlMs: config.cacheTtlMs,
+    cacheStaleMs: config.cacheStaleMs,
+  }, undefined);
 
   return {
     config,
     store,
-    secrets: new SecretBox(config.encryptionKey, config.previousEncryptionKeys),
+    secrets,
+    datasets,
+    dataRequests: new DataRequestsService(store.db, datasets, datasetsRepo, dataRequestsRepo),
     redis,
     access,
     users: new UsersService(store.db, usersRepo, teamsRepo, apiKeysRepo, config.signup),
     teams: new TeamsService(store.db, teamsRepo, usersRepo, access),
     apiKeys: new ApiKeysService(apiKeysRepo, teamsRepo, access),
+    projects,
+    charts: new ChartsService(store.db, chartsRepo, projects, sharingRepo),
+    sharing: new SharingService(sharingRepo, projects, chartsRepo),
+    connections,
+    sources,
+    cache,
+    runner,
+    runs: new RunsService(access, connections, datasets, dataRequestsRepo, runner),
     async close() {
+      await sources.closeAll();
+      await cache.close().catch(() => undefined);
       await redis?.quit().catch(() => undefined);
       await store.close();
     },

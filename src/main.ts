@@ -119,4 +119,31 @@ token
     }
   });
 
+program
+  .command('rotate-key')
+  .description('re-encrypt every stored secret with the key in PLOTLINE_NEW_ENCRYPTION_KEY')
+  .action(async () => {
+    const raw = process.env['PLOTLINE_NEW_ENCRYPTION_KEY']?.trim() ?? '';
+    if (!/^[0-9a-fA-F]{64}$/.test(raw)) fail(new Error('set PLOTLINE_NEW_ENCRYPTION_KEY to the new key: 64 hex chars (openssl rand -hex 32)'));
+    const cfg = config();
+    const newKey = Buffer.from(raw, 'hex');
+    if (newKey.equals(cfg.shareSecret)) fail(new Error('PLOTLINE_NEW_ENCRYPTION_KEY must differ from PLOTLINE_SHARE_SECRET'));
+    const container = await createContainer(cfg);
+    try {
+      const { reencrypted, keyId } = await container.connections.rotateEncryptionKey(newKey);
+      process.stdout.write(
+        [
+          `re-encrypted ${reencrypted} secret value(s) with key ${keyId}`,
+          'now set PLOTLINE_ENCRYPTION_KEY to the new key' +
+            (cfg.database.kind === 'sqlite' ? ` (or write it to ${cfg.dataDir}/encryption.key)` : '') +
+            ', keep the old one in PLOTLINE_PREVIOUS_ENCRYPTION_KEYS until every instance has restarted, and restart',
+        ].join('\n') + '\n',
+      );
+    } catch (err) {
+      fail(err);
+    } finally {
+      await container.close();
+    }
+  });
+
 await program.parseAsync(process.argv);

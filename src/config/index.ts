@@ -26,6 +26,12 @@ export interface Config {
   readonly allowPrivateHosts: readonly string[];
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly trustProxy: boolean;
+  /** Limits of one source run. */
+  readonly queryTimeoutMs: number;
+  readonly rowLimit: number;
+  /** Result cache: fresh for ttl, then served stale while one refresh runs. */
+  readonly cacheTtlMs: number;
+  readonly cacheStaleMs: number;
   /** Messages for the operator about what boot did (generated keys, …), logged once the logger exists. */
   readonly notices: readonly string[];
 }
@@ -87,6 +93,15 @@ function parseEnum<T extends string>(env: Env, name: string, allowed: readonly T
     throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   }
   return raw as T;
+}
+
+function parseInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return Number(raw);
 }
 
 function parseBool(env: Env, name: string, fallback: boolean): boolean {
@@ -195,6 +210,10 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateHosts: Object.freeze(parseAllowList(env, 'PLOTLINE_ALLOW_PRIVATE_HOSTS')),
     logLevel: parseEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: parseBool(env, 'PLOTLINE_TRUST_PROXY', false),
+    queryTimeoutMs: parseInteger(env, 'PLOTLINE_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    rowLimit: parseInteger(env, 'PLOTLINE_ROW_LIMIT', 100_000, 1, 100_000_000),
+    cacheTtlMs: parseInteger(env, 'PLOTLINE_CACHE_TTL_SECONDS', 300, 0, 31_536_000) * 1000,
+    cacheStaleMs: parseInteger(env, 'PLOTLINE_CACHE_STALE_SECONDS', 3600, 0, 31_536_000) * 1000,
     notices: Object.freeze(notices),
   });
 }

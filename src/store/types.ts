@@ -10,7 +10,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
  *   timestamp timestamptz in Postgres, ISO text in SQLite  -> written as an ISO string, read through `toIso`
  *   secret    text holding an encrypted envelope (crypto/secrets.ts)
  */
-type Bool = ColumnType<boolean | number, boolean, boolean>;
+type Bool = ColumnType<boolean | number, boolean | undefined, boolean>;
 type BoolNullable = ColumnType<boolean | number | null, boolean | null | undefined, boolean | null>;
 type Json = ColumnType<unknown, string | null | undefined, string | null>;
 type Timestamp = ColumnType<Date | string, string, string>;
@@ -210,11 +210,11 @@ export interface ChartsTable {
   includeZeros: Bool;
   currentEndDate: Bool;
   fixedStartDate: Bool;
-  timeInterval: string;
+  timeInterval: Generated<string>;
   autoUpdate: number | null;
   lastAutoUpdate: TimestampNullable;
   draft: Bool;
-  mode: string;
+  mode: Generated<string>;
   maxValue: number | null;
   minValue: number | null;
   disabledExport: BoolNullable;
@@ -270,12 +270,12 @@ export interface SharePoliciesTable {
   entity_type: string;
   entity_id: number;
   share_string: string;
-  visibility: string;
+  visibility: Generated<string>;
   params: Json;
   allow_params: Bool;
   expires_at: TimestampNullable;
   /** Bumped by revoke; tokens carry the version they were issued under. */
-  token_version: number;
+  token_version: Generated<number>;
   createdAt: Created;
   updatedAt: Timestamp;
 }

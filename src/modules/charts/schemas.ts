@@ -1,0 +1,219 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Id, Timestamp } from '../../platform/http-schemas.js';
+
+export const CHART_TYPES = ['line', 'bar', 'pie', 'doughnut', 'radar', 'polar', 'table', 'kpi', 'avg', 'gauge', 'matrix', 'markdown'] as const;
+export const TIME_INTERVALS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'year'] as const;
+export const CHART_MODES = ['chart', 'kpichart'] as const;
+export const X_LABEL_TICKS = ['default', 'half', 'third', 'fourth', 'showAll'] as const;
+export const AGGREGATIONS = ['none', 'sum', 'avg', 'min', 'max', 'count', 'count_unique'] as const;
+export const CONDITION_OPERATORS = [
+  'is',
+  'isNot',
+  'contains',
+  'notContains',
+  'greaterThan',
+  'greaterOrEqual',
+  'lessThan',
+  'lessOrEqual',
+  'isNull',
+  'isNotNull',
+] as const;
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Str = (maxLength: number) => Type.String({ maxLength });
+/** Integer columns are Postgres `integer`. */
+const Int32 = Type.Integer({ minimum: -2147483648, maximum: 2147483647 });
+const Count = Type.Integer({ minimum: 0, maximum: 2147483647 });
+const FreeObject = Type.Object({}, { additionalProperties: true });
+/** Full timestamps or plain dates (`2024-01-31`); both are stored as ISO UTC. */
+const DateInput = Type.Union([Type.String({ format: 'date-time' }), Type.String({ format: 'date' })]);
+const Opt = Type.Optional;
+
+// ---------- chart dataset configuration ----------
+
+export const Condition = Type.Object({
+  id: Opt(Str(100)),
+  field: Opt(Str(1000)),
+  operator: Opt(Type.Enum([...CONDITION_OPERATORS])),
+  value: Opt(Type.Union([Str(10_000), Type.Number(), Type.Boolean(), Type.Null()])),
+  displayValues: Opt(Type.Boolean()),
+  exposed: Opt(Type.Boolean()),
+  items: Opt(Type.Array(Type.Union([Str(10_000), Type.Number(), Type.Boolean(), Type.Null()]), { maxItems: 1000 })),
+});
+
+const CdcConfiguration = Type.Object(
+  {
+    variables: Opt(
+      Type.Array(
+        Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), value: Opt(Type.Union([Str(10_000), Type.Number(), Type.Boolean(), Type.Null()])) }),
+        { maxItems: 200 },
+      ),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+const cdcFields = {
+  xAxis: Opt(Nullable(Str(1000))),
+  xAxisOperation: Opt(Nullable(Str(100))),
+  yAxis: Opt(Nullable(Str(1000))),
+  yAxisOperation: Opt(Nullable(Type.Enum([...AGGREGATIONS]))),
+  dateField: Opt(Nullable(Str(1000))),
+  dateFormat: Opt(Nullable(Str(100))),
+  conditions: Opt(Nullable(Type.Array(Condition, { maxItems: 200 }))),
+  formula: Opt(Nullable(Str(1000))),
+  datasetColor: Opt(Nullable(Str(100))),
+  fillColor: Opt(Nullable(Type.Union([Str(100), Type.Array(Str(100), { maxItems: 1000 })]))),
+  fill: Opt(Type.Boolean()),
+  multiFill: Opt(Type.Boolean()),
+  legend: Opt(Nullable(Str(500))),
+  pointRadius: Opt(Nullable(Type.Integer({ minimum: 0, maximum: 1000 }))),
+  excludedFields: Opt(Nullable(Type.Array(Str(1000), { maxItems: 1000 }))),
+  sort: Opt(Nullable(Type.Enum(['asc', 'desc']))),
+  columnsOrder: Opt(Nullable(Type.Array(Str(1000), { maxItems: 1000 }))),
+  order: Opt(Nullable(Type.Number())),
+  maxRecords: Opt(Nullable(Count)),
+  goal: Opt(Nullable(Type.Number())),
+  configuration: Opt(Nullable(CdcConfiguration)),
+};
+
+/** `id` and `chart_id` are server-owned: a body `id` is ignored, `chart_id` comes from the path. */
+export const CreateChartDatasetConfig = Type.Object({ dataset_id: Id, ...cdcFields });
+export const UpdateChartDatasetConfig = Type.Object({ dataset_id: Opt(Id), ...cdcFields });
+export type CdcInput = Static<typeof UpdateChartDatasetConfig>;
+
+export const ChartDatasetConfig = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  chart_id: Type.Integer(),
+  dataset_id: Type.Integer(),
+  xAxis: Nullable(Type.String()),
+  xAxisOperation: Nullable(Type.String()),
+  yAxis: Nullable(Type.String()),
+  yAxisOperation: Nullable(Type.String()),
+  dateField: Nullable(Type.String()),
+  dateFormat: Nullable(Type.String()),
+  conditions: Type.Array(Type.Unknown()),
+  formula: Nullable(Type.String()),
+  datasetColor: Nullable(Type.String()),
+  fillColor: Type.Unknown({ description: 'A colour or an array of colours (one per slice)' }),
+  fill: Type.Boolean(),
+  multiFill: Type.Boolean(),
+  legend: Nullable(Type.String()),
+  pointRadius: Nullable(Type.Integer()),
+  excludedFields: Type.Array(Type.String()),
+  sort: Nullable(Type.String()),
+  columnsOrder: Type.Array(Type.String()),
+  order: Nullable(Type.Number()),
+  maxRecords: Nullable(Type.Integer()),
+  goal: Nullable(Type.Number()),
+  configuration: Type.Unknown({ description: 'Object; holds `variables: [{name, value}]`' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+// ---------- chart ----------
+
+const chartFields = {
+  subType: Opt(Nullable(Str(100))),
+  public: Opt(Type.Boolean()),
+  shareable: Opt(Type.Boolean()),
+  displayLegend: Opt(Type.Boolean()),
+  pointRadius: Opt(Nullable(Type.Integer({ minimum: 0, maximum: 1000 }))),
+  dataLabels: Opt(Type.Boolean()),
+  startDate: Opt(Nullable(DateInput)),
+  endDate: Opt(Nullable(DateInput)),
+  dateVarsFormat: Opt(Nullable(Str(100))),
+  includeZeros: Opt(Type.Boolean()),
+  currentEndDate: Opt(Type.Boolean()),
+  fixedStartDate: Opt(Type.Boolean()),
+  timeInterval: Opt(Type.Enum([...TIME_INTERVALS])),
+  autoUpdate: Opt(Nullable(Type.Integer({ minimum: 0, maximum: 31_536_000, description: 'Seconds between automatic refreshes; 0 or null = off' }))),
+  draft: Opt(Type.Boolean()),
+  mode: Opt(Type.Enum([...CHART_MODES])),
+  maxValue: Opt(Nullable(Int32)),
+  minValue: Opt(Nullable(Int32)),
+  disabledExport: Opt(Nullable(Type.Boolean())),
+  onReport: Opt(Type.Boolean()),
+  xLabelTicks: Opt(Nullable(Type.Enum([...X_LABEL_TICKS]))),
+  stacked: Opt(Type.Boolean()),
+  horizontal: Opt(Type.Boolean()),
+  showGrowth: Opt(Type.Boolean()),
+  invertGrowth: Opt(Type.Boolean()),
+  layout: Opt(Nullable(FreeObject)),
+  isLogarithmic: Opt(Type.Boolean()),
+  content: Opt(Nullable(Str(100_000))),
+  ranges: Opt(Nullable(Type.Array(Type.Unknown(), { maxItems: 100 }))),
+  dashedLastPoint: Opt(Type.Boolean()),
+  defaultRowsPerPage: Opt(Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }))),
+  dashboardOrder: Opt(Nullable(Int32)),
+};
+
+const ChartName = Type.String({ minLength: 1, maxLength: 200 });
+const ChartType = Type.Enum([...CHART_TYPES]);
+
+/**
+ * `id`, `project_id` (from the path), `chartData`, `chartDataUpdated`, `lastAutoUpdate` and
+ * `ChartDatasetConfigs` are server-owned: present in a body, they are ignored.
+ */
+export const CreateChart = Type.Object({ name: ChartName, type: ChartType, ...chartFields });
+export const UpdateChart = Type.Object({ name: Opt(ChartName), type: Opt(ChartType), ...chartFields });
+export const QuickCreateChart = Type.Object({
+  name: ChartName,
+  type: ChartType,
+  ...chartFields,
+  chartDatasetConfigs: Opt(Type.Array(CreateChartDatasetConfig, { maxItems: 50 })),
+});
+export type ChartInput = Static<typeof UpdateChart>;
+export type CreateChartInput = Static<typeof CreateChart>;
+export type QuickCreateChartInput = Static<typeof QuickCreateChart>;
+export type CreateCdcInput = Static<typeof CreateChartDatasetConfig>;
+
+/** Chart ids are integers (the contract's choice; Chartbrew's docs type them as strings, its server as integers). */
+export const Chart = Type.Object({
+  id: Type.Integer(),
+  project_id: Type.Integer(),
+  name: Nullable(Type.String()),
+  type: Nullable(Type.String()),
+  subType: Nullable(Type.String()),
+  public: Type.Boolean(),
+  shareable: Type.Boolean(),
+  chartData: Type.Unknown({ description: 'Last computed chart payload (server-owned)' }),
+  chartDataUpdated: Nullable(Timestamp),
+  displayLegend: Type.Boolean(),
+  pointRadius: Nullable(Type.Integer()),
+  dataLabels: Type.Boolean(),
+  startDate: Nullable(Timestamp),
+  endDate: Nullable(Timestamp),
+  dateVarsFormat: Nullable(Type.String()),
+  includeZeros: Type.Boolean(),
+  currentEndDate: Type.Boolean(),
+  fixedStartDate: Type.Boolean(),
+  timeInterval: Type.String(),
+  autoUpdate: Nullable(Type.Integer()),
+  lastAutoUpdate: Nullable(Timestamp),
+  draft: Type.Boolean(),
+  mode: Type.String(),
+  maxValue: Nullable(Type.Integer()),
+  minValue: Nullable(Type.Integer()),
+  disabledExport: Nullable(Type.Boolean()),
+  onReport: Type.Boolean(),
+  xLabelTicks: Nullable(Type.String()),
+  stacked: Type.Boolean(),
+  horizontal: Type.Boolean(),
+  showGrowth: Type.Boolean(),
+  invertGrowth: Type.Boolean(),
+  layout: Type.Unknown(),
+  isLogarithmic: Type.Boolean(),
+  content: Nullable(Type.String()),
+  ranges: Type.Unknown(),
+  dashedLastPoint: Type.Boolean(),
+  defaultRowsPerPage: Nullable(Type.Integer()),
+  dashboardOrder: Nullable(Type.Integer()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  ChartDatasetConfigs: Type.Array(ChartDatasetConfig),
+});
+
+export const ChartListParams = Type.Object({ project_id: Id });
+export const ChartParams = Type.Object({ project_id: Id, id: Id });
+export const CdcParams = Type.Object({ project_id: Id, id: Id, cdc_id: Type.String({ format: 'uuid' }) });

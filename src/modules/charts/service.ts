@@ -1,0 +1,197 @@
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import type { Actor } from '../../platform/actor.js';
+import { ownsAny, type Action, type Membership } from '../../platform/authorization.js';
+import { toIso } from '../../store/columns.js';
+import type { Db } from '../../store/index.js';
+import type { Project } from '../projects/repository.js';
+import type { ProjectsService } from '../projects/service.js';
+import type { SharingRepository } from '../sharing/repository.js';
+import type { CdcFields, Chart, ChartDatasetConfig, ChartFields, ChartsRepository, DatasetRef } from './repository.js';
+import {
+  Condition,
+  UpdateChart,
+  UpdateChartDatasetConfig,
+  type CdcInput,
+  type ChartInput,
+  type CreateCdcInput,
+  type CreateChartInput,
+  type QuickCreateChartInput,
+} from './schemas.js';
+
+// Writable keys come from the body schemas, so a field is either declared there or never stored.
+const CHART_KEYS = Object.keys(UpdateChart.properties) as (keyof ChartInput)[];
+const CDC_KEYS = Object.keys(UpdateChartDatasetConfig.properties) as (keyof CdcInput)[];
+const CONDITION_KEYS = Object.keys(Condition.properties);
+const DATE_KEYS = new Set<string>(['startDate', 'endDate']);
+
+/** A chart the actor may act on, with its dashboard and the membership that allowed it. */
+export interface AuthorizedChart {
+  project: Project;
+  membership: Membership;
+  chart: Chart;
+}
+
+export class ChartsService {
+  constructor(
+    private readonly db: Db,
+    private readonly charts: ChartsRepository,
+    private readonly projects: ProjectsService,
+    private readonly sharing: SharingRepository,
+  ) {}
+
+  /** The access check of every route under /project/{pid}/chart/{id}; a chart of another dashboard is a 404. */
+  async authorize(actor: Actor, projectId: number, chartId: number, action: Action): Promise<AuthorizedChart> {
+    const { project, membership } = await this.projects.authorize(actor, projectId, action);
+    const chart = await this.charts.find(projectId, chartId);
+    if (!chart) throw new NotFoundError('Chart');
+    return { project, membership, chart };
+  }
+
+  async list(actor: Actor, projectId: number): Promise<Chart[]> {
+    await this.projects.authorize(actor, projectId, 'chart:read');
+    return this.charts.listByProject(projectId);
+  }
+
+  async get(actor: Actor, projectId: number, chartId: number): Promise<Chart> {
+    return (await this.authorize(actor, projectId, chartId, 'chart:read')).chart;
+  }
+
+  async create(actor: Actor, projectId: number, input: CreateChartInput): Promise<Chart> {
+    await this.projects.authorize(actor, projectId, 'chart:write');
+    const id = await this.db.transaction().execute(async (trx) => this.insertChart(projectId, input, trx));
+    return this.load(projectId, id);
+  }
+
+  /** A chart and its dataset configs in one transaction: a bad config leaves nothing behind. */
+  async quickCreate(actor: Actor, projectId: number, input: QuickCreateChartInput): Promise<Chart> {
+    const { project, membership } = await this.projects.authorize(actor, projectId, 'chart:write');
+    const configs = input.chartDatasetConfigs ?? [];
+    const id = await this.db.transaction().execute(async (trx) => {
+      const chartId = await this.insertChart(projectId, input, trx);
+      for (const [index, config] of configs.entries()) {
+        const dataset = await this.dataset(project, membership, config.dataset_id, `body.chartDatasetConfigs.${index}.dataset_id`, trx);
+        await this.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx);
+      }
+      return chartId;
+    });
+    return this.load(projectId, id);
+  }
+
+  async update(actor: Actor, projectId: number, chartId: number, input: ChartInput): Promise<Chart> {
+    await this.authorize(actor, projectId, chartId, 'chart:write');
+    const fields = chartFields(input);
+    if (!(await this.charts.update(projectId, chartId, fields))) throw new NotFoundError('Chart');
+    return this.load(projectId, chartId);
+  }
+
+  async delete(actor: Actor, projectId: number, chartId: number): Promise<void> {
+    const { project } = await this.authorize(actor, projectId, chartId, 'chart:write');
+    await this.db.transaction().execute(async (trx) => {
+      await this.sharing.deleteForEntities(project.team_id, 'Chart', [chartId], trx);
+      if (!(await this.charts.delete(projectId, chartId, trx))) throw new NotFoundError('Chart');
+    });
+  }
+
+  async createConfig(actor: Actor, projectId: number, chartId: number, input: CreateCdcInput): Promise<ChartDatasetConfig> {
+    const { project, membership } = await this.authorize(actor, projectId, chartId, 'chart:write');
+    const dataset = await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.db);
+    const order = input.order ?? (await this.charts.nextConfigOrder(chartId));
+    return this.charts.createConfig(chartId, this.newConfigFields(input, dataset, order));
+  }
+
+  async updateConfig(actor: Actor, projectId: number, chartId: number, rawCdcId: string, input: CdcInput): Promise<ChartDatasetConfig> {
+    const { project, membership } = await this.authorize(actor, projectId, chartId, 'chart:write');
+    const cdcId = rawCdcId.toLowerCase();
+    if (!(await this.charts.findConfig(chartId, cdcId))) throw new NotFoundError('Chart dataset config');
+    if (input.dataset_id !== undefined) await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.db);
+    const updated = await this.charts.updateConfig(chartId, cdcId, cdcFields(input));
+    if (!updated) throw new NotFoundError('Chart dataset config');
+    return updated;
+  }
+
+  async deleteConfig(actor: Actor, projectId: number, chartId: number, cdcId: string): Promise<void> {
+    await this.authorize(actor, projectId, chartId, 'chart:write');
+    // Ids are stored as lower-case UUIDs; the path may carry either case.
+    if (!(await this.charts.deleteConfig(chartId, cdcId.toLowerCase()))) throw new NotFoundError('Chart dataset config');
+  }
+
+  /** A chart with its configs for a run, once access is decided elsewhere (share links, schedules). */
+  async loadForRun(teamId: number, chartId: number): Promise<Chart | undefined> {
+    return this.charts.findInTeam(teamId, chartId);
+  }
+
+  /** Persists a computed result and its time; request bodies never reach these columns. */
+  async saveChartData(projectId: number, chartId: number, chartData: unknown, at?: string): Promise<void> {
+    if (!(await this.charts.saveChartData(projectId, chartId, chartData, at))) throw new NotFoundError('Chart');
+  }
+
+  private async load(projectId: number, chartId: number): Promise<Chart> {
+    const chart = await this.charts.find(projectId, chartId);
+    if (!chart) throw new NotFoundError('Chart');
+    return chart;
+  }
+
+  private async insertChart(projectId: number, input: CreateChartInput, trx: Db): Promise<number> {
+    const fields = chartFields(input);
+    fields.xLabelTicks ??= 'default';
+    fields.defaultRowsPerPage ??= 10;
+    if (fields.dashboardOrder === undefined) fields.dashboardOrder = await this.charts.nextDashboardOrder(projectId, trx);
+    return this.charts.create(projectId, fields, trx);
+  }
+
+  /**
+   * A config may only draw a dataset of the dashboard's team, and for project roles one of their own
+   * projects. Unknown, foreign and not-own ids get the same answer, so nothing leaks across tenants.
+   */
+  private async dataset(project: Project, membership: Membership, datasetId: number, path: string, db: Db): Promise<DatasetRef> {
+    const dataset = await this.charts.datasetInTeam(project.team_id, datasetId, db);
+    if (!dataset || !ownsAny(membership, dataset.project_ids)) {
+      throw ValidationError.field(path, 'is not a dataset of this team that you may use');
+    }
+    return dataset;
+  }
+
+  private newConfigFields(input: CreateCdcInput, dataset: DatasetRef, order: number): CdcFields & { dataset_id: number } {
+    const fields = cdcFields(input);
+    return {
+      ...fields,
+      dataset_id: input.dataset_id,
+      legend: fields.legend !== undefined ? fields.legend : (dataset.name ?? dataset.legend),
+      order: fields.order ?? order,
+      conditions: fields.conditions ?? [],
+      excludedFields: fields.excludedFields ?? [],
+      columnsOrder: fields.columnsOrder ?? [],
+      configuration: fields.configuration ?? { variables: [] },
+    };
+  }
+}
+
+function chartFields(input: ChartInput): ChartFields {
+  const fields: Record<string, unknown> = {};
+  for (const key of CHART_KEYS) {
+    const value = input[key];
+    if (value === undefined) continue;
+    fields[key] = DATE_KEYS.has(key) && typeof value === 'string' ? toIso(value) : value;
+  }
+  if (typeof fields['name'] === 'string') {
+    const name = fields['name'].trim();
+    if (name === '') throw ValidationError.field('body.name', 'must not be empty');
+    fields['name'] = name;
+  }
+  return fields as ChartFields;
+}
+
+function cdcFields(input: CdcInput): CdcFields {
+  const fields: Record<string, unknown> = {};
+  for (const key of CDC_KEYS) {
+    const value = input[key];
+    if (value !== undefined) fields[key] = value;
+  }
+  // Conditions keep their declared keys only.
+  if (Array.isArray(input.conditions)) {
+    fields['conditions'] = input.conditions.map((condition) =>
+      Object.fromEntries(Object.entries(condition).filter(([key]) => CONDITION_KEYS.includes(key))),
+    );
+  }
+  return fields as CdcFields;
+}

@@ -1,0 +1,194 @@
+import { Type, type TSchema } from 'typebox';
+import { Id, Timestamp } from '../../platform/http-schemas.js';
+
+/** Optional in bodies, and `null` clears the value. */
+const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+const Str = (max = 10_000) => Type.String({ maxLength: max });
+const AnyObject = Type.Object({}, { additionalProperties: true });
+
+export const Operation = Type.Enum(['none', 'count', 'count_unique', 'sum', 'avg', 'min', 'max']);
+export const Method = Type.Enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
+export const BindingTypeSchema = Type.Enum(['string', 'number', 'boolean', 'date']);
+
+const ProjectIds = Type.Array(Type.Union([Id, Type.String({ pattern: '^[1-9][0-9]{0,9}$' })]), { maxItems: 1000 });
+
+export const JoinSchema = Type.Object({
+  dr_id: Type.Integer({ minimum: 0 }),
+  join_id: Type.Integer({ minimum: 0 }),
+  dr_field: Str(500),
+  join_field: Str(500),
+  alias: Type.Optional(Type.Union([Str(200), Type.Null()])),
+});
+
+export const JoinSettings = Type.Object({ joins: Type.Optional(Type.Array(JoinSchema, { maxItems: 50 })) }, { additionalProperties: true });
+
+export const Condition = Type.Object(
+  {
+    id: Type.Optional(Type.Union([Str(200), Type.Number()])),
+    field: Type.Optional(Str(500)),
+    operator: Type.Optional(Str(50)),
+    value: Type.Optional(Type.Unknown()),
+    displayValues: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
+/** Fields a client may write on a dataset (create and update). */
+const datasetWritable = {
+  project_ids: Type.Optional(ProjectIds),
+  name: Maybe(Str(500)),
+  legend: Maybe(Str(500)),
+  connection_id: Maybe(Id),
+  type: Maybe(Str(100)),
+  query: Maybe(Str(1_000_000)),
+  datasetColor: Maybe(Str(100)),
+  draft: Type.Optional(Type.Boolean()),
+  xAxis: Maybe(Str(500)),
+  xAxisOperation: Maybe(Str(50)),
+  yAxis: Maybe(Str(500)),
+  yAxisOperation: Maybe(Operation),
+  dateField: Maybe(Str(500)),
+  dateFormat: Maybe(Str(100)),
+  conditions: Maybe(Type.Array(Condition, { maxItems: 200 })),
+  fieldsSchema: Maybe(AnyObject),
+  excludedFields: Maybe(Type.Array(Str(500), { maxItems: 1000 })),
+  configuration: Maybe(AnyObject),
+  joinSettings: Maybe(JoinSettings),
+  main_dr_id: Maybe(Id),
+};
+
+export const CreateDataset = Type.Object({ team_id: Type.Optional(Type.Unknown()), ...datasetWritable });
+export const UpdateDataset = Type.Object(datasetWritable);
+
+export const HeaderSchema = Type.Object({ key: Str(500), value: Type.Union([Str(20_000), Type.Number(), Type.Boolean(), Type.Null()]) });
+
+const Headers = Type.Union([
+  Type.Array(HeaderSchema, { maxItems: 200 }),
+  // Older clients send headers as an object; it is turned into [{key, value}].
+  Type.Record(Type.String(), Type.Union([Str(20_000), Type.Number(), Type.Boolean(), Type.Null()])),
+]);
+
+export const dataRequestWritable = {
+  connection_id: Maybe(Id),
+  method: Maybe(Method),
+  route: Maybe(Str(20_000)),
+  headers: Maybe(Headers),
+  body: Maybe(Str(1_000_000)),
+  useGlobalHeaders: Type.Optional(Type.Boolean()),
+  query: Maybe(Str(1_000_000)),
+  pagination: Type.Optional(Type.Boolean()),
+  items: Maybe(Str(500)),
+  itemsLimit: Maybe(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+  offset: Maybe(Str(500)),
+  paginationField: Maybe(Str(500)),
+  template: Maybe(Type.Union([Type.Literal(''), Type.Enum(['custom', 'pages', 'cursor', 'url', 'stripe'])])),
+  conditions: Maybe(Type.Array(Condition, { maxItems: 200 })),
+  configuration: Maybe(AnyObject),
+  variables: Maybe(AnyObject),
+  transform: Maybe(AnyObject),
+};
+
+export const DataRequestBody = Type.Object(dataRequestWritable);
+
+export const BindingBody = Type.Object({
+  name: Str(200),
+  type: Type.Optional(BindingTypeSchema),
+  default_value: Maybe(Type.Union([Str(10_000), Type.Number(), Type.Boolean()])),
+  required: Type.Optional(Type.Boolean()),
+});
+
+export const BindingUpdate = Type.Object({
+  name: Type.Optional(Str(200)),
+  type: Type.Optional(BindingTypeSchema),
+  default_value: Maybe(Type.Union([Str(10_000), Type.Number(), Type.Boolean()])),
+  required: Type.Optional(Type.Boolean()),
+});
+
+export const QuickCreateDataset = Type.Object({
+  team_id: Type.Optional(Type.Unknown()),
+  ...datasetWritable,
+  dimension: Maybe(Str(500)),
+  metric: Maybe(Str(500)),
+  metricOperation: Maybe(Operation),
+  joinSettings: Maybe(JoinSettings),
+  dataRequests: Type.Optional(
+    Type.Array(Type.Object({ ...dataRequestWritable, variableBindings: Type.Optional(Type.Array(BindingBody, { maxItems: 100 })) }), { maxItems: 50 }),
+  ),
+  main_dr_index: Type.Optional(Type.Integer({ minimum: 0 })),
+  variableBindings: Type.Optional(Type.Array(BindingBody, { maxItems: 100 })),
+});
+
+// Responses --------------------------------------------------------------------------------------
+
+const NullableStr = Type.Union([Type.String(), Type.Null()]);
+
+export const VariableBindingResponse = Type.Object({
+  id: Type.Integer(),
+  entity_type: Type.String(),
+  entity_id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  default_value: NullableStr,
+  required: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const DataRequestResponse = Type.Object({
+  id: Type.Integer(),
+  dataset_id: Type.Integer(),
+  connection_id: Type.Union([Type.Integer(), Type.Null()]),
+  method: NullableStr,
+  route: NullableStr,
+  headers: Type.Array(Type.Object({ key: Type.String(), value: Type.String() })),
+  body: NullableStr,
+  useGlobalHeaders: Type.Boolean(),
+  query: NullableStr,
+  pagination: Type.Boolean(),
+  items: NullableStr,
+  itemsLimit: Type.Union([Type.Integer(), Type.Null()]),
+  offset: NullableStr,
+  paginationField: NullableStr,
+  template: NullableStr,
+  conditions: Type.Array(Type.Unknown()),
+  configuration: AnyObject,
+  variables: AnyObject,
+  transform: Type.Union([AnyObject, Type.Null()]),
+  Connection: Type.Union([
+    Type.Object({ id: Type.Integer(), name: Type.String(), type: Type.String(), subType: NullableStr, host: Type.Optional(NullableStr) }),
+    Type.Null(),
+  ]),
+  VariableBindings: Type.Array(VariableBindingResponse),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const DatasetResponse = Type.Object({
+  id: Type.Integer(),
+  team_id: Type.Integer(),
+  project_ids: Type.Array(Type.Integer()),
+  chart_id: Type.Union([Type.Integer(), Type.Null()]),
+  connection_id: Type.Union([Type.Integer(), Type.Null()]),
+  main_dr_id: Type.Union([Type.Integer(), Type.Null()]),
+  draft: Type.Boolean(),
+  name: NullableStr,
+  type: NullableStr,
+  query: NullableStr,
+  datasetColor: NullableStr,
+  xAxis: NullableStr,
+  xAxisOperation: NullableStr,
+  yAxis: NullableStr,
+  yAxisOperation: NullableStr,
+  dateField: NullableStr,
+  dateFormat: NullableStr,
+  legend: NullableStr,
+  conditions: Type.Array(Type.Unknown()),
+  fieldsSchema: AnyObject,
+  excludedFields: Type.Array(Type.String()),
+  configuration: AnyObject,
+  joinSettings: Type.Object({ joins: Type.Array(Type.Unknown()) }, { additionalProperties: true }),
+  DataRequests: Type.Array(DataRequestResponse),
+  VariableBindings: Type.Array(VariableBindingResponse),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});

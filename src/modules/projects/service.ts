@@ -1,0 +1,234 @@
+import { hashPassword, verifyPassword } from '../../crypto/passwords.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/index.js';
+import { assertCan, type AccessService } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
+import { can, isTeamWide, ownsProject, projectScope, type Action, type Membership } from '../../platform/authorization.js';
+import type { Db } from '../../store/index.js';
+import type { Chart, ChartsRepository } from '../charts/repository.js';
+import type { SharePolicy, SharingRepository } from '../sharing/repository.js';
+import type { Project, ProjectFields, ProjectsRepository, UpdateSchedule } from './repository.js';
+import type { CreateProjectInput, ProjectInput, UpdateScheduleBody } from './schemas.js';
+import { isColour, isHttpUrl, isIanaZone, isLogoReference, slugify, slugWithSuffix } from './validation.js';
+
+export interface ProjectView extends Project {
+  Charts: Chart[];
+  SharePolicies?: SharePolicy[];
+}
+
+export interface ProjectListItem extends Project {
+  Charts: { id: number; name: string | null; layout: unknown }[];
+}
+
+/** A dashboard the actor may act on, with the membership that allowed it. */
+export interface AuthorizedProject {
+  project: Project;
+  membership: Membership;
+}
+
+// The documented defaults of a new dashboard.
+const DEFAULT_BACKGROUND = '#103751';
+const DEFAULT_TITLE_COLOUR = 'white';
+const BREW_NAME_ATTEMPTS = 6;
+
+export class ProjectsService {
+  constructor(
+    private readonly db: Db,
+    private readonly projects: ProjectsRepository,
+    private readonly charts: ChartsRepository,
+    private readonly sharing: SharingRepository,
+    private readonly access: AccessService,
+  ) {}
+
+  /**
+   * The access check of every route under /project/{id}: a dashboard of a team the actor is not in
+   * is a 404 (its existence is not revealed); inside the team, the role and the project list decide (403).
+   */
+  async authorize(actor: Actor, projectId: number, action: Action): Promise<AuthorizedProject> {
+    const teamId = await this.projects.teamOf(projectId);
+    if (teamId === undefined) throw new NotFoundError('Project');
+    let membership: Membership;
+    try {
+      membership = await this.access.membership(actor, teamId);
+    } catch (error) {
+      if (error instanceof ForbiddenError) throw new NotFoundError('Project');
+      throw error;
+    }
+    assertCan(membership, action);
+    if (!ownsProject(membership, projectId)) throw new ForbiddenError('This dashboard is not one of your projects');
+    const project = await this.projects.findById(teamId, projectId);
+    if (!project) throw new NotFoundError('Project');
+    return { project, membership };
+  }
+
+  async list(actor: Actor, teamId: number): Promise<ProjectListItem[]> {
+    const membership = await this.access.require(actor, teamId, 'project:read');
+    const projects = await this.projects.listByTeam(teamId, projectScope(membership));
+    const summaries = await this.charts.summaries(projects.map((p) => p.id));
+    return projects.map((project) => ({
+      ...project,
+      Charts: summaries.filter((c) => c.project_id === project.id).map(({ id, name, layout }) => ({ id, name, layout })),
+    }));
+  }
+
+  async get(actor: Actor, projectId: number): Promise<ProjectView> {
+    const { project, membership } = await this.authorize(actor, projectId, 'project:read');
+    return this.view(project, membership);
+  }
+
+  async create(actor: Actor, input: CreateProjectInput): Promise<ProjectView> {
+    const membership = await this.access.require(actor, input.team_id, 'project:create');
+    const fields = await this.prepare(input, membership, undefined);
+    const name = fields.name ?? input.name.trim();
+    fields.backgroundColor ??= DEFAULT_BACKGROUND;
+    fields.titleColor ??= DEFAULT_TITLE_COLOUR;
+    this.assertPasswordConsistent(fields.passwordProtected ?? false, fields.passwordHash ?? null);
+
+    const slug = slugify(name);
+    let candidate = (await this.projects.brewNameTaken(slug)) ? slugWithSuffix(slug) : slug;
+    for (let attempt = 0; attempt < BREW_NAME_ATTEMPTS; attempt += 1) {
+      const project = await this.projects.create(input.team_id, candidate, { ...fields, name });
+      if (project) return this.view(project, membership);
+      candidate = slugWithSuffix(slug);
+    }
+    throw new Error('Could not find a free brewName');
+  }
+
+  async update(actor: Actor, projectId: number, input: ProjectInput): Promise<ProjectView> {
+    const { project, membership } = await this.authorize(actor, projectId, 'project:update');
+    const fields = await this.prepare(input, membership, project);
+    const protectedAfter = fields.passwordProtected ?? project.passwordProtected;
+    const hashAfter = fields.passwordHash !== undefined ? fields.passwordHash : await this.projects.passwordHash(project.team_id, projectId);
+    this.assertPasswordConsistent(protectedAfter, hashAfter);
+    const updated = await this.projects.update(project.team_id, projectId, fields);
+    if (!updated) throw new NotFoundError('Project');
+    return this.view(updated, membership);
+  }
+
+  async delete(actor: Actor, projectId: number): Promise<void> {
+    const { project } = await this.authorize(actor, projectId, 'project:delete');
+    await this.db.transaction().execute(async (trx) => {
+      const chartIds = await this.charts.ids(projectId, trx);
+      await this.sharing.deleteForEntities(project.team_id, 'Chart', chartIds, trx);
+      await this.sharing.deleteForEntities(project.team_id, 'Project', [projectId], trx);
+      // Charts and their dataset configs go with the project (foreign keys cascade).
+      if (!(await this.projects.delete(project.team_id, projectId, trx))) throw new NotFoundError('Project');
+    });
+  }
+
+  /** A dashboard with its charts, for renderers that have already decided access (share links, schedules). */
+  async loadDashboard(teamId: number, projectId: number): Promise<(Project & { Charts: Chart[] }) | undefined> {
+    const project = await this.projects.findById(teamId, projectId);
+    return project && { ...project, Charts: await this.charts.listByProject(projectId) };
+  }
+
+  /** Public report URLs name the dashboard by brewName. */
+  async findByBrewName(brewName: string): Promise<Project | undefined> {
+    return (await this.projects.findByBrewName(brewName))?.project;
+  }
+
+  /** False when no password was ever set or the password does not match. */
+  async checkPassword(teamId: number, projectId: number, password: string): Promise<boolean> {
+    const hash = await this.projects.passwordHash(teamId, projectId);
+    return hash !== null && verifyPassword(password, hash);
+  }
+
+  /** Records a finished scheduled refresh (`lastUpdatedAt`). */
+  async markUpdated(teamId: number, projectId: number, at?: string): Promise<void> {
+    await this.projects.markUpdated(teamId, projectId, at);
+  }
+
+  private async view(project: Project, membership: Membership): Promise<ProjectView> {
+    const Charts = await this.charts.listByProject(project.id);
+    // Policies carry locked parameters; only those who manage sharing see them.
+    if (!can(membership, 'share:manage')) return { ...project, Charts };
+    const SharePolicies = await this.sharing.list({ teamId: project.team_id, type: 'Project', id: project.id });
+    return { ...project, Charts, SharePolicies };
+  }
+
+  private assertPasswordConsistent(passwordProtected: boolean, hash: string | null): void {
+    if (passwordProtected && hash === null) {
+      throw ValidationError.field('body.passwordProtected', 'cannot be true while the dashboard has no password; send body.password too');
+    }
+  }
+
+  /** Validates and normalises the writable fields; only known keys survive (no mass assignment). */
+  private async prepare(input: ProjectInput, membership: Membership, current: Project | undefined): Promise<ProjectFields> {
+    const fields: ProjectFields = {};
+    if (input.name !== undefined) {
+      const name = input.name.trim();
+      if (name === '') throw ValidationError.field('body.name', 'must not be empty');
+      fields.name = name;
+    }
+    for (const key of ['dashboardTitle', 'description', 'public', 'passwordProtected'] as const) {
+      if (input[key] !== undefined) (fields as Record<string, unknown>)[key] = input[key];
+    }
+    for (const key of ['backgroundColor', 'titleColor'] as const) {
+      const value = input[key];
+      if (value === undefined) continue;
+      if (value !== null && !isColour(value)) {
+        throw ValidationError.field(`body.${key}`, 'must be a colour: #rgb, #rrggbb, #rrggbbaa, rgb()/rgba() or a CSS colour name');
+      }
+      fields[key] = value === null ? null : value.trim();
+    }
+    for (const key of ['headerCode', 'footerCode'] as const) {
+      const value = input[key];
+      if (value === undefined) continue;
+      // Code runs on the public report page, so only team-wide roles may change it.
+      if (!isTeamWide(membership.role) && value !== (current?.[key] ?? null)) {
+        throw new ForbiddenError(`Only a teamOwner or teamAdmin may change ${key}`);
+      }
+      fields[key] = value;
+    }
+    if (input.logo !== undefined) {
+      const logo = emptyToNull(input.logo);
+      if (logo !== null && !isLogoReference(logo)) throw ValidationError.field('body.logo', 'must be an http(s) URL or a relative path');
+      fields.logo = logo;
+    }
+    if (input.logoLink !== undefined) {
+      const link = emptyToNull(input.logoLink);
+      if (link !== null && !isHttpUrl(link)) throw ValidationError.field('body.logoLink', 'must be an absolute http(s) URL');
+      fields.logoLink = link;
+    }
+    if (input.timezone !== undefined) {
+      if (input.timezone !== null && !isIanaZone(input.timezone)) {
+        throw ValidationError.field('body.timezone', 'must be an IANA time zone name such as Europe/Paris');
+      }
+      fields.timezone = input.timezone;
+    }
+    if (input.updateSchedule !== undefined) {
+      fields.updateSchedule = input.updateSchedule === null ? null : normaliseSchedule(input.updateSchedule);
+    }
+    if (input.password !== undefined) {
+      fields.passwordHash = input.password === null ? null : await hashPassword(input.password);
+    }
+    return fields;
+  }
+}
+
+function emptyToNull(value: string | null): string | null {
+  return value === null || value.trim() === '' ? null : value.trim();
+}
+
+function normaliseSchedule(input: UpdateScheduleBody): UpdateSchedule {
+  const schedule: UpdateSchedule = {};
+  if (input.timezone !== undefined) {
+    if (!isIanaZone(input.timezone)) {
+      throw ValidationError.field('body.updateSchedule.timezone', 'must be an IANA time zone name such as Europe/Paris');
+    }
+    schedule.timezone = input.timezone;
+  }
+  if (input.frequency !== undefined) schedule.frequency = input.frequency;
+  if (input.frequencyNumber !== undefined) schedule.frequencyNumber = String(input.frequencyNumber);
+  if (input.time !== undefined) {
+    const { hour, minute, second, millisecond } = input.time;
+    schedule.time = {
+      ...(hour !== undefined ? { hour } : {}),
+      ...(minute !== undefined ? { minute } : {}),
+      ...(second !== undefined ? { second } : {}),
+      ...(millisecond !== undefined ? { millisecond } : {}),
+    };
+  }
+  if (input.dayOfWeek !== undefined) schedule.dayOfWeek = input.dayOfWeek;
+  if (input.daysOfWeek !== undefined) schedule.daysOfWeek = [...new Set(input.daysOfWeek)];
+  return schedule;
+}

@@ -1,0 +1,151 @@
+import type { AppError } from '../errors/index.js';
+import { RunAbortedError, SourceTimeoutError } from './errors.js';
+import { DEFAULT_TIMEOUT_MS } from './types.js';
+
+type CancelHook = () => unknown;
+
+/** How long an abort waits for the source-side cancellation before the run rejects anyway. */
+const CANCEL_GRACE_MS = 3_000;
+
+/**
+ * One run's deadline and abort state. Every await on the source goes through `race()`, so a run
+ * never outlives its deadline; cancel hooks stop the work on the source (cancel request, KILL
+ * QUERY, cursor close) before the run rejects, so the query is gone when the caller hears of it.
+ */
+export class RunControl {
+  readonly timeoutMs: number;
+  readonly startedAt = performance.now();
+  private readonly controller = new AbortController();
+  private readonly hooks = new Set<CancelHook>();
+  private failure: AppError | undefined;
+  private cancelled: Promise<void> | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private readonly parent: AbortSignal | undefined;
+  private readonly onParentAbort = (): void => {
+    const reason: unknown = this.parent?.reason;
+    const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+    this.abort(timedOut ? new SourceTimeoutError(this.timeoutMs) : new RunAbortedError());
+  };
+
+  constructor(options: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined } = {}) {
+    this.timeoutMs = Math.max(1, Math.floor(options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+    this.timer = setTimeout(() => this.abort(new SourceTimeoutError(this.timeoutMs)), this.timeoutMs);
+    this.timer.unref();
+    this.parent = options.signal;
+    if (this.parent?.aborted) this.onParentAbort();
+    else this.parent?.addEventListener('abort', this.onParentAbort, { once: true });
+  }
+
+  /** Aborted on timeout or when the caller's signal aborts; hand it to drivers that accept one. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** The typed error the run ends with, once aborted. */
+  get error(): AppError | undefined {
+    return this.failure;
+  }
+
+  elapsedMs(): number {
+    return performance.now() - this.startedAt;
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.timeoutMs - this.elapsedMs());
+  }
+
+  /** Registers work that stops the query on the source; returns the unregister function. */
+  onAbort(hook: CancelHook): () => void {
+    if (this.aborted) {
+      void this.runHook(hook);
+      return () => undefined;
+    }
+    this.hooks.add(hook);
+    return () => this.hooks.delete(hook);
+  }
+
+  throwIfAborted(): void {
+    if (this.failure) throw this.failure;
+  }
+
+  /**
+   * Waits for `work` unless the run is aborted first; then rejects with the run's error after the
+   * cancel hooks have finished (bounded). A result that arrives late goes to `onLate` (e.g. to
+   * release a pooled connection that was being acquired).
+   */
+  race<T>(work: Promise<T>, onLate?: (value: T) => void): Promise<T> {
+    if (this.failure) {
+      work.then((value) => onLate?.(value), () => undefined);
+      return this.rejection();
+    }
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const onAbort = (): void => {
+        if (settled) return;
+        settled = true;
+        this.rejection<T>().then(resolve, reject);
+      };
+      this.controller.signal.addEventListener('abort', onAbort, { once: true });
+      work.then(
+        (value) => {
+          this.controller.signal.removeEventListener('abort', onAbort);
+          if (settled) onLate?.(value);
+          else {
+            settled = true;
+            resolve(value);
+          }
+        },
+        (error: unknown) => {
+          this.controller.signal.removeEventListener('abort', onAbort);
+          if (settled) return;
+          settled = true;
+          // A driver error caused by our own cancellation is reported as the abort's error.
+          if (this.failure) this.rejection<T>().then(resolve, reject);
+          else reject(error);
+        },
+      );
+    });
+  }
+
+  /** Stops the timer and detaches from the caller's signal; call when the run is over. */
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.parent?.removeEventListener('abort', this.onParentAbort);
+    this.hooks.clear();
+  }
+
+  abort(error: AppError): void {
+    if (this.failure) return;
+    this.failure = error;
+    clearTimeout(this.timer);
+    const hooks = [...this.hooks];
+    this.hooks.clear();
+    this.cancelled = Promise.all(hooks.map((hook) => this.runHook(hook))).then(() => undefined);
+    this.controller.abort(error);
+  }
+
+  private async runHook(hook: CancelHook): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        Promise.resolve().then(hook),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, CANCEL_GRACE_MS);
+        }),
+      ]);
+    } catch {
+      // Cancellation is best effort; the connection is destroyed afterwards anyway.
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async rejection<T>(): Promise<T> {
+    await this.cancelled;
+    throw this.failure;
+  }
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { resolveVariables } from './resolve.js';
+import { compileSql } from './sql.js';
+
+const vars = resolveVariables({
+  bindings: [
+    { name: 'country', type: 'string', default_value: 'US' },
+    { name: 'n', type: 'number', default_value: '5' },
+    { name: 'paid', type: 'boolean', default_value: 'true' },
+    { name: 'from', type: 'date', default_value: '2025-01-01T10:00:00Z' },
+    { name: 'day', type: 'date', default_value: '2025-01-02' },
+    { name: 'none', type: 'string' },
+  ],
+  runtime: { q: "it's" },
+});
+
+describe('compileSql', () => {
+  it('binds bare placeholders as $n (postgres) and ? (mysql), typed', () => {
+    const sql = 'select * from t where country = {{country}} and n > {{ n }} and paid = {{paid}} and at >= {{from}} and x is {{none}}';
+    expect(compileSql(sql, 'postgres', vars)).toEqual({
+      text: 'select * from t where country = $1 and n > $2 and paid = $3 and at >= $4 and x is $5',
+      values: ['US', 5, true, '2025-01-01T10:00:00.000Z', null],
+    });
+    expect(compileSql(sql, 'mysql', vars)).toEqual({
+      text: 'select * from t where country = ? and n > ? and paid = ? and at >= ? and x is ?',
+      values: ['US', 5, true, '2025-01-01 10:00:00.000', null],
+    });
+  });
+
+  it('turns a quoted literal with placeholders into one parameter built from it', () => {
+    expect(compileSql("select * from t where name like '%{{q}}%' or c = '{{country}}'", 'postgres', vars)).toEqual({
+      text: 'select * from t where name like $1 or c = $2',
+      values: ["%it's%", 'US'],
+    });
+    expect(compileSql(`select "a" from t where x = "{{q}}-{{n}}"`, 'mysql', vars)).toEqual({
+      text: 'select "a" from t where x = ?',
+      values: ["it's-5"],
+    });
+  });
+
+  it('unescapes the literal text it turns into a parameter', () => {
+    expect(compileSql("select 'it''s {{country}}'", 'postgres', vars).values).toEqual(["it's US"]);
+    expect(compileSql("select E'a\\n{{country}}'", 'postgres', vars)).toEqual({ text: 'select $1', values: ['a\nUS'] });
+    expect(compileSql("select 'a\\'b {{country}}'", 'mysql', vars).values).toEqual(["a'b US"]);
+    expect(compileSql("select 'C:\\\\dir {{country}}'", 'postgres', vars).values).toEqual(['C:\\\\dir US']);
+  });
+
+  it('rewrites typed literals (date, timestamp, interval) into casts', () => {
+    expect(compileSql("select date '{{day}}', interval '{{n}} days', timestamp '{{from}}'", 'postgres', vars)).toEqual({
+      text: 'select CAST($1 AS date), CAST($2 AS interval), CAST($3 AS timestamp)',
+      values: ['2025-01-02', '5 days', '2025-01-01T10:00:00.000Z'],
+    });
+    expect(compileSql("select DATE '{{day}}' + INTERVAL '{{n}}' DAY", 'mysql', vars)).toEqual({
+      text: 'select CAST(? AS DATE) + INTERVAL ? DAY',
+      values: ['2025-01-02', '5'],
+    });
+  });
+
+  it('binds dollar-quoted bodies in postgres', () => {
+    expect(compileSql('select $$%{{q}}%$$, $tag${{country}}$tag$', 'postgres', vars)).toEqual({
+      text: 'select $1, $2',
+      values: ["%it's%", 'US'],
+    });
+  });
+
+  it('leaves comments alone (placeholders there are not variables)', () => {
+    const sql = "-- filter by {{unknown}}\nselect 1 /* {{nope}} /* nested {{x}} */ */ + {{n}}";
+    expect(compileSql(sql, 'postgres', vars).values).toEqual([5]);
+    expect(compileSql('select 1 -- {{a}}\n, {{n}} # {{b}}', 'mysql', vars)).toEqual({ text: 'select 1 -- {{a}}\n, ? # {{b}}', values: [5] });
+  });
+
+  it('refuses placeholders inside quoted identifiers', () => {
+    expect(() => compileSql('select "{{country}}" from t', 'postgres', vars)).toThrowError(expect.objectContaining({ code: 'VARIABLE_INVALID' }));
+    expect(() => compileSql('select `{{country}}` from t', 'mysql', vars)).toThrowError(expect.objectContaining({ code: 'VARIABLE_INVALID' }));
+  });
+
+  it('names an unknown placeholder in a 400', () => {
+    expect(() => compileSql('select {{missing}}', 'postgres', vars)).toThrowError(
+      expect.objectContaining({ statusCode: 400, code: 'VARIABLE_UNKNOWN', message: expect.stringContaining('missing') }),
+    );
+  });
+
+  it('never puts a value into the SQL text', () => {
+    const evil = ["x' OR '1'='1", "'; DROP TABLE t; --", '$1', '?', '{{n}}', '*/ select 1 /*'];
+    for (const value of evil) {
+      const scoped = resolveVariables({ runtime: { v: value } });
+      for (const dialect of ['postgres', 'mysql'] as const) {
+        const bare = compileSql('select * from t where a = {{v}}', dialect, scoped);
+        expect(bare.text).toBe(`select * from t where a = ${dialect === 'postgres' ? '$1' : '?'}`);
+        expect(bare.values).toEqual([value]);
+        const quoted = compileSql("select * from t where a like '%{{v}}%'", dialect, scoped);
+        expect(quoted.text).toBe(`select * from t where a like ${dialect === 'postgres' ? '$1' : '?'}`);
+        expect(quoted.values).toEqual([`%${value}%`]);
+      }
+    }
+  });
+
+  it('refuses positional parameters and stray ? markers', () => {
+    expect(() => compileSql('select $1', 'postgres', vars)).toThrowError(expect.objectContaining({ code: 'INVALID_QUERY' }));
+    expect(() => compileSql('select ? ', 'mysql', vars)).toThrowError(expect.objectContaining({ code: 'INVALID_QUERY' }));
+    // Inside strings they are just text; `?` is a jsonb operator in postgres.
+    expect(compileSql("select '$1', data ? 'k' from t", 'postgres', vars).values).toEqual([]);
+    expect(compileSql("select 'is it?'", 'mysql', vars).values).toEqual([]);
+  });
+
+  it('keeps identifiers containing $ and casts intact', () => {
+    expect(compileSql('select a$b, x::text from t$1', 'postgres', vars).text).toBe('select a$b, x::text from t$1');
+  });
+
+  it('reports an unterminated string', () => {
+    expect(() => compileSql("select 'abc", 'postgres', vars)).toThrowError(expect.objectContaining({ code: 'INVALID_QUERY' }));
+  });
+});
