@@ -12,6 +12,7 @@ import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { dataRequestRoutes } from './modules/data-requests/routes.js';
 import { datasetRoutes } from './modules/datasets/routes.js';
 import { runRoutes } from './modules/runs/routes.js';
+import { chartRunRoutes } from './modules/chart-runs/routes.js';
 import { connectionRoutes } from './modules/connections/routes.js';
 import { chartRoutes } from './modules/charts/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
@@ -134,6 +135,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(datasetRoutes, { datasets: container.datasets });
     await scope.register(dataRequestRoutes, { dataRequests: container.dataRequests });
     await scope.register(runRoutes, { runs: container.runs });
+    await scope.register(chartRunRoutes, { chartRuns: container.chartRuns });
     await scope.register(projectRoutes, { projects: container.projects });
     await scope.register(chartRoutes, { charts: container.charts });
     await scope.register(sharingRoutes, { sharing: container.sharing });

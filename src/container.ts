@@ -19,6 +19,7 @@ import { TeamsRepository } from './modules/teams/repository.js';
 import { TeamsService } from './modules/teams/service.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { UsersService } from './modules/users/service.js';
+import { ChartRunService } from './modules/chart-runs/service.js';
 import { DatasetRunner } from './modules/runs/dataset-runner.js';
 import { RunsService } from './modules/runs/service.js';
 import { AccessService } from './platform/access.js';
@@ -46,6 +47,7 @@ export interface Container {
   readonly cache: ResultCache;
   readonly runner: DatasetRunner;
   readonly runs: RunsService;
+  readonly chartRuns: ChartRunService;
   close(): Promise<void>;
 }
 
@@ -69,7 +71,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const access = new AccessService(teamsRepo);
   const chartsRepo = new ChartsRepository(store.db);
   const sharingRepo = new SharingRepository(store.db);
-  const projects = new ProjectsService(store.db, new ProjectsRepository(store.db), chartsRepo, sharingRepo, access);
+  const projectsRepo = new ProjectsRepository(store.db);
+  const projects = new ProjectsService(store.db, projectsRepo, chartsRepo, sharingRepo, access);
   const secrets = new SecretBox(config.encryptionKey, config.previousEncryptionKeys);
   const datasetsRepo = new DatasetsRepository(store.db);
   const dataRequestsRepo = new DataRequestsRepository(store.db, secrets);
@@ -78,6 +81,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const sources = createSourceRegistry({ ...options.sources, allowPrivateHosts: config.allowPrivateHosts });
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
   connections.onChange((change) => sources.invalidate(change.connectionId));
+  const charts = new ChartsService(store.db, chartsRepo, projects, sharingRepo);
   const cache: ResultCache = redis ? new RedisResultCache(redis) : new MemoryResultCache();
   const runner = new DatasetRunner(sources, connections, dataRequestsRepo, cache, {
     timeoutMs: config.queryTimeoutMs,
@@ -98,13 +102,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
     teams: new TeamsService(store.db, teamsRepo, usersRepo, access),
     apiKeys: new ApiKeysService(apiKeysRepo, teamsRepo, access),
     projects,
-    charts: new ChartsService(store.db, chartsRepo, projects, sharingRepo),
+    charts,
     sharing: new SharingService(sharingRepo, projects, chartsRepo),
     connections,
     sources,
     cache,
     runner,
     runs: new RunsService(access, connections, datasets, dataRequestsRepo, runner),
+    chartRuns: new ChartRunService(charts, projectsRepo, datasetsRepo, runner, cache, { cacheTtlMs: config.cacheTtlMs, cacheStaleMs: config.cacheStaleMs }),
     async close() {
       await sources.closeAll();
       await cache.close().catch(() => undefined);
