@@ -42,6 +42,8 @@ export type Action =
   | 'project:read'
   | 'project:update'
   | 'project:delete'
+  /** headerCode/footerCode run on public pages: only team-wide roles write them. */
+  | 'project:code'
   | 'chart:read'
   | 'chart:write'
   | 'chart:query'
@@ -64,6 +66,7 @@ const TEAM_ADMIN_ACTIONS: readonly Action[] = [
   'project:read',
   'project:update',
   'project:delete',
+  'project:code',
   'chart:read',
   'chart:write',
   'chart:query',

@@ -20,6 +20,7 @@ export function toIso(value: Date | string | null | undefined): string | null {
   return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 }
 
+/** JSON columns arrive as JSON text from both drivers (see the store's pg type parsers). */
 export function fromJson<T>(value: unknown, fallback: T): T {
   if (value === null || value === undefined) return fallback;
   if (typeof value === 'string') {

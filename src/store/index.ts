@@ -57,8 +57,18 @@ class SqliteBooleanPlugin implements KyselyPlugin {
   }
 }
 
-// Postgres `integer` ids and counts arrive as numbers; bigint counts (count(*)) as strings: parse them.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+/**
+ * Type parsing for the store's own pool only (user queries have their own, in sources/): bigint
+ * counts as numbers, and json/jsonb as raw text so both dialects hand `fromJson` JSON text (a
+ * parsed jsonb string would otherwise arrive without its quotes).
+ */
+const storeTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    if (oid === pg.types.builtins.JSON || oid === pg.types.builtins.JSONB) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
 
 export function createStore(target: StoreTarget): Store {
   if (target.kind === 'sqlite') {
@@ -74,7 +84,7 @@ export function createStore(target: StoreTarget): Store {
     });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+  const pool = new pg.Pool({ connectionString: target.url, max: 10, types: storeTypes });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -108,6 +108,11 @@ describe.each(targets)('store on $name', (target) => {
     expect(toBool(chart.includeZeros)).toBe(true);
     expect(toBool(chart.draft)).toBe(true);
     expect(fromJson(chart.chartData, null)).toEqual({ data: { labels: ['a'] } });
+    // A JSON column holding a bare string or number reads back as that value on both dialects.
+    await store.db.updateTable('charts').set({ layout: JSON.stringify('#123456'), ranges: JSON.stringify(42) }).where('id', '=', chart.id).execute();
+    const scalar = await store.db.selectFrom('charts').select(['layout', 'ranges']).where('id', '=', chart.id).executeTakeFirstOrThrow();
+    expect(fromJson(scalar.layout, null)).toBe('#123456');
+    expect(fromJson(scalar.ranges, null)).toBe(42);
   });
 
   it('enforces unique emails and unique team membership', async () => {

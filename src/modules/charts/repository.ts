@@ -152,18 +152,6 @@ export interface DatasetRef {
 
 const CHART_JSON = ['layout', 'ranges'] as const;
 
-/**
- * For JSON columns that may hold a bare string (fillColor): Postgres hands jsonb back parsed, so a
- * string arrives without quotes and `fromJson` would reject it; SQLite hands back the JSON text.
- */
-function jsonScalar(value: unknown): unknown {
-  if (typeof value !== 'string') return value ?? null;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
 const CDC_JSON = ['conditions', 'fillColor', 'excludedFields', 'columnsOrder', 'configuration'] as const;
 
 function toConfig(row: Selectable<ChartDatasetConfigsTable>): ChartDatasetConfig {
@@ -180,7 +168,7 @@ function toConfig(row: Selectable<ChartDatasetConfigsTable>): ChartDatasetConfig
     conditions: fromJson<unknown[]>(row.conditions, []),
     formula: row.formula,
     datasetColor: row.datasetColor,
-    fillColor: jsonScalar(row.fillColor),
+    fillColor: fromJson<unknown>(row.fillColor, null),
     fill: toBool(row.fill),
     multiFill: toBool(row.multiFill),
     legend: row.legend,
@@ -206,7 +194,7 @@ function toChart(row: Selectable<ChartsTable>, configs: ChartDatasetConfig[]): C
     subType: row.subType,
     public: toBool(row.public),
     shareable: toBool(row.shareable),
-    chartData: jsonScalar(row.chartData),
+    chartData: fromJson<unknown>(row.chartData, null),
     chartDataUpdated: toIso(row.chartDataUpdated),
     displayLegend: toBool(row.displayLegend),
     pointRadius: row.pointRadius,

@@ -2,7 +2,7 @@ import { hashPassword, verifyPassword } from '../../crypto/passwords.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/index.js';
 import { assertCan, type AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import { can, isTeamWide, ownsProject, projectScope, type Action, type Membership } from '../../platform/authorization.js';
+import { can, ownsProject, projectScope, type Action, type Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
 import type { Chart, ChartsRepository } from '../charts/repository.js';
 import type { SharePolicy, SharingRepository } from '../sharing/repository.js';
@@ -174,7 +174,7 @@ export class ProjectsService {
       const value = input[key];
       if (value === undefined) continue;
       // Code runs on the public report page, so only team-wide roles may change it.
-      if (!isTeamWide(membership.role) && value !== (current?.[key] ?? null)) {
+      if (!can(membership, 'project:code') && value !== (current?.[key] ?? null)) {
         throw new ForbiddenError(`Only a teamOwner or teamAdmin may change ${key}`);
       }
       fields[key] = value;
