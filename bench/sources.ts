@@ -1,11 +1,19 @@
 /**
- * Postgres source throughput: `select * from orders` (1,000,000 rows, /work/shared/bench/orders.sql)
+ * Postgres source throughput: `select * from orders` (1,000,000 rows, bench/data/orders.sql)
  * streamed through PostgresSource (read-only transaction, cursor batches, normalized values).
  * The table is loaded once into the scratch database `plotline_bench` and reused. One warm-up run,
  * then RUNS measured runs; stdout gets one JSON line per run and, last, one summary object.
  *
  *   npx tsx bench/sources.ts          (PLOTLINE_BENCH_POSTGRES_URL=postgres://… to use another server)
  */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config/index.js';
+import { createContainer } from '../src/container.js';
 import { PoolManager } from '../src/sources/pool-manager.js';
 import { PostgresSource } from '../src/sources/postgres/postgres-source.js';
 import type { SourceConnection } from '../src/sources/types.js';
@@ -40,6 +48,99 @@ async function streamOnce(source: PostgresSource, conn: SourceConnection): Promi
   return { rows, ms: performance.now() - started, amount };
 }
 
+interface HttpRun {
+  rows: number;
+  ms: number;
+  bytes: number;
+  cache: string;
+}
+
+/** One GET of a dataset run over real HTTP; the body is read as it streams and only counted. */
+async function fetchRun(base: string, token: string, url: string): Promise<HttpRun> {
+  const started = performance.now();
+  const res = await request(`${base}${url}`, { headers: { authorization: `Bearer ${token}` } });
+  if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${await res.body.text()}`);
+  let bytes = 0;
+  let tail = '';
+  for await (const chunk of res.body) {
+    bytes += (chunk as Buffer).length;
+    tail = (tail + (chunk as Buffer).toString('utf8')).slice(-2000);
+  }
+  const ms = performance.now() - started;
+  const meta = /"meta":(\{[^]*?"durationMs":[\d.]+\})/.exec(tail);
+  const cache = /"cache":\{"status":"(\w+)"/.exec(tail);
+  return { rows: meta ? (JSON.parse(meta[1]!) as { rowCount: number }).rowCount : -1, ms, bytes, cache: cache?.[1] ?? 'unknown' };
+}
+
+/**
+ * The same table through the whole service: HTTP -> auth -> dataset -> source -> JSON stream.
+ * Cold: `GET …/request` (streamed, nothing held). Cached: the 100k slice with `getCache=true`,
+ * first run computes and stores, the next ones are served from the memory cache.
+ */
+async function datasetRuns(fixtureUrl: string, database: string): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'plotline-bench-'));
+  const config = loadConfig({
+    PLOTLINE_DATA_DIR: dir,
+    PLOTLINE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex'),
+    PLOTLINE_ROW_LIMIT: '2000000',
+    PLOTLINE_QUERY_TIMEOUT_MS: '600000',
+    LOG_LEVEL: 'warn',
+  });
+  const container = await createContainer(config);
+  const app = await buildApp(container, { logLevel: 'warn', rateLimit: { global: 1_000_000, auth: 1_000 }, defaultMetrics: false });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const call = async (method: string, url: string, token: string | null, body?: unknown) => {
+      const res = await request(`${base}${url}`, {
+        method: method as 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await res.body.json()) as Record<string, unknown>;
+      if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const user = await call('POST', '/user', null, { name: 'Bench', email: 'bench@example.com', password: 'benchmark password' });
+    const token = user['token'] as string;
+    const teams = (await call('GET', '/team', token)) as unknown as { id: number }[];
+    const teamId = teams[0]!.id;
+    const url = new URL(fixtureUrl);
+    const conn = await call('POST', `/team/${teamId}/connections`, token, {
+      name: 'bench', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: database, username: decodeURIComponent(url.username) || 'postgres',
+      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    });
+    const dataset = async (query: string) =>
+      (await call('POST', `/team/${teamId}/datasets/quick-create`, token, { name: query, dataRequests: [{ connection_id: conn['id'], query }] }))['id'] as number;
+    const big = await dataset('select * from orders');
+    const small = await dataset('select * from orders_100k');
+
+    await fetchRun(base, token, `/team/${teamId}/datasets/${big}/request`); // warm-up
+    const rss = new PeakRss();
+    const cold: HttpRun[] = [];
+    for (let i = 0; i < RUNS; i++) cold.push(await fetchRun(base, token, `/team/${teamId}/datasets/${big}/request`));
+    const coldPeak = rss.stop();
+    if (cold.some((r) => r.rows !== EXPECTED_ROWS)) throw new Error(`dataset run returned ${cold.map((r) => r.rows).join(', ')} rows`);
+
+    const cachedRss = new PeakRss();
+    const first = await fetchRun(base, token, `/team/${teamId}/datasets/${small}/request?getCache=true`);
+    const hits: HttpRun[] = [];
+    for (let i = 0; i < RUNS; i++) hits.push(await fetchRun(base, token, `/team/${teamId}/datasets/${small}/request?getCache=true`));
+    const cachedPeak = cachedRss.stop();
+    const coldMs = median(cold.map((r) => r.ms));
+    const hitMs = median(hits.map((r) => r.ms));
+    return {
+      dataset_run_cold: { rows: EXPECTED_ROWS, medianMs: Math.round(coldMs), rowsPerSec: Math.round(EXPECTED_ROWS / (coldMs / 1000)), mbytes: Math.round(cold[0]!.bytes / 1e5) / 10, peakRssMb: coldPeak },
+      dataset_run_100k_first: { rows: first.rows, ms: Math.round(first.ms), rowsPerSec: Math.round(first.rows / (first.ms / 1000)), cache: first.cache },
+      dataset_run_100k_cached: { rows: hits[0]!.rows, medianMs: Math.round(hitMs), rowsPerSec: Math.round(hits[0]!.rows / (hitMs / 1000)), cache: hits.map((h) => h.cache), peakRssMb: cachedPeak },
+    };
+  } finally {
+    await app.close();
+    await container.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const fixture = await ensureOrdersDatabase(SERVER);
   const url = new URL(fixture.url);
@@ -68,8 +169,10 @@ async function main(): Promise<void> {
   const peakRssMb = rss.stop();
   await pools.closeAll();
 
+  const http = await datasetRuns(fixture.url, fixture.database);
   const medianMs = median(runs);
   print({
+    ...http,
     bench: 'sources.postgres.stream',
     query: 'select * from orders',
     rows: EXPECTED_ROWS,

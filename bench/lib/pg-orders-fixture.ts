@@ -1,8 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 
 /** The shared benchmark dataset: 1,000,000 orders (see the SQL file's header for the known sums). */
-export const ORDERS_SQL = process.env['PLOTLINE_BENCH_ORDERS_SQL'] ?? '/work/shared/bench/orders.sql';
+export const ORDERS_SQL = process.env['PLOTLINE_BENCH_ORDERS_SQL'] ?? fileURLToPath(new URL('../data/orders.sql', import.meta.url));
 export const ORDERS_SUM = '500785469.60';
 
 export interface OrdersDatabase {
