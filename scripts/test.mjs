@@ -20,8 +20,11 @@ if (!existsSync(out)) {
 const report = JSON.parse(readFileSync(out, 'utf8'));
 const passed = report.numPassedTests ?? 0;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-// A test file that fails to load counts as a failure even though it has no tests.
-const brokenFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+// A file that fails outside its tests (it does not load, a hook throws or times out) counts as a
+// failure even when none of its tests failed.
+const brokenFiles = (report.testResults ?? []).filter(
+  (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
+).length;
 const failed = (report.numFailedTests ?? 0) + brokenFiles;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || run.status !== 0 ? 1 : 0);

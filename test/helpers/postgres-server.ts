@@ -74,10 +74,16 @@ export async function createTempDatabase(serverUrl: string): Promise<{ url: stri
   return {
     url: url.toString(),
     async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      // Cleanup must not hang a suite: bounded waits, and a leftover scratch database is reported, not fatal.
+      const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000, statement_timeout: 20_000, lock_timeout: 10_000 } as pg.ClientConfig);
+      try {
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+      } catch (error) {
+        process.stderr.write(`[tests] could not drop scratch database ${name}: ${(error as Error).message}\n`);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
     },
   };
 }
