@@ -85,6 +85,9 @@ export function createStore(target: StoreTarget): Store {
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: target.url, max: 10, types: storeTypes });
+  // An idle client that loses its server (restart, failover, forced drop) emits an error; without a
+  // listener that would crash the process. The pool discards the client and the next query reconnects.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
