@@ -17,6 +17,8 @@ import { connectionRoutes } from './modules/connections/routes.js';
 import { chartRoutes } from './modules/charts/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { sharingRoutes } from './modules/sharing/routes.js';
+import { publicShareRoutes } from './modules/sharing/public-routes.js';
+import { pageRoutes } from './modules/pages/routes.js';
 import { teamRoutes } from './modules/teams/routes.js';
 import { publicUserRoutes, userRoutes } from './modules/users/routes.js';
 import { bearerAuth } from './platform/auth.js';
@@ -32,7 +34,7 @@ export interface AppOptions {
   logStream?: DestinationStream;
   logLevel?: string;
   /** Requests per minute per client address: everything, and sign-up/login. */
-  rateLimit?: { global: number; auth: number };
+  rateLimit?: { global: number; auth: number; share?: number; sharePassword?: number };
   defaultMetrics?: boolean;
 }
 
@@ -124,6 +126,8 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   });
 
   await app.register(publicUserRoutes, { users: container.users, authLimit: { max: limits.auth, timeWindow: 60_000 } });
+  await app.register(publicShareRoutes, { viewer: container.shareViewer, limits: { share: limits.share ?? config.shareRateLimit, ...(limits.sharePassword ? { password: limits.sharePassword } : {}) } });
+  await app.register(pageRoutes, {});
 
   // Everything below needs a bearer token.
   const authenticate = bearerAuth(container.users);

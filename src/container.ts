@@ -11,6 +11,8 @@ import { ProjectsRepository } from './modules/projects/repository.js';
 import { ProjectsService } from './modules/projects/service.js';
 import { SharingRepository } from './modules/sharing/repository.js';
 import { SharingService } from './modules/sharing/service.js';
+import { ShareTokens } from './modules/sharing/tokens.js';
+import { ShareViewer } from './modules/sharing/viewer.js';
 import { DataRequestsRepository } from './modules/data-requests/repository.js';
 import { DataRequestsService } from './modules/data-requests/service.js';
 import { DatasetsRepository } from './modules/datasets/repository.js';
@@ -42,6 +44,7 @@ export interface Container {
   readonly projects: ProjectsService;
   readonly charts: ChartsService;
   readonly sharing: SharingService;
+  readonly shareViewer: ShareViewer;
   readonly connections: ConnectionsService;
   readonly sources: SourceRegistry;
   readonly cache: ResultCache;
@@ -90,6 +93,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     cacheStaleMs: config.cacheStaleMs,
   }, undefined);
 
+  const chartRuns = new ChartRunService(charts, projectsRepo, datasetsRepo, runner, cache, { cacheTtlMs: config.cacheTtlMs, cacheStaleMs: config.cacheStaleMs });
   return {
     config,
     store,
@@ -103,13 +107,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
     apiKeys: new ApiKeysService(apiKeysRepo, teamsRepo, access),
     projects,
     charts,
-    sharing: new SharingService(sharingRepo, projects, chartsRepo),
+    sharing: new SharingService(sharingRepo, projects, chartsRepo, new ShareTokens(config.shareSecret), config.appUrl),
+    shareViewer: new ShareViewer(sharingRepo, new ShareTokens(config.shareSecret), projects, charts, teamsRepo, chartRuns, cache, { cacheTtlMs: config.cacheTtlMs, cacheStaleMs: config.cacheStaleMs }),
     connections,
     sources,
     cache,
     runner,
     runs: new RunsService(access, connections, datasets, dataRequestsRepo, runner),
-    chartRuns: new ChartRunService(charts, projectsRepo, datasetsRepo, runner, cache, { cacheTtlMs: config.cacheTtlMs, cacheStaleMs: config.cacheStaleMs }),
+    chartRuns,
     async close() {
       await sources.closeAll();
       await cache.close().catch(() => undefined);

@@ -26,6 +26,8 @@ export interface Config {
   readonly allowPrivateHosts: readonly string[];
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly trustProxy: boolean;
+  /** Requests per minute per client address on each public share endpoint. */
+  readonly shareRateLimit: number;
   /** Limits of one source run. */
   readonly queryTimeoutMs: number;
   readonly rowLimit: number;
@@ -210,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     allowPrivateHosts: Object.freeze(parseAllowList(env, 'PLOTLINE_ALLOW_PRIVATE_HOSTS')),
     logLevel: parseEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: parseBool(env, 'PLOTLINE_TRUST_PROXY', false),
+    shareRateLimit: parseInteger(env, 'PLOTLINE_SHARE_RATE_LIMIT', 120, 1, 100_000_000),
     queryTimeoutMs: parseInteger(env, 'PLOTLINE_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     rowLimit: parseInteger(env, 'PLOTLINE_ROW_LIMIT', 100_000, 1, 100_000_000),
     cacheTtlMs: parseInteger(env, 'PLOTLINE_CACHE_TTL_SECONDS', 300, 0, 31_536_000) * 1000,

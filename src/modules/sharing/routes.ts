@@ -2,7 +2,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { Deleted } from '../../platform/http-schemas.js';
-import { ChartPolicyItemParams, ChartPolicyParams, ProjectPolicyItemParams, ProjectPolicyParams, SharePolicy, UpdateSharePolicy } from './schemas.js';
+import {
+  ChartPolicyItemParams,
+  ChartPolicyParams,
+  ProjectPolicyItemParams,
+  ProjectPolicyParams,
+  SharePolicy,
+  ShareTokenBody,
+  ShareTokenResult,
+  UpdateSharePolicy,
+} from './schemas.js';
 import type { SharingService, ShareTarget } from './service.js';
 
 export const sharingRoutes: FastifyPluginAsyncTypebox<{ sharing: SharingService }> = async (app, { sharing }) => {
@@ -98,5 +107,21 @@ export const sharingRoutes: FastifyPluginAsyncTypebox<{ sharing: SharingService 
       schema: { tags, summary: 'Invalidate every token issued for the policy so far', params: ChartPolicyItemParams, response: { 200: SharePolicy } },
     },
     async (request) => sharing.revoke(actorOf(request), chart(request.params), request.params.policy_id),
+  );
+
+  // ---------- share tokens ----------
+
+  const tokenSummary = 'Sign a share token for the newest policy (or body.sharePolicyId); share_policy first updates its params and allow_params';
+
+  app.post(
+    '/project/:id/share/token',
+    { schema: { tags, summary: tokenSummary, params: ProjectPolicyParams, body: ShareTokenBody, response: { 200: ShareTokenResult } } },
+    async (request) => sharing.issueToken(actorOf(request), dashboard(request.params), request.body ?? {}),
+  );
+
+  app.post(
+    '/project/:project_id/chart/:id/share/token',
+    { schema: { tags, summary: tokenSummary, params: ChartPolicyParams, body: ShareTokenBody, response: { 200: ShareTokenResult } } },
+    async (request) => sharing.issueToken(actorOf(request), chart(request.params), request.body ?? {}),
   );
 };

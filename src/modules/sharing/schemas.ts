@@ -39,3 +39,26 @@ export const ProjectPolicyParams = Type.Object({ id: Id });
 export const ProjectPolicyItemParams = Type.Object({ id: Id, policy_id: Id });
 export const ChartPolicyParams = Type.Object({ project_id: Id, id: Id });
 export const ChartPolicyItemParams = Type.Object({ project_id: Id, id: Id, policy_id: Id });
+
+// ---------- share tokens ----------
+
+/** Only `params` and `allow_params` may be changed while issuing a token (no mass assignment). */
+export const ShareTokenBody = Type.Union([
+  Type.Object({
+    share_policy: Type.Optional(
+      Type.Object({
+        params: Type.Optional(Type.Array(PolicyParam, { maxItems: 100 })),
+        allow_params: Type.Optional(Type.Boolean()),
+      }),
+    ),
+    exp: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601 date-time when the token stops working; default 99999 days' })),
+    sharePolicyId: Type.Optional(Id),
+  }),
+  Type.Null(),
+]);
+export type ShareTokenInput = Exclude<Static<typeof ShareTokenBody>, null>;
+
+export const ShareTokenResult = Type.Object({
+  token: Type.String({ description: 'Signed JWT (HS256) naming the policy; re-checked against it on every use' }),
+  url: Type.String({ description: 'Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=…' }),
+});

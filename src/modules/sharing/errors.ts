@@ -1,0 +1,44 @@
+import { AppError } from '../../errors/index.js';
+
+/**
+ * Stable codes of the public share surfaces. The report and embed pages branch on them to tell a
+ * person what happened (expired, revoked, wrong password…), so they never change meaning.
+ */
+export const SHARE_CODES = {
+  /** The entity is not public and no token was sent. */
+  tokenRequired: 'SHARE_TOKEN_REQUIRED',
+  /** Bad signature or algorithm, malformed, or issued for another dashboard or chart. */
+  tokenInvalid: 'SHARE_TOKEN_INVALID',
+  /** The token's own `exp` has passed. */
+  tokenExpired: 'SHARE_TOKEN_EXPIRED',
+  /** The policy was revoked after the token was issued (its token_version moved on). */
+  tokenRevoked: 'SHARE_TOKEN_REVOKED',
+  /** The policy the token names no longer exists. */
+  policyDeleted: 'SHARE_POLICY_DELETED',
+  /** The policy's `expires_at` has passed. */
+  policyExpired: 'SHARE_POLICY_EXPIRED',
+  /** The policy is disabled (403). */
+  policyDisabled: 'SHARE_POLICY_DISABLED',
+  passwordRequired: 'PASSWORD_REQUIRED',
+  passwordInvalid: 'PASSWORD_INVALID',
+} as const;
+
+export type ShareCode = (typeof SHARE_CODES)[keyof typeof SHARE_CODES];
+
+export class ShareAccessError extends AppError {
+  constructor(status: 401 | 403, code: ShareCode, message: string) {
+    super(status, code, message);
+  }
+}
+
+export const shareErrors = {
+  tokenRequired: () => new ShareAccessError(401, SHARE_CODES.tokenRequired, 'This link needs a share token (?token=…)'),
+  tokenInvalid: () => new ShareAccessError(401, SHARE_CODES.tokenInvalid, 'The share token is not valid for this link'),
+  tokenExpired: () => new ShareAccessError(401, SHARE_CODES.tokenExpired, 'The share token has expired'),
+  tokenRevoked: () => new ShareAccessError(401, SHARE_CODES.tokenRevoked, 'The share token has been revoked'),
+  policyDeleted: () => new ShareAccessError(401, SHARE_CODES.policyDeleted, 'This share link has been removed'),
+  policyExpired: () => new ShareAccessError(401, SHARE_CODES.policyExpired, 'This share link has expired'),
+  policyDisabled: () => new ShareAccessError(403, SHARE_CODES.policyDisabled, 'Sharing is disabled for this link'),
+  passwordRequired: () => new ShareAccessError(403, SHARE_CODES.passwordRequired, 'This dashboard is protected by a password; send it in the "pass" header'),
+  passwordInvalid: () => new ShareAccessError(403, SHARE_CODES.passwordInvalid, 'The password is not correct'),
+};

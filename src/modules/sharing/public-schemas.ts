@@ -1,0 +1,102 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Timestamp } from '../../platform/http-schemas.js';
+
+/**
+ * What anonymous viewers of a share link receive, and nothing more: display fields only. No
+ * queries, conditions, dataset or connection ids, policies or params, password state or secrets.
+ * Responses are serialised through these schemas, so a field added to a chart or a dashboard
+ * stays private until it is listed here.
+ */
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const THEMES = ['light', 'dark', 'os'] as const;
+export type Theme = (typeof THEMES)[number];
+export const ThemeParam = Type.Enum([...THEMES], { description: 'Colour scheme of the page: light, dark, or follow the OS' });
+
+export const PublicChartDatasetConfig = Type.Object({
+  id: Type.String(),
+  legend: Nullable(Type.String()),
+  datasetColor: Nullable(Type.String()),
+  fillColor: Type.Unknown({ description: 'A colour or an array of colours' }),
+  fill: Type.Boolean(),
+  multiFill: Type.Boolean(),
+  pointRadius: Nullable(Type.Integer()),
+  order: Nullable(Type.Number()),
+  goal: Nullable(Type.Number()),
+  formula: Nullable(Type.String()),
+});
+
+const ChartError = Type.Object({ code: Type.String(), message: Type.String() });
+
+const publicChartProperties = {
+  id: Type.Integer(),
+  name: Nullable(Type.String()),
+  type: Nullable(Type.String()),
+  subType: Nullable(Type.String()),
+  chartData: Type.Unknown({ description: 'Computed chart payload (see docs/chart-data.md); null when it could not be computed' }),
+  chartDataUpdated: Nullable(Timestamp),
+  layout: Type.Unknown(),
+  displayLegend: Type.Boolean(),
+  dataLabels: Type.Boolean(),
+  stacked: Type.Boolean(),
+  horizontal: Type.Boolean(),
+  showGrowth: Type.Boolean(),
+  invertGrowth: Type.Boolean(),
+  isLogarithmic: Type.Boolean(),
+  content: Nullable(Type.String()),
+  ranges: Type.Unknown(),
+  defaultRowsPerPage: Nullable(Type.Integer()),
+  maxValue: Nullable(Type.Integer()),
+  minValue: Nullable(Type.Integer()),
+  xLabelTicks: Nullable(Type.String()),
+  pointRadius: Nullable(Type.Integer()),
+  dashedLastPoint: Type.Boolean(),
+  mode: Type.String(),
+  onReport: Type.Boolean(),
+  ChartDatasetConfigs: Type.Array(PublicChartDatasetConfig),
+  /** Set when this chart could not be computed for the link; the other charts still show. */
+  error: Type.Optional(ChartError),
+};
+
+export const PublicChart = Type.Object(publicChartProperties);
+export type PublicChartView = Static<typeof PublicChart>;
+
+/** `GET /chart/share/{share_string}`: the chart plus what the embed page needs around it. */
+export const SharedChart = Type.Object({
+  ...publicChartProperties,
+  showBranding: Type.Boolean(),
+  theme: ThemeParam,
+});
+export type SharedChartView = Static<typeof SharedChart>;
+
+/** `GET /project/dashboard/{brewName}`: the report. */
+export const SharedDashboard = Type.Object({
+  name: Type.String(),
+  brewName: Type.String(),
+  dashboardTitle: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  logo: Nullable(Type.String()),
+  logoLink: Nullable(Type.String()),
+  backgroundColor: Nullable(Type.String()),
+  titleColor: Nullable(Type.String()),
+  headerCode: Nullable(Type.String({ description: 'Owner-written HTML; pages render it only inside a sandboxed frame' })),
+  footerCode: Nullable(Type.String({ description: 'Owner-written HTML; pages render it only inside a sandboxed frame' })),
+  showBranding: Type.Boolean(),
+  timezone: Nullable(Type.String()),
+  theme: ThemeParam,
+  Charts: Type.Array(PublicChart),
+});
+export type SharedDashboardView = Static<typeof SharedDashboard>;
+
+/** `token` and `theme` are named; every other query parameter is a candidate variable. */
+export const SharedChartQuery = Type.Object(
+  {
+    token: Type.Optional(Type.String({ maxLength: 4096 })),
+    theme: Type.Optional(ThemeParam),
+  },
+  { additionalProperties: true },
+);
+
+export const SharedChartParams = Type.Object({ share_string: Type.String({ minLength: 1, maxLength: 200 }) });
+export const SharedDashboardParams = Type.Object({ brewName: Type.String({ minLength: 1, maxLength: 300 }) });
+export const SharedDashboardHeaders = Type.Object({ pass: Type.Optional(Type.String({ maxLength: 1024 })) }, { additionalProperties: true });

@@ -1,0 +1,276 @@
+import { AppError, NotFoundError, ValidationError } from '../../errors/index.js';
+import { cacheKey, type ResultCache } from '../../runtime/cache/index.js';
+import type { Chart } from '../charts/repository.js';
+import type { ChartsService } from '../charts/service.js';
+import type { Project } from '../projects/repository.js';
+import type { ProjectsService } from '../projects/service.js';
+import { shareErrors } from './errors.js';
+import type { PublicChartView, SharedChartView, SharedDashboardView, Theme } from './public-schemas.js';
+import type { SharePolicyRecord, SharingRepository } from './repository.js';
+import type { EntityType } from './schemas.js';
+import type { ShareTokens } from './tokens.js';
+
+/** The chart computation the viewer needs (ChartRunService satisfies it). */
+export interface ChartComputer {
+  compute(
+    teamId: number,
+    chartId: number,
+    inputs: { variables?: Record<string, unknown>; persist: boolean; getCache?: boolean },
+  ): Promise<{ chartData: unknown; chartDataUpdated: string | null }>;
+}
+
+export interface BrandingSource {
+  findById(teamId: number): Promise<{ showBranding: boolean } | undefined>;
+}
+
+export interface ViewerSettings {
+  cacheTtlMs: number;
+  cacheStaleMs: number;
+  /** Charts of one dashboard computed at the same time (a report must not flood the sources). */
+  concurrency?: number;
+}
+
+export interface ViewRequest {
+  token?: string | undefined;
+  theme?: Theme | undefined;
+  /** Dashboard password, from the `pass` header. */
+  password?: string | undefined;
+  /** The raw query string: every parameter but the reserved ones may become a variable. */
+  query: Record<string, unknown>;
+}
+
+/** A chart that failed to compute for a link, reported to the route for its log. */
+export interface ChartFailure {
+  chartId: number;
+  error: unknown;
+}
+
+/** Query parameters that are never variables. */
+const RESERVED = new Set(['token', 'theme', 'pass']);
+const MAX_URL_PARAMS = 50;
+const MAX_PARAM_KEY = 200;
+const MAX_PARAM_VALUE = 2000;
+
+interface Entity {
+  teamId: number;
+  type: EntityType;
+  id: number;
+}
+
+/**
+ * The public side of sharing: decides access for a share link (token, public flag, password) and
+ * assembles what the viewer may see. Locked policy params always reach the charts; URL params
+ * only when the policy allows them; nothing else (bodies, headers) ever becomes a variable.
+ */
+export class ShareViewer {
+  constructor(
+    private readonly sharing: SharingRepository,
+    private readonly tokens: ShareTokens,
+    private readonly projects: ProjectsService,
+    private readonly charts: ChartsService,
+    private readonly teams: BrandingSource,
+    private readonly computer: ChartComputer,
+    private readonly cache: ResultCache,
+    private readonly settings: ViewerSettings,
+  ) {}
+
+  /** `GET /chart/share/{share_string}`. */
+  async chart(shareString: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedChartView> {
+    const policy = await this.sharing.findByShareString(shareString);
+    if (!policy || policy.entity_type !== 'Chart') throw new NotFoundError('Share link');
+    const chart = await this.charts.loadForRun(policy.team_id, policy.entity_id);
+    if (!chart) throw new NotFoundError('Share link');
+    const entity: Entity = { teamId: policy.team_id, type: 'Chart', id: chart.id };
+    if (request.token !== undefined && request.token !== '') {
+      const granted = await this.authorizeToken(request.token, entity, policy);
+      // The link's share string and the token must name the same policy.
+      if (granted.id !== policy.id) throw shareErrors.tokenInvalid();
+    } else {
+      if (!chart.public) throw shareErrors.tokenRequired();
+      assertPolicyOpen(policy);
+    }
+    const variables = shareVariables(policy, request.query);
+    const team = await this.teams.findById(policy.team_id);
+    const view = await this.render(policy.team_id, chart, variables, failures);
+    if (view.error) throw new AppError(view.error.code === 'CHART_VARIABLES_INVALID' ? 400 : 502, view.error.code, view.error.message);
+    return { ...view, showBranding: team?.showBranding ?? true, theme: request.theme ?? 'os' };
+  }
+
+  /** `GET /project/dashboard/{brewName}`: the report with its `onReport` charts. */
+  async dashboard(brewName: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedDashboardView> {
+    const found = await this.projects.findByBrewName(brewName);
+    if (!found) throw new NotFoundError('Dashboard');
+    let policy: SharePolicyRecord | undefined;
+    if (request.token !== undefined && request.token !== '') {
+      policy = await this.authorizeToken(request.token, { teamId: found.team_id, type: 'Project', id: found.id });
+    } else if (!found.public) {
+      throw shareErrors.tokenRequired();
+    }
+    // A token does not replace the password: both are asked for when both are set.
+    if (found.passwordProtected) {
+      if (request.password === undefined || request.password === '') throw shareErrors.passwordRequired();
+      if (!(await this.projects.checkPassword(found.team_id, found.id, request.password))) throw shareErrors.passwordInvalid();
+    }
+    const dashboard = await this.projects.loadDashboard(found.team_id, found.id);
+    if (!dashboard) throw new NotFoundError('Dashboard');
+    // Without a token there is no policy, so no variables: a public report shows its saved data.
+    const variables = shareVariables(policy, request.query);
+    const team = await this.teams.findById(found.team_id);
+    const onReport = dashboard.Charts.filter((chart) => chart.onReport);
+    const Charts = await mapLimited(onReport, this.settings.concurrency ?? 3, (chart) => this.render(found.team_id, chart, variables, failures));
+    return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, theme: request.theme ?? 'os', Charts };
+  }
+
+  /**
+   * Every check a share token goes through on every use: signature, algorithm, audience and `exp`
+   * (in ShareTokens), then the policy it names: still there, for this very entity, not disabled,
+   * not past `expires_at`, and still at the token's version (revoke bumps it).
+   */
+  private async authorizeToken(token: string, entity: Entity, loaded?: SharePolicyRecord): Promise<SharePolicyRecord> {
+    const claims = await this.tokens.verify(token);
+    if (claims.subject.type !== entity.type || claims.subject.id !== entity.id) throw shareErrors.tokenInvalid();
+    // The chart route has just read the policy by its share string: no second read when it is the same.
+    const policy = loaded?.id === claims.policyId ? loaded : await this.sharing.findById(claims.policyId);
+    if (!policy) throw shareErrors.policyDeleted();
+    if (policy.entity_type !== entity.type || policy.entity_id !== entity.id || policy.team_id !== entity.teamId) throw shareErrors.tokenInvalid();
+    assertPolicyOpen(policy);
+    if (policy.token_version !== claims.version) throw shareErrors.tokenRevoked();
+    return policy;
+  }
+
+  /** The saved data when no variable applies; otherwise a run with them, cached, never saved. */
+  private async render(teamId: number, chart: Chart, variables: Record<string, string>, failures: ChartFailure[]): Promise<PublicChartView> {
+    if (Object.keys(variables).length === 0 || chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) {
+      return publicChart(chart, chart.chartData, chart.chartDataUpdated);
+    }
+    const key = cacheKey('share-chart', {
+      chartId: chart.id,
+      chartUpdatedAt: chart.updatedAt,
+      configsUpdatedAt: chart.ChartDatasetConfigs.map((config) => [config.id, config.updatedAt]),
+      variables,
+    });
+    try {
+      const { value } = await this.cache.getOrCompute(
+        key,
+        async () => {
+          const result = await this.computer.compute(teamId, chart.id, { variables, persist: false, getCache: true });
+          return { chartData: result.chartData, chartDataUpdated: result.chartDataUpdated };
+        },
+        { ttlMs: this.settings.cacheTtlMs, staleMs: this.settings.cacheStaleMs },
+      );
+      return publicChart(chart, value.chartData, value.chartDataUpdated);
+    } catch (error) {
+      failures.push({ chartId: chart.id, error });
+      // Never fall back to the saved data: it was computed without the link's locked params.
+      const invalid = error instanceof AppError && error.statusCode < 500;
+      return {
+        ...publicChart(chart, null, null),
+        error: invalid
+          ? { code: 'CHART_VARIABLES_INVALID', message: "This chart cannot be drawn with the link's parameters" }
+          : { code: 'CHART_UNAVAILABLE', message: 'This chart could not be computed right now' },
+      };
+    }
+  }
+}
+
+function assertPolicyOpen(policy: SharePolicyRecord): void {
+  if (policy.visibility === 'disabled') throw shareErrors.policyDisabled();
+  if (policy.expires_at !== null && Date.parse(policy.expires_at) <= Date.now()) throw shareErrors.policyExpired();
+}
+
+/**
+ * The variables of a view: the policy's params, then (only when the policy allows it) the URL's
+ * parameters other than token/theme/pass, which override or extend them.
+ */
+export function shareVariables(policy: SharePolicyRecord | undefined, query: Record<string, unknown>): Record<string, string> {
+  // No prototype: a parameter named __proto__ or constructor is just a (useless) variable name.
+  const variables: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (!policy) return variables;
+  for (const { key, value } of policy.params) if (key !== '') variables[key] = value;
+  if (!policy.allow_params) return variables;
+  let count = 0;
+  for (const [key, raw] of Object.entries(query)) {
+    if (RESERVED.has(key) || key === '__proto__') continue;
+    // A repeated parameter counts once, with its last value.
+    const value = Array.isArray(raw) ? raw.at(-1) : raw;
+    if (typeof value !== 'string') continue;
+    count += 1;
+    if (count > MAX_URL_PARAMS) throw new ValidationError(`At most ${MAX_URL_PARAMS} URL parameters may be passed to a shared view`);
+    if (key.length > MAX_PARAM_KEY) throw ValidationError.field('querystring', `has a parameter name longer than ${MAX_PARAM_KEY} characters`);
+    if (value.length > MAX_PARAM_VALUE) throw ValidationError.field(`querystring.${key}`, `must be at most ${MAX_PARAM_VALUE} characters`);
+    variables[key] = value;
+  }
+  return variables;
+}
+
+/** The display projection of a chart: built field by field so nothing else can slip through. */
+export function publicChart(chart: Chart, chartData: unknown, chartDataUpdated: string | null): PublicChartView {
+  return {
+    id: chart.id,
+    name: chart.name,
+    type: chart.type,
+    subType: chart.subType,
+    chartData: chartData ?? null,
+    chartDataUpdated,
+    layout: chart.layout ?? null,
+    displayLegend: chart.displayLegend,
+    dataLabels: chart.dataLabels,
+    stacked: chart.stacked,
+    horizontal: chart.horizontal,
+    showGrowth: chart.showGrowth,
+    invertGrowth: chart.invertGrowth,
+    isLogarithmic: chart.isLogarithmic,
+    content: chart.content,
+    ranges: chart.ranges ?? null,
+    defaultRowsPerPage: chart.defaultRowsPerPage,
+    maxValue: chart.maxValue,
+    minValue: chart.minValue,
+    xLabelTicks: chart.xLabelTicks,
+    pointRadius: chart.pointRadius,
+    dashedLastPoint: chart.dashedLastPoint,
+    mode: chart.mode,
+    onReport: chart.onReport,
+    ChartDatasetConfigs: chart.ChartDatasetConfigs.map((config) => ({
+      id: config.id,
+      legend: config.legend,
+      datasetColor: config.datasetColor,
+      fillColor: config.fillColor ?? null,
+      fill: config.fill,
+      multiFill: config.multiFill,
+      pointRadius: config.pointRadius,
+      order: config.order,
+      goal: config.goal,
+      formula: config.formula,
+    })),
+  };
+}
+
+function dashboardFields(project: Project): Omit<SharedDashboardView, 'showBranding' | 'theme' | 'Charts'> {
+  return {
+    name: project.name,
+    brewName: project.brewName,
+    dashboardTitle: project.dashboardTitle,
+    description: project.description,
+    logo: project.logo,
+    logoLink: project.logoLink,
+    backgroundColor: project.backgroundColor,
+    titleColor: project.titleColor,
+    headerCode: project.headerCode,
+    footerCode: project.footerCode,
+    timezone: project.timezone,
+  };
+}
+
+/** Maps with at most `limit` calls in flight, keeping the input order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

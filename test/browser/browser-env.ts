@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { loadConfig, type Config } from '../../src/config/index.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SCREENSHOTS = path.join(root, 'test-results', 'screenshots');
+
+/**
+ * Whether the browser suites can run. Without Debian's Chromium they skip with one loud line,
+ * except on CI (CI=true), where a missing browser is a failure.
+ */
+export function browserAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env['CI'] === 'true') throw new Error(`${CHROMIUM} is missing on CI: install it with apt-get install -y chromium`);
+  process.stdout.write(`\n[browser tests] SKIPPED: ${CHROMIUM} not found (apt-get install -y chromium)\n\n`);
+  return false;
+}
+
+function newest(dir: string): number {
+  let latest = 0;
+  if (!existsSync(dir)) return latest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+/** Builds the pages with Vite's build() API when dist/web is missing or older than web/. */
+export async function buildWebIfStale(): Promise<void> {
+  const built = path.join(root, 'dist', 'web', 'report.html');
+  const sources = newest(path.join(root, 'web'));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources && existsSync(path.join(root, 'dist', 'web', 'embed.html'))) return;
+  const { build } = await import('vite');
+  await build({ configFile: path.join(root, 'web', 'vite.config.ts'), logLevel: 'warn' });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface LiveApp {
+  url: string;
+  config: Config;
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+/** The real server (same boot path as `plotline serve`) on 127.0.0.1, with APP_URL pointing at it. */
+export async function startLiveApp(env: Record<string, string> = {}): Promise<LiveApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'plotline-browser-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    PLOTLINE_DATA_DIR: dataDir,
+    PLOTLINE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: url,
+    BASE_URL: url,
+    LOG_LEVEL: 'error',
+    ...env,
+  });
+  const server = await startServer(config, { handleSignals: false });
+  return {
+    url,
+    config,
+    server,
+    async close() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+export function screenshotPath(name: string): string {
+  return path.join(SCREENSHOTS, `${name}.png`);
+}

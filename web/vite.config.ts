@@ -1,0 +1,28 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+// The report and embed pages, built into dist/web and served by the API process (src/modules/pages).
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+export default defineConfig({
+  root,
+  base: '/',
+  publicDir: false,
+  logLevel: 'warn',
+  build: {
+    outDir: path.resolve(root, '../dist/web'),
+    emptyOutDir: true,
+    target: 'es2020',
+    sourcemap: false,
+    // Every script must be an external file: the pages' CSP has no 'unsafe-inline'.
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+    rollupOptions: {
+      input: {
+        report: path.resolve(root, 'report.html'),
+        embed: path.resolve(root, 'embed.html'),
+      },
+    },
+  },
+});
