@@ -1,23 +1,11 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Timestamp } from '../../platform/http-schemas.js';
 
-export const CHART_TYPES = ['line', 'bar', 'pie', 'doughnut', 'radar', 'polar', 'table', 'kpi', 'avg', 'gauge', 'matrix', 'markdown'] as const;
-export const TIME_INTERVALS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'year'] as const;
+// The engine owns what a chart can be; the API validates against the same lists.
+import { CHART_TYPES, CONDITION_OPERATORS, OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
+
 export const CHART_MODES = ['chart', 'kpichart'] as const;
 export const X_LABEL_TICKS = ['default', 'half', 'third', 'fourth', 'showAll'] as const;
-export const AGGREGATIONS = ['none', 'sum', 'avg', 'min', 'max', 'count', 'count_unique'] as const;
-export const CONDITION_OPERATORS = [
-  'is',
-  'isNot',
-  'contains',
-  'notContains',
-  'greaterThan',
-  'greaterOrEqual',
-  'lessThan',
-  'lessOrEqual',
-  'isNull',
-  'isNotNull',
-] as const;
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Str = (maxLength: number) => Type.String({ maxLength });
@@ -57,7 +45,7 @@ const cdcFields = {
   xAxis: Opt(Nullable(Str(1000))),
   xAxisOperation: Opt(Nullable(Str(100))),
   yAxis: Opt(Nullable(Str(1000))),
-  yAxisOperation: Opt(Nullable(Type.Enum([...AGGREGATIONS]))),
+  yAxisOperation: Opt(Nullable(Type.Enum([...OPERATIONS]))),
   dateField: Opt(Nullable(Str(1000))),
   dateFormat: Opt(Nullable(Str(100))),
   conditions: Opt(Nullable(Type.Array(Condition, { maxItems: 200 }))),

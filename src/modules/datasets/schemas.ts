@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { OPERATIONS } from '../../engine/index.js';
 import { Id, Timestamp } from '../../platform/http-schemas.js';
 
 /** Optional in bodies, and `null` clears the value. */
@@ -6,7 +7,7 @@ const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema
 const Str = (max = 10_000) => Type.String({ maxLength: max });
 const AnyObject = Type.Object({}, { additionalProperties: true });
 
-export const Operation = Type.Enum(['none', 'count', 'count_unique', 'sum', 'avg', 'min', 'max']);
+export const Operation = Type.Enum([...OPERATIONS]);
 export const Method = Type.Enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
 export const BindingTypeSchema = Type.Enum(['string', 'number', 'boolean', 'date']);
 

@@ -1,4 +1,4 @@
-import { compileConditions, ZoneClock } from '../../engine/index.js';
+import { compileConditions, CONDITION_OPERATORS, ZoneClock } from '../../engine/index.js';
 import type { ChartCondition } from '../../engine/index.js';
 import { ValidationError } from '../../errors/index.js';
 
@@ -7,7 +7,7 @@ export type RuntimeFilter =
   | { field: string; operator?: string; value?: unknown }
   | { type: 'date'; startDate?: string | null; endDate?: string | null };
 
-const OPERATORS = new Set(['is', 'isNot', 'contains', 'notContains', 'greaterThan', 'greaterOrEqual', 'lessThan', 'lessOrEqual', 'isNull', 'isNotNull']);
+const OPERATORS: ReadonlySet<string> = new Set(CONDITION_OPERATORS);
 
 /**
  * `filters` arrives as a JSON string (GET) or a value (POST): an object of `{field: value}`
