@@ -93,7 +93,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     cacheStaleMs: config.cacheStaleMs,
   }, undefined);
 
-  const chartRuns = new ChartRunService(charts, projectsRepo, datasetsRepo, runner, cache, { cacheTtlMs: config.cacheTtlMs, cacheStaleMs: config.cacheStaleMs });
+  const chartRuns = new ChartRunService(charts, projectsRepo, datasetsRepo, runner, cache, { cacheTtlMs: config.cacheTtlMs, cacheStaleMs: config.cacheStaleMs, pushdown: config.chartPushdown });
   return {
     config,
     store,

@@ -34,6 +34,8 @@ export interface Config {
   /** Result cache: fresh for ttl, then served stale while one refresh runs. */
   readonly cacheTtlMs: number;
   readonly cacheStaleMs: number;
+  /** Let the database group and aggregate charts over SQL datasets (off: always the streaming engine). */
+  readonly chartPushdown: boolean;
   /** Messages for the operator about what boot did (generated keys, …), logged once the logger exists. */
   readonly notices: readonly string[];
 }
@@ -217,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
     rowLimit: parseInteger(env, 'PLOTLINE_ROW_LIMIT', 100_000, 1, 100_000_000),
     cacheTtlMs: parseInteger(env, 'PLOTLINE_CACHE_TTL_SECONDS', 300, 0, 31_536_000) * 1000,
     cacheStaleMs: parseInteger(env, 'PLOTLINE_CACHE_STALE_SECONDS', 3600, 0, 31_536_000) * 1000,
+    chartPushdown: parseBool(env, 'PLOTLINE_CHART_PUSHDOWN', true),
     notices: Object.freeze(notices),
   });
 }

@@ -63,6 +63,7 @@ export { OutboundClient } from './outbound/http-client.js';
 export { resolveVariables, variableValues, NO_VARIABLES, type VariableInputs } from './variables/resolve.js';
 export { joinResults, parseFieldPath, type JoinSpec } from './join.js';
 export { collectRows } from './row-stream.js';
+export { compileSql } from './variables/sql.js';
 export * from './errors.js';
 export type * from './types.js';
 export { DEFAULT_BATCH_SIZE, DEFAULT_ROW_LIMIT, DEFAULT_TIMEOUT_MS } from './types.js';

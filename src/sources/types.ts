@@ -76,6 +76,12 @@ export interface DataRequestSpec {
   paginationField?: string | null;
   template?: PaginationTemplate | string | null;
   configuration?: Record<string, unknown> | null;
+  /**
+   * SQL sources: a statement already compiled with its bound values (a chart's pushdown query,
+   * built around the user's compiled query). Runs instead of `query`, under the same read-only
+   * guarantees; `{{variables}}` are not looked for in it.
+   */
+  compiled?: { text: string; values: readonly unknown[] } | null;
 }
 
 export type VariableType = 'string' | 'number' | 'boolean' | 'date';

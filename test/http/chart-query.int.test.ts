@@ -5,7 +5,10 @@ import type { Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 /** source → dataset → chart → query → GET /project/{id} shows the saved chartData. */
-describe('chart runs over a real Postgres', () => {
+describe.each([
+  { pushdown: true, label: 'pushed down into SQL' },
+  { pushdown: false, label: 'on the streaming engine' },
+])('chart runs over a real Postgres, $label', ({ pushdown }) => {
   let t: TestApp;
   let owner: Person;
   let viewer: Person;
@@ -27,7 +30,7 @@ describe('chart runs over a real Postgres', () => {
         (5, 'US', 'paid', 100, '2025-01-03T12:00:00Z');
     `);
     await client.end();
-    t = await buildTestApp();
+    t = await buildTestApp({ env: { PLOTLINE_CHART_PUSHDOWN: String(pushdown) } });
     owner = await t.signup('Owner');
     viewer = await t.signup('Viewer');
     const url = new URL(db.url);
@@ -116,16 +119,22 @@ describe('chart runs over a real Postgres', () => {
     expect((await query(kpi.id, viewer.token, undefined, '?noSource=true')).json().chartData).toBeNull();
   });
 
-  it('a dataset bound by two configurations runs once', async () => {
-    const spy = vi.spyOn(t.container.runner, 'stream');
+  it(pushdown ? 'each configuration of a SQL dataset is one grouped query; no rows are streamed' : 'a dataset bound by two configurations runs once', async () => {
     const two = await chart({ name: 'Two series', type: 'line', timeInterval: 'day' }, [
       { xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].id', yAxisOperation: 'count', legend: 'Count' },
       { xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].amount', yAxisOperation: 'sum', legend: 'Sum' },
     ]);
-    spy.mockClear();
-    const res = await query(two.id);
-    expect(spy).toHaveBeenCalledTimes(1);
-    spy.mockRestore();
+    const stream = vi.spyOn(t.container.runner, 'stream');
+    const compute = vi.spyOn(t.container.chartRuns, 'compute');
+    let res;
+    try {
+      res = await query(two.id);
+      expect(stream).toHaveBeenCalledTimes(pushdown ? 0 : 1);
+      expect((await compute.mock.results[0]!.value).paths).toEqual(pushdown ? ['pushdown', 'pushdown'] : ['stream', 'stream']);
+    } finally {
+      stream.mockRestore();
+      compute.mockRestore();
+    }
     const data = res.json().chartData.data;
     expect(data.datasets.map((d: { label: string; data: number[] }) => [d.label, d.data])).toEqual([
       ['Count', [2, 1, 1]],
@@ -145,11 +154,17 @@ describe('chart runs over a real Postgres', () => {
   });
 
   it('creating or updating a chart does not run sources', async () => {
-    const spy = vi.spyOn(t.container.runner, 'stream');
-    const c = await chart({ name: 'Idle', type: 'bar' }, [{ xAxis: 'root[].country', yAxis: 'root[].id', yAxisOperation: 'count' }]);
-    await t.request({ method: 'PUT', url: `/project/${projectId}/chart/${c.id}`, token: owner.token, payload: { name: 'Still idle' } });
-    expect(spy).not.toHaveBeenCalled();
-    spy.mockRestore();
+    const stream = vi.spyOn(t.container.runner, 'stream');
+    const target = vi.spyOn(t.container.runner, 'sqlTarget');
+    try {
+      const c = await chart({ name: 'Idle', type: 'bar' }, [{ xAxis: 'root[].country', yAxis: 'root[].id', yAxisOperation: 'count' }]);
+      await t.request({ method: 'PUT', url: `/project/${projectId}/chart/${c.id}`, token: owner.token, payload: { name: 'Still idle' } });
+      expect(stream).not.toHaveBeenCalled();
+      expect(target).not.toHaveBeenCalled();
+    } finally {
+      stream.mockRestore();
+      target.mockRestore();
+    }
   });
 
   it('a stranger cannot run the chart', async () => {

@@ -1,4 +1,23 @@
-import { computeChartData, type ChartInput, type DatasetConfigInput, type DatasetInput, type RowSource } from '../../engine/index.js';
+import {
+  aggregateSeries,
+  assembleChartData,
+  computeChartData,
+  createEngineContext,
+  planChart,
+  type ChartInput,
+  type DatasetConfigInput,
+  type DatasetInput,
+  type RowSource,
+} from '../../engine/index.js';
+import {
+  checkSeriesPushdown,
+  describeSql,
+  planSeriesPushdown,
+  PUSHDOWN_CHART_TYPES,
+  PushdownFallbackError,
+  resultToSeries,
+} from '../../engine/pushdown/index.js';
+import { compileSql } from '../../sources/index.js';
 import { NotFoundError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import { can } from '../../platform/authorization.js';
@@ -10,7 +29,7 @@ import type { ChartsService } from '../charts/service.js';
 import type { DatasetRecord, DatasetsRepository } from '../datasets/repository.js';
 import type { ProjectsRepository } from '../projects/repository.js';
 import type { DatasetRows, DatasetRunner } from '../runs/dataset-runner.js';
-import type { RuntimeFilter } from '../runs/filters.js';
+import { filtersToConditions, type RuntimeFilter } from '../runs/filters.js';
 
 export interface ChartRunInputs {
   /** Runtime variables (request body, share params): used for this answer only. */
@@ -26,6 +45,8 @@ export interface ChartRunResult {
   chartData: unknown;
   chartDataUpdated: string | null;
   cache: CacheStatus | 'bypass';
+  /** How each dataset configuration was computed (empty when served from the cache). */
+  paths: ('pushdown' | 'stream')[];
 }
 
 /** The CDC value wins; the dataset's legacy binding fields are the fallback. */
@@ -94,7 +115,7 @@ export class ChartRunService {
     private readonly datasets: DatasetsRepository,
     private readonly runner: DatasetRunner,
     private readonly cache: ResultCache,
-    private readonly settings: { cacheTtlMs: number; cacheStaleMs: number },
+    private readonly settings: { cacheTtlMs: number; cacheStaleMs: number; pushdown: boolean },
   ) {}
 
   /** `POST /project/{pid}/chart/{id}/query`: the chart with fresh chartData. */
@@ -118,9 +139,19 @@ export class ChartRunService {
       const dataset = await this.datasets.find(teamId, id);
       if (dataset) datasets.set(id, dataset);
     }
-    const configs = chart.ChartDatasetConfigs.filter((c) => datasets.has(c.dataset_id)).map((c) => ({ raw: c, config: effectiveConfig(c, datasets.get(c.dataset_id)!) }));
+    // Runtime filters become conditions of every configuration, so both paths apply them alike.
+    const configs = chart.ChartDatasetConfigs.filter((c) => datasets.has(c.dataset_id)).map((c) => {
+      const config = effectiveConfig(c, datasets.get(c.dataset_id)!);
+      const extra = filtersToConditions(inputs.filters ?? [], config.dateField ?? null);
+      return { raw: c, config: extra.length > 0 ? { ...config, conditions: [...(config.conditions ?? []), ...extra] } : config };
+    });
 
-    const run = async (): Promise<unknown> => this.computeNow(teamId, chart, timezone, configs, datasets, inputs);
+    let paths: ChartRunResult['paths'] = [];
+    const run = async (): Promise<unknown> => {
+      const computed = await this.computeNow(teamId, chart, timezone, configs, datasets, inputs);
+      paths = computed.paths;
+      return computed.chartData;
+    };
     let chartData: unknown;
     let status: ChartRunResult['cache'] = 'bypass';
     if (inputs.getCache) {
@@ -146,7 +177,7 @@ export class ChartRunService {
       chartDataUpdated = new Date().toISOString();
       await this.charts.saveChartData(chart.project_id, chart.id, chartData, chartDataUpdated);
     }
-    return { chartData, chartDataUpdated, cache: status };
+    return { chartData, chartDataUpdated, cache: status, paths };
   }
 
   private async computeNow(
@@ -156,12 +187,78 @@ export class ChartRunService {
     configs: { raw: ChartDatasetConfig; config: DatasetConfigInput }[],
     datasets: Map<number, DatasetRecord>,
     inputs: ChartRunInputs,
+  ): Promise<{ chartData: unknown; paths: ChartRunResult['paths'] }> {
+    const input = chartInput(chart, timezone);
+    const runInputs = { variables: inputs.variables ?? {}, timezone: timezone ?? 'UTC' };
+    const pushable = this.settings.pushdown && (PUSHDOWN_CHART_TYPES as ReadonlySet<string>).has(input.type);
+    if (!pushable) {
+      return { chartData: await this.streamAll(teamId, input, configs, datasets, runInputs), paths: configs.map(() => 'stream') };
+    }
+
+    // The database groups and aggregates where it can give exactly the engine's answer.
+    const ctx = createEngineContext(input);
+    const plans = planChart(ctx, configs.map((c) => c.config));
+    const series = new Array<Awaited<ReturnType<typeof aggregateSeries>>>(configs.length);
+    const paths: ChartRunResult['paths'] = configs.map(() => 'stream');
+    for (const [index, { raw, config }] of configs.entries()) {
+      const configured = { ...runInputs, configured: config.configuration?.variables ?? [] };
+      const target = await this.runner.sqlTarget(teamId, datasets.get(raw.dataset_id)!, configured);
+      if (!target) continue;
+      const describe = describeSql(target.query, target.dialect);
+      if (!describe) continue;
+      const columns = await target.columns(describe);
+      const query = compileSql(target.query, target.dialect, target.variables);
+      if (!checkSeriesPushdown(ctx, plans, index, target.dialect, { columns, query }).ok) continue;
+      const plan = planSeriesPushdown(ctx, plans, index, query, target.dialect, columns);
+      const result = await target.run({ text: plan.sql, values: plan.params });
+      if (result.meta.truncated || !Array.isArray(result.data)) continue;
+      try {
+        series[index] = resultToSeries(plan, result.data as Row[]);
+        paths[index] = 'pushdown';
+      } catch (error) {
+        if (!(error instanceof PushdownFallbackError)) throw error;
+      }
+    }
+
+    // The rest stream through the engine, one run per dataset and set of configured variables.
+    const rest = configs.map((c, i) => ({ ...c, index: i })).filter((c) => paths[c.index] === 'stream');
+    await this.withRows(teamId, rest, datasets, runInputs, async (sources) => {
+      await Promise.all(rest.map((c, k) => aggregateSeries(ctx, plans[c.index]!, sources[k]!).then((s) => (series[c.index] = s))));
+    });
+    return { chartData: assembleChartData(ctx, plans, series), paths };
+  }
+
+  private async streamAll(
+    teamId: number,
+    input: ChartInput,
+    configs: { raw: ChartDatasetConfig; config: DatasetConfigInput }[],
+    datasets: Map<number, DatasetRecord>,
+    runInputs: { variables: Record<string, unknown>; timezone: string },
   ): Promise<unknown> {
-    // One run per dataset and set of configured variables; shared runs are held once in memory.
+    let chartData: unknown;
+    await this.withRows(teamId, configs, datasets, runInputs, async (sources) => {
+      const datasetInputs: DatasetInput[] = configs.map(({ config }, i) => ({ config, rows: sources[i]! }));
+      chartData = await computeChartData(input, datasetInputs);
+    });
+    return chartData;
+  }
+
+  /**
+   * Opens one run per dataset (and set of configured variables) for the given configurations and
+   * hands out a row source per configuration; runs bound by several configurations are held once.
+   * Every run is closed afterwards, also on failure.
+   */
+  private async withRows(
+    teamId: number,
+    configs: { raw: ChartDatasetConfig; config: DatasetConfigInput }[],
+    datasets: Map<number, DatasetRecord>,
+    runInputs: { variables: Record<string, unknown>; timezone: string },
+    use: (sources: RowSource[]) => Promise<void>,
+  ): Promise<void> {
     const groups = new Map<string, { dataset: DatasetRecord; configured: unknown; members: number[] }>();
     configs.forEach(({ raw, config }, index) => {
       const configured = config.configuration?.variables ?? [];
-      const key = `${raw.dataset_id}:${stableHash(configured)}:${config.dateField ?? ''}`;
+      const key = `${raw.dataset_id}:${stableHash(configured)}`;
       const group = groups.get(key) ?? { dataset: datasets.get(raw.dataset_id)!, configured, members: [] };
       group.members.push(index);
       groups.set(key, group);
@@ -170,12 +267,9 @@ export class ChartRunService {
     const sources = new Array<RowSource>(configs.length);
     try {
       for (const group of groups.values()) {
-        const dateField = configs[group.members[0]!]!.config.dateField ?? group.dataset.dateField;
-        const rows = await this.runner.stream(teamId, { ...group.dataset, dateField: stripRoot(dateField) }, {
-          variables: inputs.variables ?? {},
+        const rows = await this.runner.stream(teamId, group.dataset, {
+          ...runInputs,
           configured: group.configured as { name: string; value: unknown }[],
-          filters: inputs.filters ?? [],
-          timezone: timezone ?? 'UTC',
         });
         opened.push(rows);
         if (group.members.length === 1) {
@@ -186,15 +280,9 @@ export class ChartRunService {
           for (const member of group.members) sources[member] = all;
         }
       }
-      const input: DatasetInput[] = configs.map(({ config }, i) => ({ config, rows: sources[i]! }));
-      return await computeChartData(chartInput(chart, timezone), input);
+      await use(sources);
     } finally {
       await Promise.all(opened.map((rows) => rows.close().catch(() => undefined)));
     }
   }
-}
-
-/** Runtime date filters read top-level columns: `root[].created_at` → `created_at`. */
-function stripRoot(path: string | null): string | null {
-  return path === null ? null : path.replace(/^root\[\]\./, '');
 }

@@ -48,6 +48,18 @@ export interface DatasetRows extends AsyncIterable<Row[]> {
 
 const SCHEMA_REFRESH_MS = 3600_000;
 
+/** A dataset that is one SQL query on a source that can take a chart's grouped query. */
+export interface SqlTarget {
+  dialect: 'postgres' | 'mysql';
+  /** The user's SQL, with its `{{variables}}`. */
+  query: string;
+  variables: ResolvedVariables;
+  /** Result columns of a describe query (the user's query wrapped to return no rows). */
+  columns(describeSql: string): Promise<RunMeta['columns']>;
+  /** Runs an already compiled statement (text and bound values) under the usual limits. */
+  run(compiled: { text: string; values: readonly unknown[] }): Promise<{ data: ResultData; meta: RunMeta }>;
+}
+
 /**
  * Runs datasets and data requests: resolves variables, reaches the source through the registry,
  * joins, filters, and caches. Knows nothing of actors: callers have authorized the request.
@@ -167,6 +179,30 @@ export class DatasetRunner {
     const { main } = await this.plan(dataset);
     const connections = await this.connectionsFor(teamId, [main]);
     return this.registry.capabilities(this.sourceConnection(connections, main)).streaming;
+  }
+
+  /**
+   * The dataset as one SQL query a chart can be pushed down into: no joins, and a source that
+   * advertises a pushdown dialect. Null otherwise.
+   */
+  async sqlTarget(teamId: number, dataset: DatasetRecord, inputs: RunInputs): Promise<SqlTarget | null> {
+    if (dataset.joinSettings.joins.length > 0) return null;
+    const { main, bindings } = await this.plan(dataset);
+    if (!main.query) return null;
+    const connections = await this.connectionsFor(teamId, [main]);
+    const connection = this.sourceConnection(connections, main);
+    const dialect = this.registry.capabilities(connection).pushdown;
+    if (!dialect) return null;
+    const variables = this.resolve(bindings.get(main.id) ?? [], inputs);
+    const options = { variables, timeoutMs: this.settings.timeoutMs, rowLimit: this.settings.rowLimit };
+    const query = main.query;
+    return {
+      dialect,
+      query,
+      variables,
+      columns: async (describeSql: string) => (await this.registry.run(connection, { query: describeSql }, options)).meta.columns,
+      run: (compiled) => this.registry.run(connection, { compiled }, options),
+    };
   }
 
   /** One data request alone (no joins), for `…/dataRequests/{id}/request`. */

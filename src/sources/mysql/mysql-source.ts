@@ -285,10 +285,10 @@ export class MysqlSource implements Source {
   }
 
   async stream(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RowStream> {
-    const sql = request.query?.trim().replace(/;\s*$/, '');
+    const sql = (request.compiled?.text ?? request.query)?.trim().replace(/;\s*$/, '');
     if (!sql) throw new InvalidQueryError('The SQL query is empty');
     assertReadingStatement(sql);
-    const compiled = compileSql(sql, 'mysql', options.variables);
+    const compiled = request.compiled ? { text: sql, values: [...request.compiled.values] } : compileSql(sql, 'mysql', options.variables);
     const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     const limits = { rowLimit: options.rowLimit ?? DEFAULT_ROW_LIMIT, batchSize };

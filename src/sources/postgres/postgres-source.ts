@@ -154,9 +154,9 @@ export class PostgresSource implements Source {
   }
 
   async stream(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RowStream> {
-    const sql = request.query?.trim();
+    const sql = (request.compiled?.text ?? request.query)?.trim();
     if (!sql) throw new InvalidQueryError('The SQL query is empty');
-    const compiled = compileSql(sql, 'postgres', options.variables);
+    const compiled = request.compiled ? { text: sql, values: [...request.compiled.values] } : compileSql(sql, 'postgres', options.variables);
     const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
     const limits = { rowLimit: options.rowLimit ?? DEFAULT_ROW_LIMIT, batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE };
 
