@@ -79,8 +79,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const secrets = new SecretBox(config.encryptionKey, config.previousEncryptionKeys);
   const datasetsRepo = new DatasetsRepository(store.db);
   const dataRequestsRepo = new DataRequestsRepository(store.db, secrets);
-  const datasets = new DatasetsService(store.db, datasetsRepo, dataRequestsRepo, access);
   const connections = new ConnectionsService(store.db, new ConnectionsRepository(store.db), secrets, access);
+  const datasets = new DatasetsService(store.db, datasetsRepo, dataRequestsRepo, connections, access);
   const sources = createSourceRegistry({ ...options.sources, allowPrivateHosts: config.allowPrivateHosts });
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
   connections.onChange((change) => sources.invalidate(change.connectionId));

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { SecretBox } from '../../crypto/secrets.js';
+import type { SecretBox } from '../../crypto/secrets.js';
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { DataRequestsTable, VariableBindingsTable } from '../../store/types.js';
@@ -49,15 +49,6 @@ export interface DataRequestRecord {
 }
 
 export type DataRequestFields = Omit<DataRequestRecord, 'id' | 'dataset_id' | 'createdAt' | 'updatedAt'>;
-
-export interface ConnectionSummary {
-  id: number;
-  team_id: number;
-  name: string;
-  type: string;
-  subType: string | null;
-  host: string | null;
-}
 
 type Row = Selectable<DataRequestsTable>;
 
@@ -179,24 +170,6 @@ export class DataRequestsRepository {
     await this.deleteBindingsOf('DataRequest', [String(id)], db);
     const result = await db.deleteFrom('data_requests').where('dataset_id', '=', datasetId).where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
-  }
-
-  /** Connection summaries for the given ids, limited to one team. */
-  async connectionSummaries(teamId: number, ids: readonly number[], db: Db = this.db): Promise<ConnectionSummary[]> {
-    if (ids.length === 0) return [];
-    const rows = await db
-      .selectFrom('connections')
-      .select(['id', 'team_id', 'name', 'type', 'subType', 'host'])
-      .where('team_id', '=', teamId)
-      .where('id', 'in', ids)
-      .execute();
-    // Connection hosts are encrypted by the connections module; decrypt for the summary.
-    return rows.map((row) => ({ ...row, host: row.host && SecretBox.isEnvelope(row.host) ? this.secrets.decrypt(row.host) : row.host }));
-  }
-
-  async connectionBelongsTo(teamId: number, connectionId: number, db: Db = this.db): Promise<boolean> {
-    const row = await db.selectFrom('connections').select('id').where('team_id', '=', teamId).where('id', '=', connectionId).executeTakeFirst();
-    return row !== undefined;
   }
 
   // Variable bindings ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors/index.js';
-import type { BindingType, ConnectionSummary, DataRequestRecord, Header, VariableBinding } from './repository.js';
+import type { ConnectionSummary } from '../connections/service.js';
+import type { BindingType, DataRequestRecord, Header, VariableBinding } from './repository.js';
 
 export const MASK = '********';
 

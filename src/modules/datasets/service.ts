@@ -1,5 +1,6 @@
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { AccessService } from '../../platform/access.js';
+import type { ConnectionsService } from '../connections/service.js';
 import type { Actor } from '../../platform/actor.js';
 import { can, ownsAny, projectScope, type Action, type Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
@@ -53,6 +54,7 @@ export class DatasetsService {
     private readonly db: Db,
     private readonly datasets: DatasetsRepository,
     private readonly requests: DataRequestsRepository,
+    private readonly connections: ConnectionsService,
     private readonly access: AccessService,
   ) {}
 
@@ -175,7 +177,7 @@ export class DatasetsService {
       fields.name = input.legend;
     }
     if (fields.connection_id !== undefined && fields.connection_id !== null) {
-      if (!(await this.requests.connectionBelongsTo(membership.teamId, fields.connection_id))) {
+      if (!(await this.connections.belongsToTeam(membership.teamId, fields.connection_id))) {
         throw ValidationError.field('body.connection_id', 'is not a connection of this team');
       }
     }
@@ -222,7 +224,7 @@ export class DatasetsService {
     for (const [key, value] of Object.entries(rest)) if (value !== undefined) (fields as Record<string, unknown>)[key] = value;
     if (headers !== undefined) fields.headers = normalizeHeaders(headers ?? [], `${field}.headers`);
     if (fields.connection_id !== undefined && fields.connection_id !== null) {
-      if (!(await this.requests.connectionBelongsTo(teamId, fields.connection_id))) {
+      if (!(await this.connections.belongsToTeam(teamId, fields.connection_id))) {
         throw ValidationError.field(`${field}.connection_id`, 'is not a connection of this team');
       }
     }
@@ -252,7 +254,7 @@ export class DatasetsService {
   async requestViews(membership: Membership, requests: Awaited<ReturnType<DataRequestsRepository['listForDatasets']>>): Promise<DataRequestView[]> {
     const connectionIds = [...new Set(requests.map((r) => r.connection_id).filter((id): id is number => id !== null))];
     const [connections, bindings] = await Promise.all([
-      this.requests.connectionSummaries(membership.teamId, connectionIds),
+      this.connections.summaries(membership.teamId, connectionIds),
       this.requests.bindingsOf('DataRequest', requests.map((r) => String(r.id))),
     ]);
     const showHost = can(membership, 'connection:readSecrets');
