@@ -164,11 +164,14 @@ export class ConnectionsRepository {
     return row && toRecord(row);
   }
 
+  /**
+   * The schema is derived from the source, not a change of the connection: `updatedAt` (which keys
+   * pools and cached results) stays, so a background refresh never invalidates them.
+   */
   async saveSchema(teamId: number, id: number, schema: unknown): Promise<boolean> {
-    const at = now();
     const result = await this.db
       .updateTable('connections')
-      .set({ schema: toJson(schema), schemaUpdatedAt: at, updatedAt: at })
+      .set({ schema: toJson(schema), schemaUpdatedAt: now() })
       .where('team_id', '=', teamId)
       .where('id', '=', id)
       .executeTakeFirst();

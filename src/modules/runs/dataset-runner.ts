@@ -111,7 +111,7 @@ export class DatasetRunner {
       dataRequests: needed.map((r) => ({ id: r.id, version: r.updatedAt, connectionVersion: connections.get(r.connection_id ?? -1)?.updatedAt ?? null })),
       variables: Object.fromEntries(needed.map((r) => [r.id, variableValues(resolved.get(r.id)!)])),
       filters: inputs.filters ?? [],
-      extra: { rowLimit: this.settings.rowLimit, timezone: inputs.timezone ?? 'UTC' },
+      extra: { teamId, rowLimit: this.settings.rowLimit, timezone: inputs.timezone ?? 'UTC' },
     });
     if (options.cacheOnly) {
       const entry = await this.cache.get<{ data: ResultData; meta: RunMeta }>(key);

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/index.js';
+import { createContainer, type Container } from '../../src/container.js';
+import { announceSkip, probeRedis, REDIS_TEST_URL } from '../../src/sources/testing/services.js';
+import { createTempDatabase } from '../helpers/postgres-server.js';
+
+/**
+ * Two API instances over one Postgres store and one Redis: sessions, data, the result cache and
+ * rate limits are shared, so a load balancer may send any request to either.
+ */
+describe('two instances on Postgres + Redis', async () => {
+  const skip = announceSkip(await probeRedis(), 'multi-instance suite (Redis)');
+  let store: { url: string; drop(): Promise<void> };
+  let source: { url: string; drop(): Promise<void> };
+  const instances: { app: FastifyInstance; container: Container; dir: string }[] = [];
+  const prefix = `plotline-test-${randomBytes(4).toString('hex')}`;
+  // Rate-limit counters live in Redis beyond this run: each run comes from its own address.
+  const client = `10.${[...randomBytes(3)].join('.')}`;
+
+  beforeAll(async () => {
+    if (skip) return;
+    store = await createTempDatabase(inject('postgresUrl'));
+    source = await createTempDatabase(inject('postgresUrl'));
+    const client = new pg.Client({ connectionString: source.url });
+    await client.connect();
+    await client.query("create table t (n int); insert into t values (1), (2), (3);");
+    await client.end();
+    const keys = { PLOTLINE_ENCRYPTION_KEY: randomBytes(32).toString('hex'), PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex') };
+    for (let i = 0; i < 2; i++) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'plotline-multi-'));
+      const config = loadConfig({ ...keys, PLOTLINE_DATA_DIR: dir, DATABASE_URL: store.url, REDIS_URL: `${REDIS_TEST_URL.replace(/\/$/, '')}/0`, LOG_LEVEL: 'silent', PLOTLINE_TRUST_PROXY: 'true' });
+      // Both instances migrate at start, concurrently, as two processes would.
+      instances.push({ dir, container: await createContainer(config), app: undefined as unknown as FastifyInstance });
+    }
+    for (const instance of instances) {
+      instance.app = await buildApp(instance.container, { logLevel: 'silent', defaultMetrics: false, rateLimit: { global: 100_000, auth: 5 } });
+      await instance.app.ready();
+    }
+  });
+  afterAll(async () => {
+    for (const { app, container, dir } of instances) {
+      await app.close();
+      await container.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await store?.drop();
+    await source?.drop();
+  });
+
+  const call = (i: number, method: string, url: string, token?: string, payload?: unknown) =>
+    instances[i]!.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'x-forwarded-for': client },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+
+  it.skipIf(skip)('a session from one instance works on the other; data written on one is read on the other', async () => {
+    const signup = await call(0, 'POST', '/user', undefined, { name: 'Multi', email: `${prefix}@example.com`, password: 'a long password' });
+    expect(signup.statusCode, signup.body).toBe(200);
+    const token = signup.json().token;
+    const teams = (await call(1, 'GET', '/team', token)).json();
+    expect(teams).toHaveLength(1);
+    const url = new URL(source.url);
+    const conn = (
+      await call(1, 'POST', `/team/${teams[0].id}/connections`, token, { name: 's', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username) })
+    ).json();
+    const ds = (await call(0, 'POST', `/team/${teams[0].id}/datasets/quick-create`, token, { name: 'd', dataRequests: [{ connection_id: conn.id, query: 'select n from t order by n' }] })).json();
+
+    // The result cache is shared: computed on one instance, a hit on the other.
+    const first = await call(0, 'GET', `/team/${teams[0].id}/datasets/${ds.id}/request?getCache=true`, token);
+    expect(first.json()).toMatchObject({ data: [{ n: 1 }, { n: 2 }, { n: 3 }], cache: { status: 'miss' } });
+    const second = await call(1, 'GET', `/team/${teams[0].id}/datasets/${ds.id}/request?getCache=true`, token);
+    expect(second.json()).toMatchObject({ data: [{ n: 1 }, { n: 2 }, { n: 3 }], cache: { status: 'hit' } });
+
+    // Logging out on one instance ends the session on both.
+    await call(1, 'POST', '/user/logout', token);
+    expect((await call(0, 'GET', '/user/me', token)).statusCode).toBe(401);
+  });
+
+  it.skipIf(skip)('rate limits are counted across instances', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await call(i % 2, 'POST', '/user/login', undefined, { email: `nobody-${prefix}@example.com`, password: 'wrong password' });
+      statuses.push(res.statusCode);
+    }
+    // Five logins per minute per address in all: alternating instances, the sixth is refused
+    // (counted per instance, ten would pass).
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
