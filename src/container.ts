@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { pino, type Logger } from 'pino';
 import type { Config } from './config/index.js';
 import { SecretBox } from './crypto/secrets.js';
 import { ApiKeysRepository } from './modules/api-keys/repository.js';
@@ -25,6 +26,7 @@ import { ChartRunService } from './modules/chart-runs/service.js';
 import { DatasetRunner } from './modules/runs/dataset-runner.js';
 import { RunsService } from './modules/runs/service.js';
 import { AccessService } from './platform/access.js';
+import { loggerOptions } from './platform/logging.js';
 import { MemoryResultCache, RedisResultCache, type ResultCache } from './runtime/cache/index.js';
 import { createSourceRegistry, type SourceRegistry, type SourceRegistryOptions } from './sources/index.js';
 import { createStore, migrateToLatest, type Store } from './store/index.js';
@@ -32,6 +34,8 @@ import { createStore, migrateToLatest, type Store } from './store/index.js';
 /** The composition root: every long-lived object is built here and nowhere else. */
 export interface Container {
   readonly config: Config;
+  /** For work outside a request (background refreshes); requests log through Fastify's logger. */
+  readonly logger: Logger;
   readonly store: Store;
   readonly secrets: SecretBox;
   readonly redis: Redis | undefined;
@@ -61,6 +65,7 @@ export interface ContainerOptions {
   migrate?: boolean;
   /** Source registry options (tests inject name resolution for HTTP sources). */
   sources?: Omit<SourceRegistryOptions, 'allowPrivateHosts'>;
+  logger?: Logger;
 }
 
 export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
@@ -68,34 +73,37 @@ export async function createContainer(config: Config, options: ContainerOptions 
   if (options.migrate !== false) await migrateToLatest(store);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
 
+  const logger = options.logger ?? pino(loggerOptions(config.logLevel));
+  const secrets = new SecretBox(config.encryptionKey, config.previousEncryptionKeys);
+  const cache: ResultCache = redis ? new RedisResultCache(redis) : new MemoryResultCache();
+  const sources = createSourceRegistry({ ...options.sources, allowPrivateHosts: config.allowPrivateHosts });
+  const cachePolicy = { cacheTtlMs: config.cacheTtlMs, cacheStaleMs: config.cacheStaleMs };
+
+  // Repositories: SQL only.
   const usersRepo = new UsersRepository(store.db);
   const teamsRepo = new TeamsRepository(store.db);
   const apiKeysRepo = new ApiKeysRepository(store.db);
-  const access = new AccessService(teamsRepo);
+  const projectsRepo = new ProjectsRepository(store.db);
   const chartsRepo = new ChartsRepository(store.db);
   const sharingRepo = new SharingRepository(store.db);
-  const projectsRepo = new ProjectsRepository(store.db);
-  const projects = new ProjectsService(store.db, projectsRepo, chartsRepo, sharingRepo, access);
-  const secrets = new SecretBox(config.encryptionKey, config.previousEncryptionKeys);
   const datasetsRepo = new DatasetsRepository(store.db);
   const dataRequestsRepo = new DataRequestsRepository(store.db, secrets);
+
+  // Services: rules, authorization, transactions.
+  const access = new AccessService(teamsRepo);
+  const projects = new ProjectsService(store.db, projectsRepo, chartsRepo, sharingRepo, access);
+  const charts = new ChartsService(store.db, chartsRepo, projects, sharingRepo);
   const connections = new ConnectionsService(store.db, new ConnectionsRepository(store.db), secrets, access);
-  const datasets = new DatasetsService(store.db, datasetsRepo, dataRequestsRepo, connections, access);
-  const sources = createSourceRegistry({ ...options.sources, allowPrivateHosts: config.allowPrivateHosts });
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
   connections.onChange((change) => sources.invalidate(change.connectionId));
-  const charts = new ChartsService(store.db, chartsRepo, projects, sharingRepo);
-  const cache: ResultCache = redis ? new RedisResultCache(redis) : new MemoryResultCache();
-  const runner = new DatasetRunner(sources, connections, dataRequestsRepo, cache, {
-    timeoutMs: config.queryTimeoutMs,
-    rowLimit: config.rowLimit,
-    cacheTtlMs: config.cacheTtlMs,
-    cacheStaleMs: config.cacheStaleMs,
-  }, undefined);
+  const datasets = new DatasetsService(store.db, datasetsRepo, dataRequestsRepo, connections, access);
+  const runner = new DatasetRunner(sources, connections, dataRequestsRepo, cache, { timeoutMs: config.queryTimeoutMs, rowLimit: config.rowLimit, ...cachePolicy }, logger);
+  const chartRuns = new ChartRunService(charts, projectsRepo, datasetsRepo, runner, cache, { ...cachePolicy, pushdown: config.chartPushdown });
+  const shareTokens = new ShareTokens(config.shareSecret);
 
-  const chartRuns = new ChartRunService(charts, projectsRepo, datasetsRepo, runner, cache, { cacheTtlMs: config.cacheTtlMs, cacheStaleMs: config.cacheStaleMs, pushdown: config.chartPushdown });
   return {
     config,
+    logger,
     store,
     secrets,
     datasets,
@@ -107,8 +115,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     apiKeys: new ApiKeysService(apiKeysRepo, teamsRepo, access),
     projects,
     charts,
-    sharing: new SharingService(sharingRepo, projects, chartsRepo, new ShareTokens(config.shareSecret), config.appUrl),
-    shareViewer: new ShareViewer(sharingRepo, new ShareTokens(config.shareSecret), projects, charts, teamsRepo, chartRuns, cache, { cacheTtlMs: config.cacheTtlMs, cacheStaleMs: config.cacheStaleMs }),
+    sharing: new SharingService(sharingRepo, projects, chartsRepo, shareTokens, config.appUrl),
+    shareViewer: new ShareViewer(sharingRepo, shareTokens, projects, charts, teamsRepo, chartRuns, cache, cachePolicy),
     connections,
     sources,
     cache,

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
+import { pino } from 'pino';
 import { buildApp, type AppOptions } from '../../src/app.js';
+import { loggerOptions } from '../../src/platform/logging.js';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { createContainer, type Container } from '../../src/container.js';
 import { createStore } from '../../src/store/index.js';
@@ -61,8 +63,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     cleanups.push(() => database.drop());
   }
   const config = loadConfig(env);
-  const container = await createContainer(config, { store: createStore(config.database) });
   const logs = new LogCapture();
+  const container = await createContainer(config, { store: createStore(config.database), logger: pino(loggerOptions('info'), logs) });
   const app = await buildApp(container, {
     logStream: logs,
     rateLimit: options.rateLimit ?? { global: 100_000, auth: 100_000 },

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from 'pino';
 import { datasetCacheKey, type CacheStatus, type ResultCache } from '../../runtime/cache/index.js';
 import {
   joinResults,
@@ -73,7 +73,7 @@ export class DatasetRunner {
     private readonly requests: DataRequestsRepository,
     private readonly cache: ResultCache,
     private readonly settings: RunSettings,
-    private readonly log: FastifyBaseLogger | undefined,
+    private readonly log: Logger,
   ) {}
 
   /** The requests a dataset run needs: the main one and every join target, in join order. */
@@ -254,7 +254,7 @@ export class DatasetRunner {
         this.registry
           .schema(toSourceConnection(connection))
           .then((schema) => this.connections.saveSchema(teamId, connection.id, schema))
-          .catch((err: unknown) => this.log?.warn({ connectionId: connection.id, code: (err as { code?: string }).code }, 'background schema refresh failed'));
+          .catch((err: unknown) => this.log.warn({ connectionId: connection.id, code: (err as { code?: string }).code }, 'background schema refresh failed'));
       });
     }
   }
