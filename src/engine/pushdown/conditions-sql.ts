@@ -20,10 +20,15 @@ export interface ConditionColumn {
   readonly kind: ColumnKind;
   /** The value as the user's query returns it. */
   readonly value: Sql;
-  /** Epoch milliseconds of a date column (asks the planner to compute them). */
-  instant(): Sql;
+  /**
+   * Epoch milliseconds of a date column (asks the planner to compute them), compared with
+   * `bounds` as `t < bound` / `t >= bound`.
+   */
+  instant(bounds: readonly number[]): Sql;
   /** 1 for rows the engine may read differently (see DialectSql.unsafe); null when the kind has none. */
   flag(): Sql | null;
+  /** The source's text form of the value (DialectSql.sourceText). */
+  sourceText(): Sql | null;
 }
 
 export interface ConditionEnv {
@@ -113,7 +118,7 @@ function singleSql(condition: ResolvedCondition, column: ConditionColumn, env: C
   const notComparable = bool(op === 'isNot');
 
   if (op === 'contains' || op === 'notContains') {
-    const source = d.sourceText(kind, x);
+    const source = column.sourceText();
     if (source === null) throw new Unsupported(`"${op}" on a ${kindName(kind)} column tests the JavaScript text of its values, which SQL does not produce`);
     const hit = d.contains(source, d.textParam(checkedText(textOf(value), false)));
     return op === 'contains' ? hit : sql`NOT (${hit})`;
@@ -204,11 +209,11 @@ function spanCompare(t: Sql, op: ConditionOperator, span: { start: number; end: 
 
 function dateSpanCompare(column: ConditionColumn, op: ConditionOperator, span: { start: number; end: number }, env: ConditionEnv): Sql {
   if (column.kind !== 'instant') env.noteSpan(span.start, span.end);
-  return spanCompare(column.instant(), op, span, env.dialect);
+  return spanCompare(column.instant([span.start, span.end]), op, span, env.dialect);
 }
 
 function textCompare(column: ConditionColumn, op: ConditionOperator, text: string, d: DialectSql): Sql {
-  const source = d.sourceText(column.kind, column.value);
+  const source = column.sourceText();
   if (source === null) throw new Unsupported(`a text comparison on a ${kindName(column.kind)} column compares the JavaScript text of its values`);
   const ordered = op !== 'is' && op !== 'isNot';
   return compare(source, op, d.textParam(checkedText(text, ordered)));

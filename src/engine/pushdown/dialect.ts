@@ -5,8 +5,19 @@
  * text compares by code points with no collation folding or padding, numbers compare as the
  * doubles JavaScript holds, date-times become the same epoch milliseconds.
  */
+import { DAY_MS } from '../calendar.js';
 import type { ColumnKind } from './columns.js';
-import { FALSE, int, quoteIdentifier, sql, Sql, type PushdownDialect } from './sql-text.js';
+import { FALSE, int, join, quoteIdentifier, sql, Sql, type PushdownDialect } from './sql-text.js';
+import { piecewise } from './zone-offsets.js';
+
+/** Cells of a date-time column: see DialectSql.cellKeys. */
+export interface Cell {
+  readonly kind: 'instant' | 'wall';
+  readonly size: number;
+  readonly shift: number;
+  /** Where cells are also cut (ms, ascending, off cell edges, years 2–9998): only where `splitsCells`. */
+  readonly splits: readonly number[];
+}
 
 export interface DialectSql {
   readonly name: PushdownDialect;
@@ -45,18 +56,48 @@ export interface DialectSql {
   textKey(kind: ColumnKind, x: Sql): Sql | null;
   /** How textKey values come back: plain text, or hex of UTF-8 bytes (MySQL, to survive collations). */
   readonly textKeyEncoding: 'text' | 'hex';
-  /** Exact value for sums (wide enough that ABS and SUM cannot overflow). */
+  /** Exact value for sums (wide enough that SUM and arithmetic on it cannot overflow). */
   exactNumber(kind: ColumnKind, x: Sql): Sql;
-  /** Decimal places of a decimal value (scale); constant 0 for integers. */
+  /** Decimal places of a decimal value (scale); constant 0 for integers. Of a sum: the most decimals of its terms. */
   scale(kind: ColumnKind, x: Sql): Sql;
+  /** Aggregate: the sum of the negative values (null when there are none). */
+  sumNegative(x: Sql): Sql;
+  /**
+   * True for an aggregate of a number column (a sum, a minimum) that holds a value the engine reads
+   * differently (see unsafe) or a non-finite one; null when the kind has none.
+   */
+  hugeAggregate(kind: ColumnKind, x: Sql): Sql | null;
+  /**
+   * Row-level GROUP BY keys for a column whose labels or distinct values are then computed once per
+   * group: the first is the value itself (equal keys give equal labels), the others only split
+   * groups. Null when the value must be turned into its label on every row (MySQL text, whose
+   * grouping would follow the column's collation).
+   */
+  groupKeys(kind: ColumnKind, x: Sql): Sql[] | null;
+  /** The largest cell length (ms) this dialect groups by that divides `size`. */
+  cellSize(size: number): number;
+  /** Whether cells can also be cut at listed instants (else the cell length divides them). */
+  readonly splitsCells: boolean;
+  /**
+   * Row-level GROUP BY keys that put a date-time in its cell: `size` ms of its wall time (UTC for
+   * timestamptz) plus `shift` ms, counted from the epoch.
+   */
+  cellKeys(cell: Cell, x: Sql): Sql[];
+  /** The cell's first value, of the column's type, from the keys. */
+  cellStart(cell: Cell, keys: readonly Sql[]): Sql;
+  /** The cell's last value (its first plus the cell less a microsecond); null where flags come from the rows. */
+  cellEnd(cell: Cell, start: Sql): Sql | null;
   /** A key that makes equal values equal for COUNT(DISTINCT), as the engine's distinct keys do. */
   distinctValue(kind: ColumnKind, x: Sql): Sql | null;
   /** Limit clause. */
   limit(n: number): Sql;
+  /** values[i] where i is the number of thresholds (ascending) at or below x: the zone table's lookups. */
+  lookup(x: Sql, thresholds: readonly number[], values: readonly number[]): Sql;
   /**
    * Ends a stage's SELECT so the optimizer keeps it a separate step instead of substituting its
-   * expressions into the next stage: each alias appears in every WHEN of the offset CASE, so
-   * substitution would multiply the expression (Postgres then spends seconds planning or JIT-compiling).
+   * expressions into the next stage: later stages name an alias several times (MySQL in every WHEN
+   * of the offset CASE), so substitution would multiply the expression. Used after grouping, where
+   * it costs nothing.
    */
   readonly fence: Sql;
   flag(condition: Sql): Sql;
@@ -71,15 +112,53 @@ const PG_FLOAT_NON_FINITE = Sql.trusted(
 /** Decimals at least this large overflow or lose the double range; rows holding them are flagged. */
 const HUGE_DECIMAL = Sql.trusted('1e300');
 
+/** A whole number of microseconds (computed here, never from a row or a configuration). */
+function pgInterval(us: number): Sql {
+  if (!Number.isSafeInteger(us)) throw new RangeError(`not a safe integer: ${us}`);
+  return Sql.trusted(`INTERVAL '${us} microseconds'`);
+}
+
+/** Wall-clock (or UTC) milliseconds of years 1–9999 as a timestamp array. */
+function timestampArray(items: readonly number[]): Sql {
+  return sql`CAST(ARRAY[${join(
+    items.map((ms) => Sql.trusted(`'${wallText(ms)}'`)),
+    ', ',
+  )}] AS timestamp[])`;
+}
+
+function bigintArray(items: readonly number[]): Sql {
+  return sql`CAST(ARRAY[${join(items.map(int), ', ')}] AS bigint[])`;
+}
+
+/** NaN and the infinities, without a text cast for ordinary values. */
+function pgNonFiniteDecimal(x: Sql): Sql {
+  return sql`(NOT (abs(${x}) < ${HUGE_DECIMAL}) AND CAST(${x} AS text) IN ${PG_NON_FINITE_TEXT})`;
+}
+
+/**
+ * Cells Postgres truncates to cheaply, longest first: calendar units, or an hour split in equal
+ * minutes. Each is aligned on the epoch (in UTC for timestamptz), so the longest one dividing a
+ * length is a whole number of cells of that length.
+ */
+const PG_CELLS: ReadonlyArray<{ ms: number; unit: string | null }> = [
+  { ms: DAY_MS, unit: 'day' },
+  { ms: 3_600_000, unit: 'hour' },
+  ...[30, 20, 15, 12, 10, 6, 5, 4, 3, 2].map((k) => ({ ms: k * 60_000, unit: null })),
+  { ms: 60_000, unit: 'minute' },
+  { ms: 1_000, unit: 'second' },
+  { ms: 1, unit: 'milliseconds' },
+];
+
 const postgres: DialectSql = {
   name: 'postgres',
   ident: (name) => {
     const q = quoteIdentifier(name, 'postgres');
     return q === null ? null : Sql.trusted(q);
   },
+  // The numeric comparison first: the text cast only runs for NaN, infinities and huge values.
   dbl: (kind, x) =>
     kind === 'decimal'
-      ? sql`CAST(CASE WHEN CAST(${x} AS text) IN ${PG_NON_FINITE_TEXT} OR abs(${x}) < ${HUGE_DECIMAL} THEN ${x} END AS double precision)`
+      ? sql`CAST(CASE WHEN abs(${x}) < ${HUGE_DECIMAL} OR CAST(${x} AS text) IN ${PG_NON_FINITE_TEXT} THEN ${x} END AS double precision)`
       : sql`CAST(${x} AS double precision)`,
   doubleParam: (value) => sql`CAST(${Sql.param(value)} AS double precision)`,
   textParam: (value) => sql`CAST(${Sql.param(value)} AS text)`,
@@ -109,15 +188,13 @@ const postgres: DialectSql = {
       case 'date':
         return sql`(${x} IS NOT NULL AND NOT (${x} >= DATE '0001-01-01' AND ${x} < DATE '10000-01-01'))`;
       case 'decimal':
-        return sql`(${x} IS NOT NULL AND CAST(${x} AS text) NOT IN ${PG_NON_FINITE_TEXT} AND abs(${x}) >= ${HUGE_DECIMAL})`;
+        return sql`(${x} IS NOT NULL AND abs(${x}) >= ${HUGE_DECIMAL} AND CAST(${x} AS text) NOT IN ${PG_NON_FINITE_TEXT})`;
       default:
         return null;
     }
   },
-  nanLike: (kind, x) =>
-    kind === 'float' ? sql`${x} = ${PG_FLOAT_NAN}` : kind === 'decimal' ? sql`CAST(${x} AS text) IN ${PG_NON_FINITE_TEXT}` : FALSE,
-  nonFinite: (kind, x) =>
-    kind === 'float' ? sql`${x} IN ${PG_FLOAT_NON_FINITE}` : kind === 'decimal' ? sql`CAST(${x} AS text) IN ${PG_NON_FINITE_TEXT}` : FALSE,
+  nanLike: (kind, x) => (kind === 'float' ? sql`${x} = ${PG_FLOAT_NAN}` : kind === 'decimal' ? pgNonFiniteDecimal(x) : FALSE),
+  nonFinite: (kind, x) => (kind === 'float' ? sql`${x} IN ${PG_FLOAT_NON_FINITE}` : kind === 'decimal' ? pgNonFiniteDecimal(x) : FALSE),
   wallParam: (wallMs) => sql`CAST(${Sql.param(wallText(wallMs))} AS timestamp)`,
   textKey(kind, x) {
     switch (kind) {
@@ -134,8 +211,51 @@ const postgres: DialectSql = {
     }
   },
   textKeyEncoding: 'text',
-  exactNumber: (kind, x) => (kind === 'int' ? sql`CAST(${x} AS bigint)` : sql`CAST(${x} AS numeric)`),
+  // SUM of bigint and numeric is numeric already; int4 sums are widened so twice their negative part fits.
+  exactNumber: (kind, x) => (kind === 'int' ? sql`CAST(${x} AS bigint)` : x),
   scale: (kind, x) => (kind === 'decimal' ? sql`scale(${x})` : int(0)),
+  sumNegative: (x) => sql`SUM(${x}) FILTER (WHERE ${x} < 0)`,
+  // NaN sorts above every number and abs(±Infinity) is Infinity: one comparison covers them all.
+  hugeAggregate: (kind, x) => (kind === 'decimal' ? sql`abs(${x}) >= ${HUGE_DECIMAL}` : null),
+  groupKeys(kind, x) {
+    switch (kind) {
+      case 'text':
+        return [this.compareSpace(sql`CAST(${x} AS text)`)];
+      case 'decimal':
+        // Equal numerics with other scales (1.5, 1.50) print differently from 1e15 on.
+        return [x, sql`scale(${x})`];
+      default:
+        return [x];
+    }
+  },
+  cellSize: (size) => PG_CELLS.find((cell) => size % cell.ms === 0)!.ms,
+  splitsCells: true,
+  cellKeys({ kind, size, shift, splits }, x) {
+    const utc = kind === 'instant' ? sql`(${x} AT TIME ZONE 'UTC')` : x;
+    // Shifted, the last day Postgres can hold would overflow: such values land in a cell past year 9999 instead.
+    const last = kind === 'instant' ? Sql.trusted(`TIMESTAMPTZ '294276-12-30 00:00:00+00'`) : Sql.trusted(`TIMESTAMP '294276-12-30 00:00:00'`);
+    const clamped = sql`(CASE WHEN ${x} > ${last} THEN TIMESTAMP '294276-12-30 00:00:00' ELSE ${utc} END)`;
+    const v = shift === 0 ? utc : sql`(${clamped} + ${pgInterval(shift * 1000)})`;
+    const cell = PG_CELLS.find((c) => c.ms === size)!;
+    const keys =
+      cell.unit !== null
+        ? [sql`date_trunc(${Sql.trusted(`'${cell.unit}'`)}, ${v})`]
+        : [sql`date_trunc('hour', ${v})`, sql`CAST(floor(date_part('minute', ${v}) / ${int(size / 60_000)}) AS integer)`];
+    // The number of split instants at or before the value: a binary search in C.
+    if (splits.length > 0) keys.push(sql`width_bucket(${v}, ${timestampArray(splits)})`);
+    return keys;
+  },
+  cellStart({ kind, size, shift, splits }, keys) {
+    // date_part gives null for infinite values, which date_trunc keeps.
+    const whole = PG_CELLS.find((c) => c.ms === size)!.unit !== null;
+    let start = whole ? keys[0]! : sql`${keys[0]!} + COALESCE(${keys[1]!}, 0) * ${pgInterval(size * 1000)}`;
+    // A cell cut at a split starts there (index 0 is null: no split before the value).
+    if (splits.length > 0) start = sql`GREATEST(${start}, (${timestampArray(splits)})[${keys[keys.length - 1]!}])`;
+    // Unshifted, the first day Postgres can hold would underflow: cells before year 1 read as -infinity.
+    if (shift !== 0) start = sql`(CASE WHEN ${start} < TIMESTAMP '0001-01-01 00:00:00' THEN TIMESTAMP '-infinity' ELSE ${start} - ${pgInterval(shift * 1000)} END)`;
+    return kind === 'instant' ? sql`((${start}) AT TIME ZONE 'UTC')` : start;
+  },
+  cellEnd: ({ size }, start) => sql`(${start} + ${pgInterval(size * 1000 - 1)})`,
   distinctValue(kind, x) {
     switch (kind) {
       case 'int':
@@ -152,6 +272,12 @@ const postgres: DialectSql = {
     }
   },
   limit: (n) => sql` LIMIT ${int(n)}`,
+  // A binary search in C over constant arrays: the planner costs (and JIT compiles) one call, where
+  // a CASE of every transition is costed whole on every row it expects.
+  lookup: (x, thresholds, values) =>
+    thresholds.length === 0
+      ? int(values[0]!)
+      : sql`(${bigintArray(values)})[width_bucket(${x}, ${bigintArray(thresholds)}) + 1]`,
   fence: Sql.trusted(' OFFSET 0'),
   flag: (condition) => sql`CASE WHEN ${condition} THEN 1 ELSE 0 END`,
 };
@@ -225,6 +351,26 @@ const mysql: DialectSql = {
   },
   textKeyEncoding: 'hex',
   exactNumber: (kind, x) => (kind === 'bigint' ? sql`CAST(${x} AS DECIMAL(65, 0))` : x),
+  sumNegative: (x) => sql`SUM(CASE WHEN ${x} < 0 THEN ${x} END)`,
+  hugeAggregate: () => null,
+  // Text groups by its label (a collation would merge 'a' and 'A '); other values group as they are.
+  groupKeys: (kind, x) => (kind === 'text' ? null : [x]),
+  cellSize: (size) => size,
+  splitsCells: false,
+  cellKeys({ size, shift }, x) {
+    if (size === DAY_MS && shift === 0) return [sql`DATE(${x})`];
+    const diff = sql`TIMESTAMPDIFF(MICROSECOND, TIMESTAMP '1970-01-01 00:00:00', ${x})`;
+    const us = shift === 0 ? diff : sql`(${diff} + ${int(shift * 1000)})`;
+    return [sql`${us} - ${this.floorMod(us, size * 1000)}`];
+  },
+  // A DATE reads as its midnight wherever a date-time is expected.
+  cellStart: ({ size, shift }, keys) => {
+    if (size === DAY_MS && shift === 0) return keys[0]!;
+    const us = shift === 0 ? keys[0]! : sql`${keys[0]!} - ${int(shift * 1000)}`;
+    return sql`TIMESTAMPADD(MICROSECOND, ${us}, TIMESTAMP '1970-01-01 00:00:00')`;
+  },
+  // A zero date or an invalid day has no microsecond count, so its cell says nothing about it.
+  cellEnd: () => null,
   scale: (kind, x) =>
     kind === 'decimal'
       ? sql`(CASE WHEN LOCATE('.', CAST(${x} AS CHAR)) > 0 THEN CHAR_LENGTH(CAST(${x} AS CHAR)) - LOCATE('.', CAST(${x} AS CHAR)) ELSE 0 END)`
@@ -246,6 +392,7 @@ const mysql: DialectSql = {
     }
   },
   limit: (n) => sql` LIMIT ${int(n)}`,
+  lookup: piecewise,
   // A derived table with LIMIT is never merged into the outer query.
   fence: Sql.trusted(' LIMIT 18446744073709551615'),
   flag: (condition) => sql`CASE WHEN ${condition} THEN 1 ELSE 0 END`,

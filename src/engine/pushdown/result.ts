@@ -17,7 +17,7 @@ export function readSeries(reading: Reading, rows: Iterable<Row>): AggregatedSer
   for (const row of rows) {
     if (isSet(row['pd_u'])) {
       throw new PushdownFallbackError(
-        'some rows hold values the engine reads differently from SQL (dates outside years 1–9999 or outside the zone table, huge decimals)',
+        'some rows hold values the engine reads differently from SQL (dates outside years 1–9999 or outside the zone table, huge decimals, decimal NaN or infinities in a sum or at an extreme)',
       );
     }
     const key = keyOf(reading, row);

@@ -1,8 +1,8 @@
 /**
  * The chart zone's UTC offsets over a span of time, read from the engine's own ZoneClock, and
- * written as SQL CASE expressions. Using the engine's table (not the database's time zone data)
- * makes SQL buckets equal to the engine's by construction, and needs no time zone tables on the
- * server (MariaDB ships without them).
+ * written into SQL (DialectSql.lookup; `piecewise` is the CASE form). Using the engine's table
+ * (not the database's time zone data) makes SQL buckets equal to the engine's by construction,
+ * and needs no time zone tables on the server (MariaDB ships without them).
  *
  * Two functions of one table:
  * - instant → offset: the offset in force at an instant (local wall time = instant + offset);
@@ -33,12 +33,28 @@ export function isFixedZone(clock: ZoneClock): boolean {
   return samples.every((t) => clock.offsetMs(t) === first);
 }
 
+/** Tables per clock and span: a chart run plans each dataset twice, and spans repeat for a day. */
+const tables = new WeakMap<ZoneClock, Map<string, OffsetTable>>();
+const MAX_TABLES_PER_CLOCK = 16;
+
 /**
  * The offsets the clock gives between `from` and `to` (epoch ms). Offsets change at most once in
  * a few hours in every zone, so a scan in 6-hour steps with bisection to the millisecond finds
  * exactly the transitions of the engine's cached table.
  */
 export function offsetTable(clock: ZoneClock, from: number, to: number): OffsetTable {
+  let cached = tables.get(clock);
+  if (cached === undefined) tables.set(clock, (cached = new Map()));
+  const key = `${from}:${to}`;
+  const known = cached.get(key);
+  if (known !== undefined) return known;
+  const table = scanOffsets(clock, from, to);
+  if (cached.size >= MAX_TABLES_PER_CLOCK) cached.delete(cached.keys().next().value!);
+  cached.set(key, table);
+  return table;
+}
+
+function scanOffsets(clock: ZoneClock, from: number, to: number): OffsetTable {
   const transitions: number[] = [];
   const offsets: number[] = [clock.offsetMs(from)];
   let prevT = from;
