@@ -42,7 +42,7 @@ export const chartRunRoutes: FastifyPluginAsyncTypebox<{ chartRuns: ChartRunServ
         getCache: parseQueryBool(q.getCache),
         noSource: parseQueryBool(q.noSource) || parseQueryBool(q.no_source),
         filters: parseFilters(body.filters, 'body.filters'),
-        ...(body.variables ? { variables: body.variables } : {}),
+        variables: body.variables,
       });
     },
   );

@@ -4,7 +4,8 @@ import { ValidationError } from '../../errors/index.js';
 import { actorOf } from '../../platform/auth.js';
 import { Id, parseQueryBool, QueryBool } from '../../platform/http-schemas.js';
 import { parseFilters } from './filters.js';
-import type { RunsService } from './service.js';
+import type { FastifyReply } from 'fastify';
+import type { DatasetRunAnswer, RunsService } from './service.js';
 
 const ConnectionParams = Type.Object({ team_id: Id, connection_id: Id });
 const DatasetParams = Type.Object({ team_id: Id, dataset_id: Id });
@@ -61,6 +62,12 @@ function parseVariables(raw: string | undefined): Record<string, unknown> | unde
   throw ValidationError.field('querystring.variables', 'must be a JSON object of variable values');
 }
 
+/** A streamed run goes out as it is produced; a collected one through the response schema. */
+function send(reply: FastifyReply, answer: DatasetRunAnswer) {
+  if (answer.kind === 'stream') return reply.type('application/json; charset=utf-8').send(answer.body as never);
+  return answer.body;
+}
+
 export const runRoutes: FastifyPluginAsyncTypebox<{ runs: RunsService }> = async (app, { runs }) => {
   app.get(
     '/team/:team_id/connections/:connection_id/test',
@@ -105,12 +112,8 @@ export const runRoutes: FastifyPluginAsyncTypebox<{ runs: RunsService }> = async
       },
     },
     async (request) => {
-      const body = request.body ?? {};
-      return runs.runDataRequest(actorOf(request), request.params.team_id, request.params.dataset_id, request.params.id, {
-        ...(body.variables ? { variables: body.variables } : {}),
-        ...(body.limit !== undefined ? { limit: body.limit } : {}),
-        ...(body.offset !== undefined ? { offset: body.offset } : {}),
-      });
+      const { variables, limit, offset } = request.body ?? {};
+      return runs.runDataRequest(actorOf(request), request.params.team_id, request.params.dataset_id, request.params.id, { variables, limit, offset });
     },
   );
 
@@ -123,12 +126,11 @@ export const runRoutes: FastifyPluginAsyncTypebox<{ runs: RunsService }> = async
         getCache: parseQueryBool(q.getCache),
         noSource: parseQueryBool(q.noSource),
         filters: parseFilters(q.filters),
-        ...(q.variables !== undefined ? { variables: parseVariables(q.variables) ?? {} } : {}),
-        ...(q.limit !== undefined ? { limit: q.limit } : {}),
-        ...(q.offset !== undefined ? { offset: q.offset } : {}),
+        variables: parseVariables(q.variables),
+        limit: q.limit,
+        offset: q.offset,
       });
-      if (answer.kind === 'stream') return reply.type('application/json; charset=utf-8').send(answer.body as never);
-      return answer.body;
+      return send(reply, answer);
     },
   );
 
@@ -141,12 +143,11 @@ export const runRoutes: FastifyPluginAsyncTypebox<{ runs: RunsService }> = async
         getCache: body.getCache ?? false,
         noSource: body.noSource ?? false,
         filters: parseFilters(body.filters, 'body.filters'),
-        ...(body.variables ? { variables: body.variables } : {}),
-        ...(body.limit !== undefined ? { limit: body.limit } : {}),
-        ...(body.offset !== undefined ? { offset: body.offset } : {}),
+        variables: body.variables,
+        limit: body.limit,
+        offset: body.offset,
       });
-      if (answer.kind === 'stream') return reply.type('application/json; charset=utf-8').send(answer.body as never);
-      return answer.body;
+      return send(reply, answer);
     },
   );
 };
