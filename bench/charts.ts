@@ -12,16 +12,14 @@
  *   npm run bench:charts        (PLOTLINE_BENCH_POSTGRES_URL=postgres://… for another server)
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { request } from 'undici';
 import { computeChartData } from '../src/engine/index.js';
 import { generateOrders, ORDERS_TOTAL_AMOUNT } from './lib/orders.js';
 import { ensureOrdersDatabase } from './lib/pg-orders-fixture.js';
+import { startBenchService } from './lib/service.js';
 
 const SERVER = process.env['PLOTLINE_BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(process.env['RUNS'] ?? 5);
@@ -72,46 +70,16 @@ async function bare(url: string) {
 
 /** The whole service in this process: sign up, connection, dataset, two charts, then timed queries. */
 async function service(url: string, database: string, pushdown: boolean) {
-  const { buildApp } = await import('../src/app.js');
-  const { loadConfig } = await import('../src/config/index.js');
-  const { createContainer } = await import('../src/container.js');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'plotline-bench-'));
-  const config = loadConfig({
-    PLOTLINE_DATA_DIR: dir,
-    PLOTLINE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex'),
-    PLOTLINE_ROW_LIMIT: '2000000',
-    PLOTLINE_QUERY_TIMEOUT_MS: '600000',
-    PLOTLINE_CHART_PUSHDOWN: String(pushdown),
-    LOG_LEVEL: 'warn',
-  });
-  const container = await createContainer(config);
-  const app = await buildApp(container, { logLevel: 'warn', rateLimit: { global: 1_000_000, auth: 1_000 }, defaultMetrics: false });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const call = async (method: string, route: string, token: string | null, body?: unknown) => {
-    const res = await request(`${base}${route}`, {
-      method: method as 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.body.json()) as Record<string, unknown>;
-    if (res.statusCode !== 200) throw new Error(`${method} ${route}: ${res.statusCode} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const bench = await startBenchService({ PLOTLINE_CHART_PUSHDOWN: String(pushdown) });
+  const { call, teamId } = bench;
   try {
-    const token = (await call('POST', '/user', null, { name: 'Bench', email: 'bench@example.com', password: 'benchmark password' }))['token'] as string;
-    const teamId = ((await call('GET', '/team', token)) as unknown as { id: number }[])[0]!.id;
-    const db = new URL(url);
-    const conn = await call('POST', `/team/${teamId}/connections`, token, {
-      name: 'bench', type: 'postgres', host: db.hostname, port: db.port || '5432', dbName: database, username: decodeURIComponent(db.username) || 'postgres',
-      ...(db.password ? { password: decodeURIComponent(db.password) } : {}),
-    });
-    const project = await call('POST', '/project', token, { name: 'Bench', team_id: teamId, timezone: 'UTC' });
-    const dataset = await call('POST', `/team/${teamId}/datasets/quick-create`, token, {
-      name: 'orders', project_ids: [project['id']], dataRequests: [{ connection_id: conn['id'], query: 'select * from orders' }],
+    const connectionId = await bench.connect(url, database);
+    const project = await call('POST', '/project', { name: 'Bench', team_id: teamId, timezone: 'UTC' });
+    const dataset = await call('POST', `/team/${teamId}/datasets/quick-create`, {
+      name: 'orders', project_ids: [project['id']], dataRequests: [{ connection_id: connectionId, query: 'select * from orders' }],
     });
     const chart = async (body: Record<string, unknown>) =>
-      (await call('POST', `/project/${project['id']}/chart/quick-create`, token, body))['id'] as number;
+      (await call('POST', `/project/${project['id']}/chart/quick-create`, body))['id'] as number;
     const line = await chart({
       name: 'Orders per day', type: 'line', timeInterval: 'day', includeZeros: true,
       chartDatasetConfigs: [{ dataset_id: dataset['id'], xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].id', yAxisOperation: 'count' }],
@@ -120,7 +88,7 @@ async function service(url: string, database: string, pushdown: boolean) {
       name: 'Amount by country', type: 'bar',
       chartDatasetConfigs: [{ dataset_id: dataset['id'], xAxis: 'root[].country', yAxis: 'root[].amount', yAxisOperation: 'sum' }],
     });
-    const run = (id: number) => () => call('POST', `/project/${project['id']}/chart/${id}/query`, token);
+    const run = (id: number) => () => call('POST', `/project/${project['id']}/chart/${id}/query`);
     const lineRun = await timed(RUNS, run(line));
     const barRun = await timed(RUNS, run(bar));
     const lineData = ((lineRun.last as { chartData: { data: { labels: string[]; datasets: { data: number[] }[] } } }).chartData.data);
@@ -131,9 +99,7 @@ async function service(url: string, database: string, pushdown: boolean) {
       peakRssMb: peakRssMb(),
     };
   } finally {
-    await app.close();
-    await container.close();
-    rmSync(dir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

@@ -6,19 +6,13 @@
  *
  *   npx tsx bench/sources.ts          (PLOTLINE_BENCH_POSTGRES_URL=postgres://… to use another server)
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { request } from 'undici';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config/index.js';
-import { createContainer } from '../src/container.js';
 import { PoolManager } from '../src/sources/pool-manager.js';
 import { PostgresSource } from '../src/sources/postgres/postgres-source.js';
 import type { SourceConnection } from '../src/sources/types.js';
 import { PeakRss } from './lib/peak-rss.js';
 import { ensureOrdersDatabase } from './lib/pg-orders-fixture.js';
+import { startBenchService } from './lib/service.js';
 
 const SERVER = process.env['PLOTLINE_BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = Number(process.env['RUNS'] ?? 3);
@@ -78,40 +72,12 @@ async function fetchRun(base: string, token: string, url: string): Promise<HttpR
  * first run computes and stores, the next ones are served from the memory cache.
  */
 async function datasetRuns(fixtureUrl: string, database: string): Promise<Record<string, unknown>> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'plotline-bench-'));
-  const config = loadConfig({
-    PLOTLINE_DATA_DIR: dir,
-    PLOTLINE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex'),
-    PLOTLINE_ROW_LIMIT: '2000000',
-    PLOTLINE_QUERY_TIMEOUT_MS: '600000',
-    LOG_LEVEL: 'warn',
-  });
-  const container = await createContainer(config);
-  const app = await buildApp(container, { logLevel: 'warn', rateLimit: { global: 1_000_000, auth: 1_000 }, defaultMetrics: false });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const service = await startBenchService();
   try {
-    const call = async (method: string, url: string, token: string | null, body?: unknown) => {
-      const res = await request(`${base}${url}`, {
-        method: method as 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await res.body.json()) as Record<string, unknown>;
-      if (res.statusCode !== 200) throw new Error(`${method} ${url}: ${res.statusCode} ${JSON.stringify(json)}`);
-      return json;
-    };
-    const user = await call('POST', '/user', null, { name: 'Bench', email: 'bench@example.com', password: 'benchmark password' });
-    const token = user['token'] as string;
-    const teams = (await call('GET', '/team', token)) as unknown as { id: number }[];
-    const teamId = teams[0]!.id;
-    const url = new URL(fixtureUrl);
-    const conn = await call('POST', `/team/${teamId}/connections`, token, {
-      name: 'bench', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: database, username: decodeURIComponent(url.username) || 'postgres',
-      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    });
+    const { base, token, teamId, call } = service;
+    const connectionId = await service.connect(fixtureUrl, database);
     const dataset = async (query: string) =>
-      (await call('POST', `/team/${teamId}/datasets/quick-create`, token, { name: query, dataRequests: [{ connection_id: conn['id'], query }] }))['id'] as number;
+      (await call('POST', `/team/${teamId}/datasets/quick-create`, { name: query, dataRequests: [{ connection_id: connectionId, query }] }))['id'] as number;
     const big = await dataset('select * from orders');
     const small = await dataset('select * from orders_100k');
 
@@ -135,9 +101,7 @@ async function datasetRuns(fixtureUrl: string, database: string): Promise<Record
       dataset_run_100k_cached: { rows: hits[0]!.rows, medianMs: Math.round(hitMs), rowsPerSec: Math.round(hits[0]!.rows / (hitMs / 1000)), cache: hits.map((h) => h.cache), peakRssMb: cachedPeak },
     };
   } finally {
-    await app.close();
-    await container.close();
-    rmSync(dir, { recursive: true, force: true });
+    await service.close();
   }
 }
 
