@@ -13,19 +13,25 @@ import { dataRequestRoutes } from './modules/data-requests/routes.js';
 import { datasetRoutes } from './modules/datasets/routes.js';
 import { runRoutes } from './modules/runs/routes.js';
 import { chartRunRoutes } from './modules/chart-runs/routes.js';
+import { refreshRoutes } from './modules/refreshes/routes.js';
+import { alertRoutes } from './modules/alerts/routes.js';
 import { connectionRoutes } from './modules/connections/routes.js';
 import { chartRoutes } from './modules/charts/routes.js';
 import { projectRoutes } from './modules/projects/routes.js';
 import { sharingRoutes } from './modules/sharing/routes.js';
 import { publicShareRoutes } from './modules/sharing/public-routes.js';
 import { pageRoutes } from './modules/pages/routes.js';
+import { exportRoutes, publicExportRoutes } from './modules/exports/routes.js';
 import { teamRoutes } from './modules/teams/routes.js';
 import { publicUserRoutes, userRoutes } from './modules/users/routes.js';
 import { bearerAuth } from './platform/auth.js';
 import { installErrorHandling } from './platform/errors.js';
-import { ErrorResponse } from './platform/http-schemas.js';
+import { ErrorResponse, ReadyResponse } from './platform/http-schemas.js';
 import { loggerOptions, requestId } from './platform/logging.js';
 import { installMetrics } from './platform/metrics.js';
+import { documentRoute } from './platform/openapi-docs.js';
+import { clientErrorHandler, createHttpServer } from './platform/http-server.js';
+import { failoverStore, rateLimitKey, rateLimitMax } from './platform/rate-limit.js';
 import { isMigrated, ping } from './store/index.js';
 import { RateLimitedError } from './errors/index.js';
 
@@ -33,8 +39,11 @@ export interface AppOptions {
   /** Where log lines go (default stdout); tests pass a capture stream. */
   logStream?: DestinationStream;
   logLevel?: string;
-  /** Requests per minute per client address: everything, and sign-up/login. */
-  rateLimit?: { global: number; auth: number; share?: number; sharePassword?: number };
+  /**
+   * Requests per minute: `global` per client address on anonymous routes, `authenticated` per
+   * caller (user or API key) on routes with a bearer token, `auth` per address on sign-up/login.
+   */
+  rateLimit?: { global: number; auth: number; authenticated?: number; share?: number; sharePassword?: number };
   defaultMetrics?: boolean;
 }
 
@@ -59,6 +68,8 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     trustProxy: config.trustProxy,
     ajv: { customOptions: { coerceTypes: 'array' } },
     routerOptions: { maxParamLength: 500 },
+    serverFactory: (handler) => createHttpServer(handler, config),
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const bodyAjv = ajvFor(false);
@@ -83,15 +94,18 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     const schema: FastifySchema = (route.schema ??= {});
     const response = (schema.response ??= {}) as Record<string, unknown>;
     for (const status of ERROR_STATUSES) response[status] ??= ErrorResponse;
+    documentRoute(route);
   });
 
   await app.register(cors, { origin: true, exposedHeaders: ['x-request-id'] });
-  const limits = options.rateLimit ?? { global: 1200, auth: 20 };
+  const limits = options.rateLimit ?? { global: config.rateLimit.anonymous, auth: 20 };
+  // The limit hook of a route runs after the authenticated scope's hook, so the caller is known.
   await app.register(rateLimit, {
     global: true,
-    max: limits.global,
+    max: rateLimitMax({ anonymous: limits.global, authenticated: limits.authenticated ?? config.rateLimit.authenticated }),
+    keyGenerator: rateLimitKey,
     timeWindow: 60_000,
-    ...(container.redis ? { redis: container.redis, nameSpace: 'plotline:ratelimit:' } : {}),
+    store: failoverStore(container.redis) as never,
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 
@@ -101,6 +115,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
       info: {
         title: 'Plotline API',
         version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
         description: 'Dashboard data service. Every success is HTTP 200; every error is `{error, code}`.',
       },
       servers: [{ url: config.baseUrl }],
@@ -111,26 +126,45 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  installMetrics(app, { defaultMetrics: options.defaultMetrics ?? true });
-
-  const ops = { tags: ['operations'], security: [] };
-  app.get('/healthz', { schema: { ...ops, summary: 'Process is up' } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { ...ops, summary: 'Store reachable and migrated' } }, async (_request, reply) => {
-    try {
-      await ping(container.store);
-      if (!(await isMigrated(container.store))) return reply.status(503).send({ error: 'Migrations are pending', code: 'NOT_READY' });
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ error: 'Store is unreachable', code: 'NOT_READY' });
-    }
+  installMetrics(app, {
+    defaultMetrics: options.defaultMetrics ?? true,
+    dataPath: container.metrics,
+    extra: [container.refreshMetrics.registry],
+    token: config.metricsToken,
   });
 
-  await app.register(publicUserRoutes, { users: container.users, authLimit: { max: limits.auth, timeWindow: 60_000 } });
+  const ops = { tags: ['operations'], security: [] };
+  const Status = { 200: { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] } };
+  app.get('/healthz', { schema: { ...ops, summary: 'Process is up', response: Status } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        ...ops,
+        summary: 'Store reachable and migrated; Redis (optional) reported as ok or degraded',
+        response: { 200: ReadyResponse, 503: ErrorResponse },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await ping(container.store);
+        if (!(await isMigrated(container.store))) return reply.status(503).send({ error: 'Migrations are pending', code: 'NOT_READY' });
+      } catch {
+        return reply.status(503).send({ error: 'Store is unreachable', code: 'NOT_READY' });
+      }
+      // Redis is a cache and coordination layer: without it the service still answers (degraded).
+      const redis = container.redis ? (container.redis.available ? ('ok' as const) : ('degraded' as const)) : ('disabled' as const);
+      return { status: redis === 'degraded' ? ('degraded' as const) : ('ready' as const), checks: { store: 'ok' as const, redis } };
+    },
+  );
+
+  await app.register(publicUserRoutes, { users: container.users, appUrl: config.appUrl, authLimit: { max: limits.auth, timeWindow: 60_000 } });
   await app.register(publicShareRoutes, { viewer: container.shareViewer, limits: { share: limits.share ?? config.shareRateLimit, ...(limits.sharePassword ? { password: limits.sharePassword } : {}) } });
+  await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(pageRoutes, {});
 
   // Everything below needs a bearer token.
-  const authenticate = bearerAuth(container.users);
+  const authenticate = bearerAuth(container.users, { appUrl: config.appUrl });
   await app.register(async (scope) => {
     scope.addHook('onRequest', authenticate);
     await scope.register(userRoutes, { users: container.users });
@@ -140,10 +174,13 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(dataRequestRoutes, { dataRequests: container.dataRequests });
     await scope.register(runRoutes, { runs: container.runs });
     await scope.register(chartRunRoutes, { chartRuns: container.chartRuns });
+    await scope.register(refreshRoutes, { refreshes: container.refreshes });
+    await scope.register(alertRoutes, { alerts: container.alerts });
     await scope.register(projectRoutes, { projects: container.projects });
     await scope.register(chartRoutes, { charts: container.charts });
     await scope.register(sharingRoutes, { sharing: container.sharing });
     await scope.register(connectionRoutes, { connections: container.connections });
+    await scope.register(exportRoutes, { exports: container.exports });
   });
 
   return app;

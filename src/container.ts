@@ -1,7 +1,7 @@
-import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config/index.js';
 import { SecretBox } from './crypto/secrets.js';
+import { dummyPasswordHash } from './crypto/passwords.js';
 import { ApiKeysRepository } from './modules/api-keys/repository.js';
 import { ApiKeysService } from './modules/api-keys/service.js';
 import { ConnectionsRepository } from './modules/connections/repository.js';
@@ -13,6 +13,7 @@ import { ProjectsService } from './modules/projects/service.js';
 import { SharingRepository } from './modules/sharing/repository.js';
 import { SharingService } from './modules/sharing/service.js';
 import { ShareTokens } from './modules/sharing/tokens.js';
+import { ExportService } from './modules/exports/service.js';
 import { ShareViewer } from './modules/sharing/viewer.js';
 import { DataRequestsRepository } from './modules/data-requests/repository.js';
 import { DataRequestsService } from './modules/data-requests/service.js';
@@ -27,7 +28,18 @@ import { DatasetRunner } from './modules/runs/dataset-runner.js';
 import { RunsService } from './modules/runs/service.js';
 import { AccessService } from './platform/access.js';
 import { loggerOptions } from './platform/logging.js';
-import { MemoryResultCache, RedisResultCache, type ResultCache } from './runtime/cache/index.js';
+import { DataPathMetrics } from './platform/data-metrics.js';
+import { MemoryResultCache, RedisResultCache, type CacheStatus, type ResultCache } from './runtime/cache/index.js';
+import { RedisLink } from './runtime/redis-link.js';
+import { InProcessDispatcher, type Dispatcher, type RefreshJob } from './runtime/scheduler/dispatch.js';
+import { RefreshMetrics } from './runtime/scheduler/metrics.js';
+import { Scheduler } from './runtime/scheduler/scheduler.js';
+import { RefreshRepository } from './modules/refreshes/repository.js';
+import { AlertNotifier } from './modules/alerts/notifier.js';
+import { AlertsRepository } from './modules/alerts/repository.js';
+import { AlertsService } from './modules/alerts/service.js';
+import { OutboundClient, OutboundPolicy } from './sources/index.js';
+import { RefreshService } from './modules/refreshes/service.js';
 import { createSourceRegistry, type SourceRegistry, type SourceRegistryOptions } from './sources/index.js';
 import { createStore, migrateToLatest, type Store } from './store/index.js';
 
@@ -38,7 +50,8 @@ export interface Container {
   readonly logger: Logger;
   readonly store: Store;
   readonly secrets: SecretBox;
-  readonly redis: Redis | undefined;
+  /** Redis when `REDIS_URL` is set: a cache and coordination layer the service runs without. */
+  readonly redis: RedisLink | undefined;
   readonly access: AccessService;
   readonly users: UsersService;
   readonly teams: TeamsService;
@@ -51,10 +64,18 @@ export interface Container {
   readonly shareViewer: ShareViewer;
   readonly connections: ConnectionsService;
   readonly sources: SourceRegistry;
+  /** Data-path metrics (source runs, cache answers, pools), registered by each app at /metrics. */
+  readonly metrics: DataPathMetrics;
   readonly cache: ResultCache;
   readonly runner: DatasetRunner;
   readonly runs: RunsService;
   readonly chartRuns: ChartRunService;
+  readonly refreshes: RefreshService;
+  readonly alerts: AlertsService;
+  readonly refreshMetrics: RefreshMetrics;
+  /** Started by `serve` (PLOTLINE_SCHEDULER=on) and `worker`; tests tick it by hand. */
+  readonly scheduler: Scheduler;
+  readonly exports: ExportService;
   close(): Promise<void>;
 }
 
@@ -66,17 +87,39 @@ export interface ContainerOptions {
   /** Source registry options (tests inject name resolution for HTTP sources). */
   sources?: Omit<SourceRegistryOptions, 'allowPrivateHosts'>;
   logger?: Logger;
+  /** Scheduler seams for tests: the clock, the tick interval, the queue's key prefix in Redis. */
+  scheduler?: { clock?: () => Date; tickMs?: number; queuePrefix?: string };
 }
 
 export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
   const store = options.store ?? createStore(config.database);
   if (options.migrate !== false) await migrateToLatest(store);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
-
+  // Logins for unknown e-mails compare against this hash; computed now so the first such login
+  // after boot takes as long as a wrong password, not a hash computation longer.
+  await dummyPasswordHash();
   const logger = options.logger ?? pino(loggerOptions(config.logLevel));
+  const redis = config.redisUrl ? new RedisLink(config.redisUrl, logger) : undefined;
   const secrets = new SecretBox(config.encryptionKey, config.previousEncryptionKeys);
-  const cache: ResultCache = redis ? new RedisResultCache(redis) : new MemoryResultCache();
-  const sources = createSourceRegistry({ ...options.sources, allowPrivateHosts: config.allowPrivateHosts });
+  let metrics: DataPathMetrics | undefined;
+  const cacheHooks = {
+    onResult: (key: string, status: CacheStatus) => metrics?.cacheResult(key, status),
+  };
+  const cache: ResultCache = redis ? new RedisResultCache(redis, cacheHooks) : new MemoryResultCache({ ...cacheHooks, maxBytes: config.cacheMaxBytes });
+  const pool = { maxConnections: config.sourcePool.size, queueLimit: config.sourcePool.queueLimit, waitTimeoutMs: config.sourcePool.waitTimeoutMs };
+  const sources = createSourceRegistry({
+    endpoints: config.sourceEndpoints,
+    ...options.sources,
+    postgres: { ...pool, ...options.sources?.postgres },
+    mysql: { ...pool, ...options.sources?.mysql },
+    allowPrivateHosts: config.allowPrivateHosts,
+  });
+  metrics = new DataPathMetrics(() => sources.pools.stats());
+  const dataPath = metrics;
+  // Every source run: metrics, and one structured log line with the connection id and duration.
+  sources.observe((event) => {
+    dataPath.sourceRun(event);
+    logger.info({ event: 'source_run', ...event }, 'source run');
+  });
   const cachePolicy = { cacheTtlMs: config.cacheTtlMs, cacheStaleMs: config.cacheStaleMs };
 
   // Repositories: SQL only.
@@ -91,15 +134,39 @@ export async function createContainer(config: Config, options: ContainerOptions 
 
   // Services: rules, authorization, transactions.
   const access = new AccessService(teamsRepo);
-  const projects = new ProjectsService(store.db, projectsRepo, chartsRepo, sharingRepo, access);
+  const clock = options.scheduler?.clock ?? (() => new Date());
+  const projects = new ProjectsService(store.db, projectsRepo, chartsRepo, sharingRepo, access, clock);
   const charts = new ChartsService(store.db, chartsRepo, projects, sharingRepo);
   const connections = new ConnectionsService(store.db, new ConnectionsRepository(store.db), secrets, access);
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
   connections.onChange((change) => sources.invalidate(change.connectionId));
   const datasets = new DatasetsService(store.db, datasetsRepo, dataRequestsRepo, connections, access);
   const runner = new DatasetRunner(sources, connections, dataRequestsRepo, cache, { timeoutMs: config.queryTimeoutMs, rowLimit: config.rowLimit, ...cachePolicy }, logger);
-  const chartRuns = new ChartRunService(charts, projectsRepo, datasetsRepo, runner, cache, { ...cachePolicy, pushdown: config.chartPushdown });
+  const chartRuns = new ChartRunService(charts, projectsRepo, datasetsRepo, runner, cache, { ...cachePolicy, pushdown: config.chartPushdown, chartRowLimit: config.chartRowLimit, rowLimit: config.rowLimit });
   const shareTokens = new ShareTokens(config.shareSecret);
+  const shareViewer = new ShareViewer(sharingRepo, shareTokens, projects, charts, teamsRepo, chartRuns, cache, cachePolicy);
+
+  // Refreshes: history, the scheduler and where its work runs (this process, or BullMQ with Redis).
+  const refreshMetrics = new RefreshMetrics();
+  const refreshRepo = new RefreshRepository(store.db);
+  // Alert webhooks leave through the same address policy as HTTP sources.
+  const alertHttp = new OutboundClient(new OutboundPolicy({ allowPrivateHosts: config.allowPrivateHosts }), { maxBytes: 64 * 1024 });
+  const notifier = new AlertNotifier(alertHttp, { url: config.smtpUrl, from: config.smtpFrom });
+  const alerts = new AlertsService(new AlertsRepository(store.db), charts, chartsRepo, teamsRepo, secrets, notifier, clock, logger);
+  const refreshes = new RefreshService(refreshRepo, chartsRepo, charts, projects, chartRuns, alerts, refreshMetrics, { chartConcurrency: config.refreshConcurrency, clock }, logger);
+  chartRuns.observe(refreshes);
+  const execute = (job: RefreshJob) => refreshes.run(job);
+  // BullMQ is loaded only when Redis is configured (it is a heavy import for every CLI command).
+  const dispatcher: Dispatcher = config.redisUrl
+    ? new (await import('./runtime/scheduler/bullmq-dispatcher.js')).BullmqDispatcher(execute, { redisUrl: config.redisUrl, prefix: options.scheduler?.queuePrefix ?? 'plotline', concurrency: config.refreshConcurrency, logger })
+    : new InProcessDispatcher(execute, config.refreshConcurrency, logger);
+  const scheduler = new Scheduler(refreshRepo, dispatcher, {
+    clock,
+    tickMs: options.scheduler?.tickMs ?? 60_000,
+    historyDays: config.runHistoryDays,
+    logger,
+    metrics: refreshMetrics,
+  });
 
   return {
     config,
@@ -111,22 +178,31 @@ export async function createContainer(config: Config, options: ContainerOptions 
     redis,
     access,
     users: new UsersService(store.db, usersRepo, teamsRepo, apiKeysRepo, config.signup),
-    teams: new TeamsService(store.db, teamsRepo, usersRepo, access),
+    teams: new TeamsService(store.db, teamsRepo, usersRepo, access, apiKeysRepo),
     apiKeys: new ApiKeysService(apiKeysRepo, teamsRepo, access),
     projects,
     charts,
     sharing: new SharingService(sharingRepo, projects, chartsRepo, shareTokens, config.appUrl),
-    shareViewer: new ShareViewer(sharingRepo, shareTokens, projects, charts, teamsRepo, chartRuns, cache, cachePolicy),
+    shareViewer,
     connections,
     sources,
+    metrics: dataPath,
     cache,
     runner,
     runs: new RunsService(access, connections, datasets, dataRequestsRepo, runner),
     chartRuns,
+    refreshes,
+    alerts,
+    refreshMetrics,
+    scheduler,
+    exports: new ExportService(chartRuns, datasets, runner, shareViewer),
     async close() {
+      await scheduler.stop();
+      await notifier.close();
+      await alertHttp.close();
       await sources.closeAll();
       await cache.close().catch(() => undefined);
-      await redis?.quit().catch(() => undefined);
+      await redis?.close();
       await store.close();
     },
   };

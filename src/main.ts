@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError, loadConfig, type Config } from './config/index.js';
+import { ConfigError, loadConfig, looksRandom, type Config } from './config/index.js';
 import { createContainer } from './container.js';
 import { AppError } from './errors/index.js';
 import { isRole, type Role } from './platform/authorization.js';
@@ -59,6 +59,33 @@ program
         '',
       ].join('\n') + '\n',
     );
+  });
+
+program
+  .command('worker')
+  .description('run scheduled refreshes without serving HTTP (pair with PLOTLINE_SCHEDULER=off on API processes)')
+  .action(async () => {
+    const cfg = config();
+    const container = await createContainer(cfg).catch(fail);
+    for (const notice of cfg.notices) container.logger.warn(notice);
+    await container.scheduler.start();
+    // The scheduler's timer does not hold the process open; a worker has nothing else that does.
+    const keepAlive = setInterval(() => undefined, 1 << 30);
+    const mode = cfg.redisUrl ? 'BullMQ queue on REDIS_URL' : 'in-process (claims in the store)';
+    process.stdout.write(`Plotline worker running: ${mode}, concurrency ${cfg.refreshConcurrency}\n`);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        container.logger.info({ signal }, 'worker shutting down');
+        clearInterval(keepAlive);
+        container.close().then(
+          () => {
+            process.stdout.write('Plotline worker stopped\n');
+            process.exit(0);
+          },
+          () => process.exit(1),
+        );
+      });
+    }
   });
 
 program
@@ -127,6 +154,7 @@ program
     if (!/^[0-9a-fA-F]{64}$/.test(raw)) fail(new Error('set PLOTLINE_NEW_ENCRYPTION_KEY to the new key: 64 hex chars (openssl rand -hex 32)'));
     const cfg = config();
     const newKey = Buffer.from(raw, 'hex');
+    if (!looksRandom(newKey)) fail(new Error('PLOTLINE_NEW_ENCRYPTION_KEY looks hand-made (repeated or sequential bytes); use `openssl rand -hex 32`'));
     if (newKey.equals(cfg.shareSecret)) fail(new Error('PLOTLINE_NEW_ENCRYPTION_KEY must differ from PLOTLINE_SHARE_SECRET'));
     const container = await createContainer(cfg);
     try {

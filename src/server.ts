@@ -16,11 +16,22 @@ export async function startServer(config: Config, { handleSignals = true } = {})
   const app = await buildApp(container);
   for (const notice of config.notices) app.log.warn(notice);
   const address = await app.listen({ port: config.port, host: config.host });
+  if (config.scheduler === 'on') await container.scheduler.start();
 
+  // Drain: stop accepting, let in-flight requests finish (bounded by PLOTLINE_SHUTDOWN_TIMEOUT_MS),
+  // then close source pools, Redis and the store. Past the bound, pools close anyway (cancelling
+  // what still runs) so the process never hangs on a slow query.
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await app.close();
+      let timer: NodeJS.Timeout | undefined;
+      const drained = await Promise.race([
+        app.close().then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (!drained) app.log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; closing anyway');
       await container.close();
     })());
 
@@ -29,7 +40,10 @@ export async function startServer(config: Config, { handleSignals = true } = {})
       process.once(signal, () => {
         app.log.info({ signal }, 'shutting down');
         close().then(
-          () => process.exit(0),
+          () => {
+            app.log.info({ signal }, 'shut down cleanly');
+            process.exit(0);
+          },
           (err: unknown) => {
             app.log.error({ err }, 'shutdown failed');
             process.exit(1);

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-// The report and embed pages, built into dist/web and served by the API process (src/modules/pages).
+// The report and embed pages and the editor (web/app, React), built into dist/web and served by the
+// API process (src/modules/pages).
 const root = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
@@ -10,6 +11,8 @@ export default defineConfig({
   base: '/',
   publicDir: false,
   logLevel: 'warn',
+  // JSX through esbuild's automatic runtime: no Babel plugin needed (docs/decisions/0014-editor.md).
+  esbuild: { jsx: 'automatic' },
   build: {
     outDir: path.resolve(root, '../dist/web'),
     emptyOutDir: true,
@@ -18,10 +21,12 @@ export default defineConfig({
     // Every script must be an external file: the pages' CSP has no 'unsafe-inline'.
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
+    chunkSizeWarningLimit: 1500,
     rollupOptions: {
       input: {
         report: path.resolve(root, 'report.html'),
         embed: path.resolve(root, 'embed.html'),
+        app: path.resolve(root, 'app/index.html'),
       },
     },
   },

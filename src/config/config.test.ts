@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './index.js';
+import { ConfigError, loadConfig, looksRandom } from './index.js';
 
-const KEY_A = 'a'.repeat(64);
-const KEY_B = 'b'.repeat(64);
+const KEY_A = randomBytes(32).toString('hex');
+const KEY_B = randomBytes(32).toString('hex');
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'plotline-config-'));
 
 describe('config', () => {
@@ -52,6 +53,24 @@ describe('config', () => {
     ['PLOTLINE_ALLOW_PRIVATE_HOSTS', { PLOTLINE_ALLOW_PRIVATE_HOSTS: '10.0.0.0/99' }],
     ['PLOTLINE_ALLOW_PRIVATE_HOSTS', { PLOTLINE_ALLOW_PRIVATE_HOSTS: 'bad host!' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['PLOTLINE_RATE_LIMIT', { PLOTLINE_RATE_LIMIT: '0' }],
+    ['PLOTLINE_RATE_LIMIT_AUTHENTICATED', { PLOTLINE_RATE_LIMIT_AUTHENTICATED: 'lots' }],
+    ['PLOTLINE_CHART_ROW_LIMIT', { PLOTLINE_CHART_ROW_LIMIT: '-1' }],
+    ['PLOTLINE_SOURCE_POOL_SIZE', { PLOTLINE_SOURCE_POOL_SIZE: '0' }],
+    ['PLOTLINE_SOURCE_QUEUE_LIMIT', { PLOTLINE_SOURCE_QUEUE_LIMIT: 'x' }],
+    ['PLOTLINE_SOURCE_WAIT_TIMEOUT_MS', { PLOTLINE_SOURCE_WAIT_TIMEOUT_MS: '0' }],
+    ['PLOTLINE_CACHE_MAX_MB', { PLOTLINE_CACHE_MAX_MB: '0' }],
+    ['PLOTLINE_SHUTDOWN_TIMEOUT_MS', { PLOTLINE_SHUTDOWN_TIMEOUT_MS: '1.5' }],
+    ['PLOTLINE_GOOGLE_TOKEN_URL', { PLOTLINE_GOOGLE_TOKEN_URL: 'not a url' }],
+    ['PLOTLINE_FIRESTORE_URL', { PLOTLINE_FIRESTORE_URL: 'ftp://firestore.example.com' }],
+    ['PLOTLINE_GA_DATA_URL', { PLOTLINE_GA_DATA_URL: 'analyticsdata' }],
+    ['PLOTLINE_GA_ADMIN_URL', { PLOTLINE_GA_ADMIN_URL: 'file:///etc/passwd' }],
+    ['PLOTLINE_CUSTOMERIO_URL', { PLOTLINE_CUSTOMERIO_URL: 'api.customer.io' }],
+    ['PLOTLINE_SCHEDULER', { PLOTLINE_SCHEDULER: 'sometimes' }],
+    ['PLOTLINE_REFRESH_CONCURRENCY', { PLOTLINE_REFRESH_CONCURRENCY: '0' }],
+    ['PLOTLINE_RUN_HISTORY_DAYS', { PLOTLINE_RUN_HISTORY_DAYS: 'forever' }],
+    ['PLOTLINE_SMTP_URL', { PLOTLINE_SMTP_URL: 'http://mail.example.com' }],
+    ['PLOTLINE_SMTP_FROM', { PLOTLINE_SMTP_FROM: 'nobody' }],
   ];
   for (const [variable, env] of bad) {
     it(`a bad ${variable} stops boot with a message naming it (${JSON.stringify(env)})`, () => {
@@ -67,8 +86,54 @@ describe('config', () => {
     });
   }
 
+  it('an unwritable data dir is one ConfigError naming it', () => {
+    const file = path.join(tmp(), 'a-file');
+    writeFileSync(file, '');
+    expect(() => loadConfig({ PLOTLINE_DATA_DIR: path.join(file, 'data') })).toThrowError(
+      expect.objectContaining({ variable: 'PLOTLINE_DATA_DIR', message: expect.stringContaining(path.join(file, 'data')) }),
+    );
+  });
+
+  it('provider endpoints default to the public APIs and can be pointed elsewhere', () => {
+    const defaults = loadConfig({ PLOTLINE_DATA_DIR: tmp() }).sourceEndpoints;
+    expect(defaults).toEqual({
+      googleTokenUrl: 'https://oauth2.googleapis.com/token',
+      firestoreUrl: 'https://firestore.googleapis.com',
+      gaDataUrl: 'https://analyticsdata.googleapis.com',
+      gaAdminUrl: 'https://analyticsadmin.googleapis.com',
+      customerioUrl: undefined,
+    });
+    const custom = loadConfig({ PLOTLINE_DATA_DIR: tmp(), PLOTLINE_GOOGLE_TOKEN_URL: 'http://127.0.0.1:9/token', PLOTLINE_CUSTOMERIO_URL: 'https://cio.internal/' }).sourceEndpoints;
+    expect(custom.googleTokenUrl).toBe('http://127.0.0.1:9/token');
+    expect(custom.customerioUrl).toBe('https://cio.internal');
+  });
+
   it('parses the private-host allow-list', () => {
     const config = loadConfig({ PLOTLINE_DATA_DIR: tmp(), PLOTLINE_ALLOW_PRIVATE_HOSTS: '10.0.0.0/8, 127.0.0.1, ::1/128, DB.internal' });
     expect(config.allowPrivateHosts).toEqual(['10.0.0.0/8', '127.0.0.1', '::1/128', 'db.internal']);
+  });
+
+  it('refuses hand-made keys (repeated, patterned or sequential), and accepts random ones', () => {
+    const trivial = [
+      '0'.repeat(64),
+      'a'.repeat(64),
+      '0123456789abcdef'.repeat(4),
+      'deadbeef'.repeat(8),
+      Buffer.from(Array.from({ length: 32 }, (_, i) => i)).toString('hex'),
+      Buffer.from(Array.from({ length: 32 }, (_, i) => (i * 7) % 256)).toString('hex'),
+    ];
+    for (const key of trivial) {
+      expect(() => loadConfig({ PLOTLINE_DATA_DIR: tmp(), PLOTLINE_ENCRYPTION_KEY: key }), key).toThrow(/PLOTLINE_ENCRYPTION_KEY: looks hand-made/);
+      expect(() => loadConfig({ PLOTLINE_DATA_DIR: tmp(), PLOTLINE_SHARE_SECRET: key }), key).toThrow(/PLOTLINE_SHARE_SECRET: looks hand-made/);
+    }
+    for (let i = 0; i < 2000; i++) expect(looksRandom(randomBytes(32))).toBe(true);
+  });
+
+  it('takes an optional /metrics token, refusing a short or patterned one', () => {
+    expect(loadConfig({ PLOTLINE_DATA_DIR: tmp() }).metricsToken).toBeUndefined();
+    expect(loadConfig({ PLOTLINE_DATA_DIR: tmp(), PLOTLINE_METRICS_TOKEN: 'k3y-for-scrapers-91' }).metricsToken).toBe('k3y-for-scrapers-91');
+    for (const bad of ['short', 'x'.repeat(40), 'has a space in it 12345']) {
+      expect(() => loadConfig({ PLOTLINE_DATA_DIR: tmp(), PLOTLINE_METRICS_TOKEN: bad })).toThrow(/PLOTLINE_METRICS_TOKEN/);
+    }
   });
 });

@@ -177,6 +177,14 @@ describe('agreement with luxon on random instants (property)', () => {
     );
   });
 
+  it('a half-hour DST shift inside an hour (Lord Howe, spring and autumn) starts the hour where luxon does', () => {
+    const b = createBucketer('hour', ZoneClock.of('Australia/Lord_Howe'));
+    // 1995-10-29 02:00 local jumped to 02:30 (+10:30 -> +11:00), and 1996-03-31 02:00 went back to 01:30.
+    for (const t of [814894200000, 814894200000 + 10 * 60_000, 814894200000 - 60_000, 828196200000, 828196200000 + 20 * 60_000, 828196200000 - 20 * 60_000]) {
+      expect(b.bucket(t), String(t)).toBe(DateTime.fromMillis(t, { zone: 'Australia/Lord_Howe' }).startOf('hour').toMillis());
+    }
+  });
+
   it('ISO strings with an offset read back as the same instant', () => {
     fc.assert(
       fc.property(instant, fc.constantFrom(...zones), (t, zone) => {

@@ -108,7 +108,18 @@ function subDayBucketer(interval: 'second' | 'minute' | 'hour', size: number, cl
   const bucket = (t: number): number => {
     const off = clock.offsetMs(t);
     const local = t + off;
-    return local - (((local % size) + size) % size) - off;
+    const wall = local - (((local % size) + size) % size);
+    const guess = wall - off;
+    // Almost always the bucket starts under the same offset. Otherwise a transition lies inside
+    // the bucket (half-hour shifts such as Lord Howe's, or a bucket start that fell in a gap):
+    // resolve the local start the way luxon and Postgres do (a start in a gap moves forward to the
+    // transition), so streamed and pushed-down charts agree.
+    const o2 = clock.offsetMs(guess);
+    if (o2 === off) return guess;
+    const second = guess - (o2 - off);
+    const o3 = clock.offsetMs(second);
+    if (o3 === o2) return second;
+    return wall - Math.min(o2, o3);
   };
   return {
     interval,

@@ -1,7 +1,7 @@
 import { ForbiddenError, NotFoundError } from '../errors/index.js';
 import type { TeamsRepository } from '../modules/teams/repository.js';
 import type { Actor } from './actor.js';
-import { can, type Action, type Membership } from './authorization.js';
+import { can, isTeamWide, roleRank, type Action, type Membership, type Role } from './authorization.js';
 
 /**
  * Turns an actor and a team id into a Membership, then checks the role table.
@@ -20,7 +20,19 @@ export class AccessService {
       if (!(await this.teams.exists(teamId))) throw new NotFoundError('Team');
       throw new ForbiddenError('You are not a member of this team');
     }
-    return { teamId, userId: actor.userId, role: role.role, projects: role.projects };
+    return this.asMember(actor, teamId, role);
+  }
+
+  /** A user's membership from their role row, capped by the ceiling of the personal key they call with. */
+  async asMember(actor: Actor & { kind: 'user' }, teamId: number, grant: { role: Role; projects: readonly number[] }): Promise<Membership> {
+    const ceiling = actor.personalKey?.ceiling;
+    if (!ceiling) return { teamId, userId: actor.userId, role: grant.role, projects: grant.projects };
+    // A ceiling lowers the role, never the projects: a team-wide member capped to a project role
+    // keeps every project they could reach.
+    const role = roleRank(ceiling) < roleRank(grant.role) ? ceiling : grant.role;
+    if (isTeamWide(role)) return { teamId, userId: actor.userId, role, projects: [] };
+    const projects = isTeamWide(grant.role) ? (await this.teams.projectsOf([teamId])).map((p) => p.id) : grant.projects;
+    return { teamId, userId: actor.userId, role, projects };
   }
 
   async require(actor: Actor, teamId: number, action: Action): Promise<Membership> {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../errors/index.js';
 import type { Actor } from './actor.js';
+import { readSessionCookie, requireSameOrigin } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,11 +13,24 @@ export interface Authenticator {
   authenticate(token: string): Promise<Actor | undefined>;
 }
 
-/** onRequest hook: `Authorization: Bearer <token>` -> request.actor, or a 401. */
-export function bearerAuth(authenticator: Authenticator) {
+/**
+ * onRequest hook: `Authorization: Bearer <token>` -> request.actor, or a 401. Without the header,
+ * the editor's session cookie (a session token only) authenticates, and then a write must come
+ * from this server's own origin (see session-cookie.ts).
+ */
+export function bearerAuth(authenticator: Authenticator, options: { appUrl?: string } = {}) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization;
-    if (!header) throw new UnauthorizedError('Missing Authorization header; send "Authorization: Bearer <token>"');
+    if (!header) {
+      const cookie = readSessionCookie(request);
+      if (cookie === undefined) throw new UnauthorizedError('Missing Authorization header; send "Authorization: Bearer <token>"');
+      requireSameOrigin(request, options.appUrl ?? '');
+      const actor = await authenticator.authenticate(cookie);
+      // Only a session may live in the cookie; an API key there is refused like an expired session.
+      if (!actor || actor.kind !== 'user' || actor.sessionId === null) throw new UnauthorizedError('Session is invalid or expired; log in again', 'INVALID_TOKEN');
+      request.actor = actor;
+      return;
+    }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new UnauthorizedError('Authorization header must be "Bearer <token>"', 'INVALID_TOKEN');
     const actor = await authenticator.authenticate(match[1]!);

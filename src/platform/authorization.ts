@@ -140,3 +140,26 @@ export function mayGrant(granter: Role, role: Role): boolean {
   if (role === 'teamOwner') return granter === 'teamOwner';
   return RANK[granter] >= RANK[role];
 }
+
+/** A role with the projects it covers; `projects` is ignored for team-wide roles. */
+export interface Grant {
+  readonly role: Role;
+  readonly projects: readonly number[];
+}
+
+/**
+ * The lesser of two grants: the lower role, on the projects both reach. A key never has more
+ * rights than the grant it is capped by (its creator's current membership, or a ceiling).
+ * `projects` is `undefined` when the result reaches every project of the team although its role is
+ * project-scoped (a team-wide member capped by a project-role ceiling): the caller fills in the list.
+ */
+export function lesserGrant(a: Grant, b: Grant): { role: Role; projects: readonly number[] | undefined } {
+  const role = RANK[a.role] <= RANK[b.role] ? a.role : b.role;
+  if (isTeamWide(role)) return { role, projects: [] };
+  const scopeA = isTeamWide(a.role) ? undefined : a.projects;
+  const scopeB = isTeamWide(b.role) ? undefined : b.projects;
+  if (scopeA === undefined) return { role, projects: scopeB };
+  if (scopeB === undefined) return { role, projects: scopeA };
+  const inB = new Set(scopeB);
+  return { role, projects: scopeA.filter((id) => inB.has(id)) };
+}

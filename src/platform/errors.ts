@@ -67,7 +67,9 @@ function render(error: FastifyError | AppError | Error): { status: number; body:
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body, headers } = render(error);
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    // A busy or unreachable dependency is expected under load or an outage: one line, no stack.
+    if (status === 503) request.log.warn({ code: body.code, status }, body.error);
+    else if (status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ code: body.code, status }, body.error);
     if (headers) void reply.headers(headers);
     return reply.status(status).type('application/json; charset=utf-8').send(body);

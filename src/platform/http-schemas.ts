@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { ROLES } from './authorization.js';
 
 /** Shapes shared by every route: error bodies, path ids, query booleans. */
 export const ErrorResponse = Type.Object(
@@ -33,3 +34,14 @@ export const Removed = Type.Object({ removed: Type.Boolean() });
 export function Text(options: { min?: number; max?: number } = {}): TSchema {
   return Type.String({ minLength: options.min ?? 0, maxLength: options.max ?? 10_000 });
 }
+
+/** One of the five roles of the role table. */
+export const RoleSchema = Type.Enum([...ROLES]);
+/** `GET /readyz`: the store is required; Redis, when configured, is optional (degraded without it). */
+export const ReadyResponse = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('degraded')]),
+  checks: Type.Object({
+    store: Type.Literal('ok'),
+    redis: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('disabled')]),
+  }),
+});

@@ -1,9 +1,16 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { UnauthorizedError } from '../errors/index.js';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DataPathMetrics } from './data-metrics.js';
 
 /** Prometheus metrics on a registry owned by the app (no global state between test apps). */
-export function installMetrics(app: FastifyInstance, options: { defaultMetrics: boolean }): Registry {
+export function installMetrics(
+  app: FastifyInstance,
+  options: { defaultMetrics: boolean; dataPath?: DataPathMetrics; extra?: Registry[]; token?: string | undefined },
+): Registry {
   const registry = new Registry();
+  options.dataPath?.register(registry);
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: 'plotline_' });
   const requests = new Counter({
     name: 'plotline_http_requests_total',
@@ -28,8 +35,17 @@ export function installMetrics(app: FastifyInstance, options: { defaultMetrics: 
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    return reply.type(registry.contentType).send(await registry.metrics());
+  const expected = options.token === undefined ? undefined : createHash('sha256').update(`Bearer ${options.token}`).digest();
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (expected) {
+      // Compared as hashes, so the check takes the same time whatever was sent.
+      const given = createHash('sha256').update(request.headers.authorization ?? '').digest();
+      if (!timingSafeEqual(given, expected)) {
+        throw new UnauthorizedError('/metrics needs "Authorization: Bearer <PLOTLINE_METRICS_TOKEN>"');
+      }
+    }
+    const texts = await Promise.all([registry, ...(options.extra ?? [])].map((r) => r.metrics()));
+    return reply.type(registry.contentType).send(texts.join('\n'));
   });
   return registry;
 }

@@ -68,7 +68,7 @@ describe('joinResults', () => {
       r: { v: number };
     }>;
     expect(joined[0]?.r.v).toBe(n - 1);
-    // An O(n*m) join of 200k x 200k would take minutes.
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // An O(n*m) join of 200k x 200k would take many minutes; the bound leaves room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 });

@@ -66,6 +66,16 @@ export class PoolManager {
     return this.entries.size;
   }
 
+  /** Runs holding and waiting for a pooled connection, per pool that admits runs through a gate. */
+  stats(): { connectionId: string; family: string; inUse: number; waiting: number }[] {
+    const out: { connectionId: string; family: string; inUse: number; waiting: number }[] = [];
+    for (const [key, entry] of this.entries) {
+      const gate = (entry.pool as { gate?: { inUse: number; waiting: number } } | null)?.gate;
+      if (gate) out.push({ connectionId: entry.connectionId, family: key.slice(0, key.indexOf(':')), inUse: gate.inUse, waiting: gate.waiting });
+    }
+    return out;
+  }
+
   private retire(key: string, entry: Entry): void {
     this.entries.delete(key);
     const closing = entry

@@ -43,7 +43,7 @@ describe('SourceRegistry', () => {
 
   it('refuses unknown types; a sub-type of another family falls back to the type', () => {
     const registry = createSourceRegistry();
-    expect(() => registry.resolve({ type: 'firestore' })).toThrowError(expect.objectContaining({ statusCode: 400, code: 'SOURCE_TYPE_UNSUPPORTED' }));
+    expect(() => registry.resolve({ type: 'clickhouse' })).toThrowError(expect.objectContaining({ statusCode: 400, code: 'SOURCE_TYPE_UNSUPPORTED' }));
     expect(registry.resolve({ type: 'mysql', subType: 'timescaledb' }).source.type).toBe('mysql');
   });
 
@@ -60,6 +60,10 @@ describe('SourceRegistry', () => {
       'api/api',
       'api/strapi',
       'api/stripe',
+      'realtimedb/realtimedb',
+      'firestore/firestore',
+      'googleAnalytics/googleAnalytics',
+      'customerio/customerio',
     ]);
     expect(providers.find((p) => p.subType === 'supabasedb')).toMatchObject({ capabilities: { streaming: true, pushdown: 'postgres', schema: true }, defaults: { ssl: true } });
     expect(providers.find((p) => p.type === 'api')?.capabilities).toEqual({ streaming: false, pushdown: false, schema: false });

@@ -1,4 +1,5 @@
-import { UnsupportedSourceError } from './errors.js';
+import { SourceTimeoutError, SourceUnreachableError, UnsupportedSourceError } from './errors.js';
+import { OutboundPolicy } from './outbound/address-policy.js';
 import type { PoolManager } from './pool-manager.js';
 import type {
   DataRequestSpec,
@@ -37,11 +38,57 @@ interface Registration {
  * rdsPostgres, rdsMysql, …), else by `type`. A sub-type reuses its family's source with its own
  * defaults (e.g. TLS required for managed databases).
  */
+/** One finished source run (a stream once it has ended or been closed). */
+export interface SourceRunEvent {
+  type: string;
+  connectionId: string | null;
+  /** `ok`, or the typed error's code. */
+  outcome: string;
+  durationMs: number;
+  rows: number;
+  truncated: boolean;
+}
+
+export type SourceRunObserver = (event: SourceRunEvent) => void;
+
+function outcomeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code : 'ERROR';
+}
+
 export class SourceRegistry {
   private readonly byKey = new Map<string, Registration>();
   private readonly closers: Array<() => Promise<void>> = [];
+  private readonly observers: SourceRunObserver[] = [];
 
-  constructor(readonly pools: PoolManager) {}
+  /** Hears of every run: metrics and the structured run log. */
+  observe(observer: SourceRunObserver): this {
+    this.observers.push(observer);
+    return this;
+  }
+
+  private report(conn: SourceConnection, started: number, outcome: string, rows: number, truncated: boolean): void {
+    const event: SourceRunEvent = {
+      type: conn.type,
+      connectionId: conn.id === null || conn.id === undefined ? null : String(conn.id),
+      outcome,
+      durationMs: Math.round(performance.now() - started),
+      rows,
+      truncated,
+    };
+    for (const observer of this.observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer never fails a run.
+      }
+    }
+  }
+
+  constructor(
+    readonly pools: PoolManager,
+    private readonly policy: OutboundPolicy = new OutboundPolicy(),
+  ) {}
 
   /** Something else to close on shutdown (the outbound HTTP agent, …). */
   onClose(close: () => Promise<void>): this {
@@ -81,27 +128,91 @@ export class SourceRegistry {
     return out;
   }
 
-  test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
-    const { source, connection } = this.resolve(conn);
-    return source.test(connection, signal);
+  async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
+    const { source, connection } = await this.checked(conn);
+    try {
+      return await source.test(connection, signal);
+    } catch (error) {
+      throw sameForClosedAndFiltered(error, connection);
+    }
   }
 
-  schema(conn: SourceConnection, signal?: AbortSignal): Promise<SourceSchema> {
-    const { source, connection } = this.resolve(conn);
+  async schema(conn: SourceConnection, signal?: AbortSignal): Promise<SourceSchema> {
+    const { source, connection } = await this.checked(conn);
     return source.schema(connection, signal);
   }
 
-  run(conn: SourceConnection, request: DataRequestSpec, options?: RunOptions): Promise<RunResult> {
-    const { source, connection } = this.resolve(conn);
-    return source.run(connection, request, options);
+  async run(conn: SourceConnection, request: DataRequestSpec, options?: RunOptions): Promise<RunResult> {
+    const { source, connection } = await this.checked(conn);
+    const started = performance.now();
+    try {
+      const result = await source.run(connection, request, options);
+      this.report(conn, started, 'ok', result.meta.rowCount, result.meta.truncated);
+      return result;
+    } catch (error) {
+      this.report(conn, started, outcomeOf(error), 0, false);
+      throw error;
+    }
   }
 
   /** Streams rows when the source can; otherwise runs and hands the rows out as one batch. */
   async stream(conn: SourceConnection, request: DataRequestSpec, options?: RunOptions): Promise<RowStream> {
-    const { source, connection } = this.resolve(conn);
-    if (source.stream) return source.stream(connection, request, options);
-    const result = await source.run(connection, request, options);
-    return singleBatch(result);
+    const { source, connection } = await this.checked(conn);
+    const started = performance.now();
+    let stream: RowStream;
+    try {
+      stream = source.stream ? await source.stream(connection, request, options) : singleBatch(await source.run(connection, request, options));
+    } catch (error) {
+      this.report(conn, started, outcomeOf(error), 0, false);
+      throw error;
+    }
+    return this.observed(conn, started, stream);
+  }
+
+  /** The stream, reporting once when it ends, fails or is closed. */
+  private observed(conn: SourceConnection, started: number, stream: RowStream): RowStream {
+    let rows = 0;
+    let reported = false;
+    const report = (outcome: string): void => {
+      if (reported) return;
+      reported = true;
+      this.report(conn, started, outcome, rows, stream.meta().truncated);
+    };
+    return {
+      get columns() {
+        return stream.columns;
+      },
+      meta: () => stream.meta(),
+      close: async () => {
+        try {
+          await stream.close();
+        } finally {
+          report('ok');
+        }
+      },
+      async *[Symbol.asyncIterator]() {
+        try {
+          for await (const batch of stream) {
+            rows += batch.length;
+            yield batch;
+          }
+        } catch (error) {
+          report(outcomeOf(error));
+          throw error;
+        } finally {
+          // Ended, or the consumer stopped early (which closes the source).
+          report('ok');
+        }
+      },
+    };
+  }
+
+  /** Resolves the source, and checks the hosts a database driver would connect to (never cloud metadata). */
+  private async checked(conn: SourceConnection): Promise<{ source: Source; connection: SourceConnection }> {
+    const resolved = this.resolve(conn);
+    const hosts = resolved.source.databaseHosts?.(resolved.connection) ?? [];
+    for (const host of hosts) await this.policy.checkDatabaseHost(host);
+    return resolved;
   }
 
   /** Closes the pools of a connection that was updated or deleted. */
@@ -113,6 +224,18 @@ export class SourceRegistry {
   async closeAll(): Promise<void> {
     await Promise.all([this.pools.closeAll(), ...this.closers.map((close) => close().catch(() => undefined))]);
   }
+}
+
+/**
+ * A connection test must not tell a closed port from a filtered one or a host that does not
+ * answer (that would make it a port scanner): every network-level failure reads the same.
+ * Answers from a server (bad password, unknown database) keep their message.
+ */
+function sameForClosedAndFiltered(error: unknown, conn: SourceConnection): unknown {
+  if (!(error instanceof SourceUnreachableError || error instanceof SourceTimeoutError)) return error;
+  if (error instanceof SourceUnreachableError && /^(PostgreSQL|MySQL|MongoDB): /.test(error.message)) return error;
+  const where = conn.host ? ` at ${conn.host}${conn.port ? `:${conn.port}` : ''}` : '';
+  return new SourceUnreachableError(`Could not connect to the ${conn.type} source${where}: no answer, connection refused or timed out`);
 }
 
 function applyDefaults(conn: SourceConnection, defaults: Partial<SourceConnection> | undefined): SourceConnection {

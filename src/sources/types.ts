@@ -6,7 +6,8 @@
 export type SslMode = 'disable' | 'prefer' | 'require' | 'verify-ca' | 'verify-full';
 
 export type ApiAuthentication = {
-  type: 'no_auth' | 'basic_auth' | 'bearer_token';
+  /** `oauth` (Google Analytics): `token` is the refresh token, `user` the client id, `pass` the client secret. */
+  type: 'no_auth' | 'basic_auth' | 'bearer_token' | 'oauth';
   token?: string | null;
   user?: string | null;
   pass?: string | null;
@@ -76,6 +77,8 @@ export interface DataRequestSpec {
   paginationField?: string | null;
   template?: PaginationTemplate | string | null;
   configuration?: Record<string, unknown> | null;
+  /** Source-side filters (Firestore): `[{field, operator, value, values?, collection?, type?}]`. */
+  conditions?: unknown[] | null;
   /**
    * SQL sources: a statement already compiled with its bound values (a chart's pushdown query,
    * built around the user's compiled query). Runs instead of `query`, under the same read-only
@@ -131,7 +134,10 @@ export interface ColumnInfo {
 export interface RunMeta {
   columns: ColumnInfo[];
   rowCount: number;
+  /** A limit cut the result: the rows are the first `rowLimit` only. */
   truncated: boolean;
+  /** The row limit that applied, when it cut the result. */
+  rowLimit?: number;
   durationMs: number;
 }
 
@@ -170,6 +176,8 @@ export interface SchemaTable {
   name: string;
   columns: SchemaColumn[];
   rowCount?: number;
+  /** A human name when `name` is an id (Google Analytics: "Account / Property"). */
+  description?: string;
 }
 
 export interface SourceSchema {
@@ -198,6 +206,11 @@ export interface Source {
   run(conn: SourceConnection, request: DataRequestSpec, options?: RunOptions): Promise<RunResult>;
   /** Present when `capabilities.streaming`; resolves once the first batch has arrived. */
   stream?(conn: SourceConnection, request: DataRequestSpec, options?: RunOptions): Promise<RowStream>;
+  /**
+   * Hosts a database source's driver will connect to itself (the registry checks them against the
+   * address policy first). HTTP sources check every hop in their own client instead.
+   */
+  databaseHosts?(conn: SourceConnection): string[];
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

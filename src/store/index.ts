@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLiteDatabase from 'better-sqlite3';
 import {
   Kysely,
   Migrator,
@@ -22,6 +23,8 @@ import {
 import pg from 'pg';
 import type { Dialect } from './columns.js';
 import { initial } from './migrations/0001-initial.js';
+import { personalApiKeys } from './migrations/0009-personal-api-keys.js';
+import { refreshes } from './migrations/0012-refreshes.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -73,6 +76,7 @@ const storeTypes = {
 export function createStore(target: StoreTarget): Store {
   if (target.kind === 'sqlite') {
     if (target.file !== ':memory:') mkdirSync(path.dirname(target.file), { recursive: true });
+    const SQLite = sqliteDriver();
     const database = new SQLite(target.file);
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
@@ -92,9 +96,23 @@ export function createStore(target: StoreTarget): Store {
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
+/**
+ * The SQLite driver for this runtime. better-sqlite3 12 aborts Node 24 processes (its statements
+ * are raw ObjectWraps whose finalizers run after Node's environment is gone), and 13 fixes that
+ * but crashes on Node 20; both are installed (13 as `better-sqlite3-napi`, N-API prebuilds) and
+ * the one that works here is loaded. Same API, same file format.
+ */
+export function sqliteDriver(): typeof SQLiteDatabase {
+  const major = Number(process.versions.node.split('.')[0]);
+  const require = createRequire(import.meta.url);
+  return require(major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3') as typeof SQLiteDatabase;
+}
+
 function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return {
     '0001-initial': initial(dialect),
+    '0009-personal-api-keys': personalApiKeys(dialect),
+    '0012-refreshes': refreshes(dialect),
   };
 }
 

@@ -47,6 +47,16 @@ export interface ApiKeysTable {
   lastUsedAt: TimestampNullable;
 }
 
+export interface PersonalApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  role_ceiling: string | null;
+  token_hash: string;
+  createdAt: Created;
+  lastUsedAt: TimestampNullable;
+}
+
 export interface TeamsTable {
   id: Generated<number>;
   name: string;
@@ -280,10 +290,78 @@ export interface SharePoliciesTable {
   updatedAt: Timestamp;
 }
 
+/** One row per (dashboard or chart, period): whoever inserts it runs the refresh. */
+export interface RefreshClaimsTable {
+  entity_type: string;
+  entity_id: number;
+  period: string;
+  claimedAt: Timestamp;
+}
+
+export interface RefreshRunsTable {
+  id: Generated<number>;
+  team_id: number;
+  project_id: number;
+  /** Set for a single-chart refresh (auto-update, manual run); null for a whole dashboard. */
+  chart_id: number | null;
+  trigger: string;
+  status: string;
+  startedAt: Timestamp;
+  durationMs: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
+export interface RefreshRunChartsTable {
+  id: Generated<number>;
+  run_id: number;
+  project_id: number;
+  chart_id: number;
+  status: string;
+  paths: Json;
+  rowsRead: number;
+  cacheHit: Bool;
+  durationMs: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
+export interface AlertsTable {
+  id: Generated<number>;
+  team_id: number;
+  project_id: number;
+  chart_id: number;
+  cdc_id: string | null;
+  name: string | null;
+  type: string;
+  rules: Json;
+  recipients: Json;
+  mediums: Json;
+  /** Encrypted HMAC key of the webhook medium (secret). */
+  webhook_secret: string | null;
+  active: Bool;
+  timeout: number;
+  lastTriggeredAt: TimestampNullable;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+export interface AlertEventsTable {
+  id: Generated<number>;
+  alert_id: number;
+  chart_id: number;
+  run_id: number | null;
+  value: number | null;
+  message: string;
+  deliveries: Json;
+  createdAt: Created;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
+  personal_api_keys: PersonalApiKeysTable;
   teams: TeamsTable;
   team_roles: TeamRolesTable;
   connections: ConnectionsTable;
@@ -294,12 +372,18 @@ export interface Database {
   charts: ChartsTable;
   chart_dataset_configs: ChartDatasetConfigsTable;
   share_policies: SharePoliciesTable;
+  refresh_claims: RefreshClaimsTable;
+  refresh_runs: RefreshRunsTable;
+  refresh_run_charts: RefreshRunChartsTable;
+  alerts: AlertsTable;
+  alert_events: AlertEventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type TeamRoleRow = Selectable<TeamRolesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type PersonalApiKeyRow = Selectable<PersonalApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type NewUser = Insertable<UsersTable>;
 export type TeamUpdate = Updateable<TeamsTable>;

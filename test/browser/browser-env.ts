@@ -48,7 +48,8 @@ function newest(dir: string): number {
 export async function buildWebIfStale(): Promise<void> {
   const built = path.join(root, 'dist', 'web', 'report.html');
   const sources = newest(path.join(root, 'web'));
-  if (existsSync(built) && statSync(built).mtimeMs >= sources && existsSync(path.join(root, 'dist', 'web', 'embed.html'))) return;
+  const all = ['embed.html', 'app/index.html'].every((file) => existsSync(path.join(root, 'dist', 'web', file)));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources && all) return;
   const { build } = await import('vite');
   await build({ configFile: path.join(root, 'web', 'vite.config.ts'), logLevel: 'warn' });
 }

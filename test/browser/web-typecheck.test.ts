@@ -12,4 +12,10 @@ describe('web pages', () => {
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   }, 60_000);
+
+  it('the editor typechecks under web/app/tsconfig.json (React, the generated API types)', () => {
+    const run = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'web/app/tsconfig.json')], { encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  }, 120_000);
 });

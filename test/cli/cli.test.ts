@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,11 @@ const run = promisify(execFile);
 const tsx = path.resolve('node_modules/.bin/tsx');
 const main = path.resolve('src/main.ts');
 
-describe('plotline CLI', () => {
+// Each CLI call compiles the sources with tsx in a fresh process; several in a row on a loaded
+// two-core machine (another worker may be building dist/) take longer than vitest's default.
+const CLI_TEST_TIMEOUT_MS = 180_000;
+
+describe('plotline CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   let dir: string;
   // Vitest exports Vite's BASE_URL ("/") into the worker's environment; a real shell has none.
   const { BASE_URL: _viteBase, ...inherited } = process.env;
@@ -47,12 +51,44 @@ describe('plotline CLI', () => {
       await app.close();
       await container.close();
     }
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 
   it('reports bad input clearly and exits non-zero', async () => {
     await expect(cli('token', 'create', '--team', 'abc')).rejects.toMatchObject({ stderr: expect.stringContaining('positive integer') });
     await expect(cli('token', 'create', '--team', '999999')).rejects.toMatchObject({ stderr: expect.stringContaining('Team not found') });
     await expect(cli('user', 'create', '--email', 'bad', '--name', 'X', '--password', 'a long password')).rejects.toMatchObject({ stderr: expect.stringContaining('email') });
+  }, CLI_TEST_TIMEOUT_MS);
+
+  it('plotline worker runs scheduled refreshes without HTTP and stops cleanly on SIGTERM', async () => {
+    const container = await createContainer(loadConfig(env()));
+    const at = new Date().toISOString();
+    const team = await container.store.db.insertInto('teams').values({ name: 'w', createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow();
+    const project = await container.store.db
+      .insertInto('projects')
+      .values({ team_id: team.id, name: 'w', brewName: `w-${Date.now()}`, updateSchedule: JSON.stringify({ frequency: 'every_x_hours', frequencyNumber: '1' }), createdAt: at, updatedAt: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // node itself (with tsx's loader) receives the signal: no wrapper process in between.
+    const worker = spawn(process.execPath, ['--import', 'tsx', main, 'worker'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    worker.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      const deadline = Date.now() + 45_000;
+      let runs = 0;
+      while (runs === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        runs = (await container.store.db.selectFrom('refresh_runs').select('id').where('project_id', '=', project.id).execute()).length;
+      }
+      expect(runs).toBe(1);
+      expect(out).toContain('Plotline worker running: in-process');
+      const exited = new Promise<number | null>((resolve) => worker.on('exit', (code) => resolve(code)));
+      worker.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(out).toContain('Plotline worker stopped');
+    } finally {
+      worker.kill('SIGKILL');
+      await container.close();
+    }
   });
 
   it('a bad configuration value stops the process with a message naming the variable', async () => {
@@ -60,5 +96,5 @@ describe('plotline CLI', () => {
       code: 2,
       stderr: expect.stringContaining('PORT'),
     });
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 });

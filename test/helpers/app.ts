@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { loggerOptions } from '../../src/platform/logging.js';
 import { loadConfig, type Config } from '../../src/config/index.js';
-import { createContainer, type Container } from '../../src/container.js';
+import { createContainer, type Container, type ContainerOptions } from '../../src/container.js';
 import { createStore } from '../../src/store/index.js';
 import { createTempDatabase } from './postgres-server.js';
 
@@ -45,6 +45,8 @@ export interface TestAppOptions extends AppOptions {
   env?: Record<string, string>;
   /** Adds routes or hooks before the app is sealed (e.g. a route that fails on purpose). */
   beforeReady?: (app: FastifyInstance) => void;
+  /** Scheduler seams (clock, tick interval, queue prefix). */
+  scheduler?: ContainerOptions['scheduler'];
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -64,12 +66,17 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   const config = loadConfig(env);
   const logs = new LogCapture();
-  const container = await createContainer(config, { store: createStore(config.database), logger: pino(loggerOptions('info'), logs) });
+  const { scheduler, ...appOptions } = options;
+  const container = await createContainer(config, {
+    store: createStore(config.database),
+    logger: pino(loggerOptions('info'), logs),
+    ...(scheduler ? { scheduler } : {}),
+  });
   const app = await buildApp(container, {
     logStream: logs,
     rateLimit: options.rateLimit ?? { global: 100_000, auth: 100_000 },
     defaultMetrics: false,
-    ...options,
+    ...appOptions,
   });
   options.beforeReady?.(app);
   await app.ready();

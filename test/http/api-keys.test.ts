@@ -85,3 +85,129 @@ describe('team API keys', () => {
     expect((await t.request({ method: 'GET', url: `/team/${b.teamId}`, token: key.token })).statusCode).toBe(200);
   });
 });
+
+describe("a key's rights follow its creator's current rights", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  async function adminWithKey() {
+    const owner = await t.signup('Owner');
+    const admin = await t.signup('Admin');
+    const added = await t.request({ method: 'POST', url: `/team/${owner.teamId}/members`, token: owner.token, payload: { email: admin.email, role: 'teamAdmin' } });
+    expect(added.statusCode, added.body).toBe(200);
+    const key = (await t.request({ method: 'POST', url: `/team/${owner.teamId}/apikey`, token: admin.token, payload: { name: 'admin key' } })).json();
+    expect(key.role).toBe('teamAdmin');
+    return { owner, admin, key };
+  }
+
+  it('a demoted creator takes the key down with them: no member or key management, only their projects', async () => {
+    const { owner, admin, key } = await adminWithKey();
+    const projectId = await insertProject(t, owner.teamId, 'Kept');
+    await insertProject(t, owner.teamId, 'Other');
+    const outsider = await t.signup('Outsider');
+    const demote = await t.request({
+      method: 'PUT',
+      url: `/team/${owner.teamId}/members/${admin.userId}`,
+      token: owner.token,
+      payload: { role: 'projectViewer', projects: [projectId] },
+    });
+    expect(demote.statusCode, demote.body).toBe(200);
+    // Before the fix the key kept teamAdmin: it could add members, mint keys and promote its creator.
+    const add = await t.request({ method: 'POST', url: `/team/${owner.teamId}/members`, token: key.token, payload: { email: outsider.email, role: 'teamAdmin' } });
+    expect(add.statusCode).toBe(403);
+    const mint = await t.request({ method: 'POST', url: `/team/${owner.teamId}/apikey`, token: key.token, payload: { name: 'more' } });
+    expect(mint.statusCode).toBe(403);
+    const promote = await t.request({ method: 'PUT', url: `/team/${owner.teamId}/members/${admin.userId}`, token: key.token, payload: { role: 'teamAdmin' } });
+    expect(promote.statusCode).toBe(403);
+    const teams = (await t.request({ method: 'GET', url: '/team', token: key.token })).json();
+    expect(teams[0].Projects).toEqual([{ id: projectId, name: 'Kept' }]);
+    const me = (await t.request({ method: 'GET', url: '/user/me', token: key.token })).json();
+    expect(me.apiKey).toMatchObject({ type: 'team', role: 'projectViewer', projects: [projectId] });
+    // Promoted back, the key regains no more than its own role.
+    await t.request({ method: 'PUT', url: `/team/${owner.teamId}/members/${admin.userId}`, token: owner.token, payload: { role: 'teamAdmin' } });
+    expect((await t.request({ method: 'GET', url: `/team/${owner.teamId}/apikey`, token: key.token })).statusCode).toBe(200);
+  });
+
+  it("a removed creator's keys stop working and cannot re-add the creator", async () => {
+    const { owner, admin, key } = await adminWithKey();
+    const removed = await t.request({ method: 'DELETE', url: `/team/${owner.teamId}/members/${admin.userId}`, token: owner.token });
+    expect(removed.statusCode).toBe(200);
+    const readd = await t.request({ method: 'POST', url: `/team/${owner.teamId}/members`, token: key.token, payload: { email: admin.email, role: 'teamAdmin' } });
+    expect(readd.statusCode).toBe(401);
+    expect((await t.request({ method: 'GET', url: `/team/${owner.teamId}`, token: key.token })).statusCode).toBe(401);
+    const left = (await t.request({ method: 'GET', url: `/team/${owner.teamId}/apikey`, token: owner.token })).json();
+    expect(left.map((k: { id: number }) => k.id)).not.toContain(key.id);
+    // Re-added later by the owner, the old key stays revoked.
+    await t.request({ method: 'POST', url: `/team/${owner.teamId}/members`, token: owner.token, payload: { email: admin.email, role: 'teamAdmin' } });
+    expect((await t.request({ method: 'GET', url: `/team/${owner.teamId}`, token: key.token })).statusCode).toBe(401);
+  });
+
+  it('GET /user/me with a team key shows the key, not its creator', async () => {
+    const { admin, key } = await adminWithKey();
+    const me = await t.request({ method: 'GET', url: '/user/me', token: key.token });
+    expect(me.statusCode).toBe(200);
+    expect(me.body).not.toContain(admin.email);
+    expect(me.json()).toMatchObject({ id: key.id, name: 'admin key', apiKey: { id: key.id, type: 'team', role: 'teamAdmin' } });
+    expect(me.json().email).toBeUndefined();
+  });
+});
+
+describe('personal API keys', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('act as their user in every team, create teams, and are listed, hashed and revocable', async () => {
+    const ada = await t.signup('Ada');
+    const other = await t.signup('Other');
+    await t.request({ method: 'POST', url: `/team/${other.teamId}/members`, token: other.token, payload: { email: ada.email, role: 'teamAdmin' } });
+    const created = await t.request({ method: 'POST', url: '/user/apikey', token: ada.token, payload: { name: 'mcp' } });
+    expect(created.statusCode, created.body).toBe(200);
+    const key = created.json();
+    expect(key).toMatchObject({ name: 'mcp', ceiling: null });
+    expect(key.token).toMatch(/^plu_/);
+    const teams = (await t.request({ method: 'GET', url: '/team', token: key.token })).json();
+    expect(teams.map((x: { id: number }) => x.id).sort()).toEqual([ada.teamId, other.teamId].sort());
+    // What Chartbrew's MCP client does with its key: create a team (403 for team keys).
+    const team = await t.request({ method: 'POST', url: '/team', token: key.token, payload: { name: 'From MCP' } });
+    expect(team.statusCode, team.body).toBe(200);
+    const me = (await t.request({ method: 'GET', url: '/user/me', token: key.token })).json();
+    expect(me).toMatchObject({ id: ada.userId, email: ada.email, apiKey: { id: key.id, type: 'personal', role: null } });
+    const list = await t.request({ method: 'GET', url: '/user/apikey', token: ada.token });
+    expect(list.json()).toEqual([expect.objectContaining({ id: key.id, name: 'mcp', ceiling: null })]);
+    expect(list.body).not.toContain(key.token);
+    const row = await t.container.store.db.selectFrom('personal_api_keys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
+    expect(row.token_hash).toBe(hashToken(key.token));
+    expect((await t.request({ method: 'POST', url: '/user/logout', token: key.token })).statusCode).toBe(403);
+    expect((await t.request({ method: 'DELETE', url: `/user/apikey/${key.id}`, token: other.token })).statusCode).toBe(404);
+    expect((await t.request({ method: 'DELETE', url: `/user/apikey/${key.id}`, token: ada.token })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: '/team', token: key.token })).statusCode).toBe(401);
+  });
+
+  it('a ceiling caps the role in every team and cannot be raised by the key itself', async () => {
+    const ada = await t.signup('Capped');
+    const projectId = await insertProject(t, ada.teamId, 'Seen');
+    const key = (await t.request({ method: 'POST', url: '/user/apikey', token: ada.token, payload: { name: 'viewer', ceiling: 'projectViewer' } })).json();
+    expect(key.ceiling).toBe('projectViewer');
+    expect((await t.request({ method: 'PUT', url: `/team/${ada.teamId}`, token: key.token, payload: { name: 'x' } })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: `/team/${ada.teamId}/members`, token: key.token })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: `/project/${projectId}`, token: key.token })).statusCode).toBe(200);
+    expect((await t.request({ method: 'DELETE', url: `/project/${projectId}`, token: key.token })).statusCode).toBe(403);
+    expect((await t.request({ method: 'POST', url: '/team', token: key.token, payload: { name: 'no' } })).statusCode).toBe(403);
+    const escalate = await t.request({ method: 'POST', url: '/user/apikey', token: key.token, payload: { name: 'wider', ceiling: null } });
+    expect(escalate.statusCode).toBe(403);
+    const same = await t.request({ method: 'POST', url: '/user/apikey', token: key.token, payload: { name: 'same' } });
+    expect(same.json().ceiling).toBe('projectViewer');
+  });
+
+  it('team keys cannot make personal keys', async () => {
+    const owner = await t.signup('TeamKeyOwner');
+    const key = (await t.request({ method: 'POST', url: `/team/${owner.teamId}/apikey`, token: owner.token, payload: { name: 'k' } })).json();
+    expect((await t.request({ method: 'POST', url: '/user/apikey', token: key.token, payload: { name: 'p' } })).statusCode).toBe(403);
+  });
+});

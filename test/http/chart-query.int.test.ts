@@ -15,6 +15,7 @@ describe.each([
   let db: { url: string; drop(): Promise<void> };
   let projectId: number;
   let datasetId: number;
+  let connectionId: number;
 
   beforeAll(async () => {
     db = await createTempDatabase(inject('postgresUrl'));
@@ -42,6 +43,7 @@ describe.each([
         payload: { name: 'shop', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined },
       })
     ).json();
+    connectionId = conn.id;
     const project = (await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Sales', team_id: owner.teamId, timezone: 'UTC' } })).json();
     projectId = project.id;
     await t.request({ method: 'POST', url: `/team/${owner.teamId}/members`, token: owner.token, payload: { email: viewer.email, role: 'projectViewer', projects: [projectId] } });
@@ -164,6 +166,34 @@ describe.each([
     } finally {
       stream.mockRestore();
       target.mockRestore();
+    }
+  });
+
+  it('a chart over a dataset whose query imports a server file answers 400 INVALID_QUERY, and nothing is imported', async () => {
+    const evil = (
+      await t.request({
+        method: 'POST',
+        url: `/team/${owner.teamId}/datasets/quick-create`,
+        token: owner.token,
+        payload: { name: 'Evil', project_ids: [projectId], dataRequests: [{ connection_id: connectionId, query: "select id, created_at, lo_import('/etc/hostname') as imported from orders" }] },
+      })
+    ).json();
+    const res = await t.request({
+      method: 'POST',
+      url: `/project/${projectId}/chart/quick-create`,
+      token: owner.token,
+      payload: { name: 'Evil', type: 'line', timeInterval: 'day', chartDatasetConfigs: [{ dataset_id: evil.id, xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].id', yAxisOperation: 'count' }] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const run = await query(res.json().id);
+    expect(run.statusCode, run.body).toBe(400);
+    expect(run.json()).toMatchObject({ code: 'INVALID_QUERY', error: expect.stringContaining('lo_import()') });
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      expect((await client.query('select count(*)::int as n from pg_largeobject_metadata')).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
     }
   });
 

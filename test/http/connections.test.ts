@@ -260,10 +260,14 @@ describe('connections', () => {
       expect(res.json<{ error: string }>().error).toContain('connection_id');
     });
 
-    it('answers port as a string even when a number was sent (numbers are accepted and converted)', async () => {
+    it('refuses port sent as a number with a 400 naming body.port (it is a string in and out)', async () => {
       const res = await create({ name: 'n', type: 'mysql', port: 3306, project_ids: [String(projectId)] });
-      expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ port: '3306', project_ids: [String(projectId)] });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(res.body).toContain('body.port');
+      const ok = await create({ name: 'n', type: 'mysql', port: '3306', project_ids: [String(projectId)] });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json()).toMatchObject({ port: '3306', project_ids: [String(projectId)] });
     });
 
     it('defaults subType to the type, ignores a body team_id, and defaults the flags', async () => {
@@ -518,8 +522,9 @@ describe('connections', () => {
       const ours = await t.request({ method: 'GET', url: url(mine), token: rival.token });
       expect(ours.statusCode).toBe(403);
       await expect(t.container.connections.getForRun(rival.teamId, mine)).rejects.toMatchObject({ statusCode: 404 });
-      expect(await t.container.connections.belongsToTeam(rival.teamId, mine)).toBe(false);
-      expect(await t.container.connections.belongsToTeam(boss.teamId, mine)).toBe(true);
+      const asAdmin = (teamId: number) => ({ teamId, userId: null, role: 'teamAdmin' as const, projects: [] });
+      expect(await t.container.connections.usableBy(asAdmin(rival.teamId), mine)).toBe(false);
+      expect(await t.container.connections.usableBy(asAdmin(boss.teamId), mine)).toBe(true);
     });
 
     it('without a token: 401', async () => {

@@ -16,7 +16,7 @@ describe('operations', () => {
 
   it('/healthz and /readyz answer without a token', async () => {
     expect((await t.request({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
-    expect((await t.request({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
+    expect((await t.request({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready', checks: { store: 'ok', redis: 'disabled' } });
   });
 
   it('/readyz is 503 when the store is gone', async () => {

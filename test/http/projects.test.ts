@@ -231,24 +231,33 @@ describe('projects', () => {
   });
 
   describe('password', () => {
-    it('refuses passwordProtected without a password ever set', async () => {
+    it('accepts passwordProtected without a password, and the report stays closed until one is set', async () => {
       const fresh = await createProject(t, owner, { name: 'Locked' });
-      expectFieldError(await t.request({ method: 'PUT', url: `/project/${fresh.id}`, token: owner.token, payload: { passwordProtected: true } }), 'body.passwordProtected');
-      expectFieldError(
-        await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Locked 2', team_id: owner.teamId, passwordProtected: true } }),
-        'body.passwordProtected',
-      );
+      const locked = await t.request({ method: 'PUT', url: `/project/${fresh.id}`, token: owner.token, payload: { passwordProtected: true, public: true } });
+      expect(locked.statusCode, locked.body).toBe(200);
+      expect(locked.json()).toMatchObject({ passwordProtected: true, public: true });
+      const brewName = locked.json<{ brewName: string }>().brewName;
+      const view = (pass?: string) =>
+        t.request({ method: 'GET', url: `/project/dashboard/${brewName}`, ...(pass === undefined ? {} : { headers: { pass } }) });
+      // Fails closed for anonymous viewers: no password can match one that was never set.
+      expect((await view()).json()).toMatchObject({ code: 'PASSWORD_REQUIRED' });
+      for (const guess of ['', 'anything', 'null']) expect((await view(guess)).statusCode).toBe(403);
+      const created = await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Locked 2', team_id: owner.teamId, passwordProtected: true } });
+      expect(created.statusCode, created.body).toBe(200);
 
-      const set = await t.request({ method: 'PUT', url: `/project/${fresh.id}`, token: owner.token, payload: { passwordProtected: true, password: 'open-sesame-42' } });
+      const set = await t.request({ method: 'PUT', url: `/project/${fresh.id}`, token: owner.token, payload: { password: 'open-sesame-42' } });
       expect(set.statusCode).toBe(200);
       expect(set.json().passwordProtected).toBe(true);
       expect(set.json()).not.toHaveProperty('password');
+      expect((await view('open-sesame-42')).statusCode).toBe(200);
+      expect((await view('wrong-password')).json()).toMatchObject({ code: 'PASSWORD_INVALID' });
 
       // The hash survives switching protection off and on again.
       expect((await t.request({ method: 'PUT', url: `/project/${fresh.id}`, token: owner.token, payload: { passwordProtected: false } })).statusCode).toBe(200);
       expect((await t.request({ method: 'PUT', url: `/project/${fresh.id}`, token: owner.token, payload: { passwordProtected: true } })).statusCode).toBe(200);
-      // Clearing the password of a protected dashboard would lock it open: refused.
-      expectFieldError(await t.request({ method: 'PUT', url: `/project/${fresh.id}`, token: owner.token, payload: { password: null } }), 'body.passwordProtected');
+      // Clearing the password of a protected dashboard closes it again (no password matches).
+      expect((await t.request({ method: 'PUT', url: `/project/${fresh.id}`, token: owner.token, payload: { password: null } })).statusCode).toBe(200);
+      expect((await view('open-sesame-42')).statusCode).toBe(403);
       const off = await t.request({ method: 'PUT', url: `/project/${fresh.id}`, token: owner.token, payload: { passwordProtected: false, password: null } });
       expect(off.statusCode).toBe(200);
       expect(await t.container.projects.checkPassword(owner.teamId, fresh.id, 'open-sesame-42')).toBe(false);

@@ -1,11 +1,17 @@
+import { existsSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../../src/sources/testing/services.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
+
+/** Runs until cancelled (sleep functions are refused by the statement check). */
+const SLOW_QUERY = 'select count(*) from (select generate_series(1, 100000000000)) s /* slow_run_marker */';
 
 const ORDERS = `
   create table customers (id int primary key, name text not null);
@@ -166,7 +172,7 @@ describe('runs against a real Postgres', () => {
     expect(bad.json().code).toBe('SOURCE_QUERY_FAILED');
     expect(bad.json().error).toContain('nowhere');
     const started = Date.now();
-    const slow = await t.request({ method: 'GET', url: api(`/datasets/${await make('select pg_sleep(10)')}/request`), token: owner.token });
+    const slow = await t.request({ method: 'GET', url: api(`/datasets/${await make(SLOW_QUERY)}/request`), token: owner.token });
     expect(slow.statusCode).toBe(504);
     expect(slow.json().code).toBe('SOURCE_TIMEOUT');
     expect(Date.now() - started).toBeLessThan(5000);
@@ -176,9 +182,33 @@ describe('runs against a real Postgres', () => {
     // The timed-out query is gone from the server.
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
-    const { rows } = await client.query("select count(*)::int as n from pg_stat_activity where query like 'select pg_sleep(10)%' and state = 'active'");
+    const { rows } = await client.query("select count(*)::int as n from pg_stat_activity where query like '%slow_run_marker%' and state = 'active' and pid <> pg_backend_pid()");
     await client.end();
     expect(rows[0].n).toBe(0);
+  });
+
+  it('refuses a saved COPY … TO PROGRAM or file-reading query with 400 INVALID_QUERY, and the command never runs', async () => {
+    const marker = path.join(os.tmpdir(), `plotline-http-copy-${process.pid}-${Date.now()}`);
+    rmSync(marker, { force: true });
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      // The connection is a superuser's: only the statement check stands between the query and the shell.
+      expect((await client.query("select current_setting('is_superuser') as su")).rows[0].su).toBe('on');
+      for (const query of [`copy (select 1) to program 'touch ${marker}'`, `select 1; copy orders to '${marker}'`, "select pg_read_file('/etc/hostname')", "select lo_import('/etc/hostname')"]) {
+        const created = await t.request({ method: 'POST', url: api('/datasets/quick-create'), token: owner.token, payload: { name: 'evil', dataRequests: [{ connection_id: connectionId, query }] } });
+        expect(created.statusCode, created.body).toBe(200);
+        const res = await t.request({ method: 'GET', url: api(`/datasets/${created.json().id}/request`), token: owner.token });
+        expect(res.statusCode, query).toBe(400);
+        expect(res.json().code, query).toBe('INVALID_QUERY');
+        expect(res.json().error, query).toMatch(/reading statement|not allowed/);
+      }
+      expect(existsSync(marker)).toBe(false);
+      expect((await client.query('select count(*)::int as n from pg_largeobject_metadata')).rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+      rmSync(marker, { force: true });
+    }
   });
 
   it('an unreachable database is a 502; another team cannot run this dataset', async () => {
@@ -210,6 +240,7 @@ describe('runs against a real MariaDB', async () => {
   let owner: Person;
   let mysql: TempMysqlDatabase;
   let datasetId: number;
+  let connectionId: number;
 
   beforeAll(async () => {
     if (skip) return;
@@ -220,6 +251,7 @@ describe('runs against a real MariaDB', async () => {
     const conn = (
       await t.request({ method: 'POST', url: `/team/${owner.teamId}/connections`, token: owner.token, payload: { name: 'maria', type: 'mysql', host: mysql.host, port: mysql.port, dbName: mysql.name, username: mysql.user, password: mysql.password || undefined } })
     ).json();
+    connectionId = conn.id;
     const ds = await t.request({
       method: 'POST',
       url: `/team/${owner.teamId}/datasets/quick-create`,
@@ -240,6 +272,22 @@ describe('runs against a real MariaDB', async () => {
     const evil = await t.request({ method: 'POST', url: `/team/${owner.teamId}/datasets/${datasetId}/request`, token: owner.token, payload: { variables: { status: "x' OR '1'='1" } } });
     expect(evil.json().data).toEqual([]);
     expect(await mysql.exec('select count(*) as n from orders')).toEqual([{ n: 3 }]);
+  });
+
+  it.skipIf(skip)('refuses INTO OUTFILE hidden behind a comment, and SELECT … INTO @var, with 400 INVALID_QUERY', async () => {
+    // MariaDB writes the file as its own OS user when secure_file_priv allows it (it does on the test machines).
+    const marker = path.join(os.tmpdir(), `plotline-http-outfile-${process.pid}-${Date.now()}`);
+    rmSync(marker, { force: true });
+    onTestFinished(() => rmSync(marker, { force: true }));
+    for (const query of [`select * from orders into/**/outfile '${marker}'`, `select * from orders into -- x\noutfile '${marker}'`, `select * from orders into #x\noutfile '${marker}'`, 'select 1 into @x']) {
+      const created = await t.request({ method: 'POST', url: `/team/${owner.teamId}/datasets/quick-create`, token: owner.token, payload: { name: 'evil', dataRequests: [{ connection_id: connectionId, query }] } });
+      expect(created.statusCode, created.body).toBe(200);
+      const res = await t.request({ method: 'GET', url: `/team/${owner.teamId}/datasets/${created.json().id}/request`, token: owner.token });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().code, query).toBe('INVALID_QUERY');
+      expect(res.json().error, query).toContain('SELECT … INTO');
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 });
 

@@ -10,13 +10,19 @@ import { createStore, isMigrated, migrateToLatest, type Store } from '../../src/
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 const TABLES = [
+  'alert_events',
+  'alerts',
   'api_keys',
   'chart_dataset_configs',
   'charts',
   'connections',
   'data_requests',
   'datasets',
+  'personal_api_keys',
   'projects',
+  'refresh_claims',
+  'refresh_run_charts',
+  'refresh_runs',
   'sessions',
   'share_policies',
   'team_roles',

@@ -50,6 +50,7 @@ function renderDashboard(dashboard: SharedDashboard): void {
   for (const chart of charts) {
     const view = renderChartCard(chart);
     placeCard(view.card, chart);
+    if (dashboard.allowExport) view.card.querySelector('.card-header')?.append(exportButtons(chart.id, chart.name ?? 'chart'));
     grid.append(view.card);
     rendered.push(view);
   }
@@ -59,6 +60,39 @@ function renderDashboard(dashboard: SharedDashboard): void {
   if (dashboard.footerCode) root.append(codeFrame(dashboard.footerCode, 'Dashboard footer'));
   if (dashboard.showBranding) root.append(h('footer', { class: 'branding' }, 'Made with Plotline'));
   document.body.dataset['state'] = 'ready';
+}
+
+/**
+ * CSV/XLSX of one chart, when the team allows report exports. Fetched with the in-memory token (and
+ * the password header), then saved from a blob: the token never goes into a link in the page.
+ */
+function exportButtons(chartId: number, name: string): HTMLElement {
+  const button = (format: 'csv' | 'xlsx') => {
+    const el = h('button', { type: 'button', class: 'export-button', 'aria-label': `Download ${name} as ${format.toUpperCase()}` }, format.toUpperCase());
+    el.addEventListener('click', () => {
+      void (async () => {
+        const query = new URLSearchParams(link.params);
+        query.set('format', format);
+        if (link.token) query.set('token', link.token);
+        const headers: Record<string, string> = password !== undefined ? { pass: password } : {};
+        const response = await fetch(`/project/dashboard/${encodeURIComponent(brewName)}/chart/${chartId}/export?${query.toString()}`, { headers, credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });
+        if (!response.ok) {
+          const body = (await response.json().catch(() => null)) as { error?: string } | null;
+          el.title = body?.error ?? `The export failed (${response.status})`;
+          el.dataset['state'] = 'error';
+          return;
+        }
+        const url = URL.createObjectURL(await response.blob());
+        const a = h('a', { href: url, download: `${name}.${format}` });
+        document.body.append(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      })();
+    });
+    return el;
+  };
+  return h('span', { class: 'export-buttons' }, button('csv'), button('xlsx'));
 }
 
 async function load(): Promise<void> {

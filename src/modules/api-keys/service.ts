@@ -4,7 +4,7 @@ import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { isTeamWide, mayGrant, type Role } from '../../platform/authorization.js';
 import type { TeamsRepository } from '../teams/repository.js';
-import type { ApiKey, ApiKeysRepository } from './repository.js';
+import type { ApiKey, ApiKeysRepository, PersonalApiKey } from './repository.js';
 
 export interface NewApiKey {
   name: string;
@@ -13,6 +13,10 @@ export interface NewApiKey {
 }
 
 export interface ApiKeyWithToken extends ApiKey {
+  token: string;
+}
+
+export interface PersonalApiKeyWithToken extends PersonalApiKey {
   token: string;
 }
 
@@ -57,5 +61,31 @@ export class ApiKeysService {
   async delete(actor: Actor, teamId: number, keyId: number): Promise<void> {
     await this.access.require(actor, teamId, 'apikeys:manage');
     if (!(await this.keys.delete(teamId, keyId))) throw new NotFoundError('API key');
+  }
+
+  /** A personal key acts as the caller in all their teams, at most at `ceiling` when given. */
+  async createPersonal(actor: Actor, input: { name: string; ceiling?: Role | null }): Promise<PersonalApiKeyWithToken> {
+    if (actor.kind !== 'user') throw new ForbiddenError('Team API keys cannot create personal keys', 'ROLE_TOO_HIGH');
+    const name = input.name.trim();
+    if (name === '') throw ValidationError.field('body.name', 'must not be empty');
+    const own = actor.personalKey?.ceiling ?? null;
+    const ceiling = input.ceiling === undefined ? own : input.ceiling;
+    // A key capped at a role cannot mint a key with more rights than itself.
+    if (own !== null && (ceiling === null || !mayGrant(own, ceiling))) {
+      throw new ForbiddenError(`A personal key capped at ${own} cannot create a key with more rights`, 'ROLE_TOO_HIGH');
+    }
+    const token = newToken('personalKey');
+    const key = await this.keys.createPersonal({ userId: actor.userId, name, ceiling, tokenHash: hashToken(token) });
+    return { ...key, token };
+  }
+
+  async listPersonal(actor: Actor): Promise<PersonalApiKey[]> {
+    if (actor.kind !== 'user') throw new ForbiddenError('Team API keys have no personal keys');
+    return this.keys.listPersonal(actor.userId);
+  }
+
+  async deletePersonal(actor: Actor, keyId: number): Promise<void> {
+    if (actor.kind !== 'user') throw new ForbiddenError('Team API keys have no personal keys');
+    if (!(await this.keys.deletePersonal(actor.userId, keyId))) throw new NotFoundError('API key');
   }
 }

@@ -23,7 +23,7 @@ import type { Actor } from '../../platform/actor.js';
 import { can } from '../../platform/authorization.js';
 import { cacheKey, type CacheStatus, type ResultCache } from '../../runtime/cache/index.js';
 import { stableHash } from '../../runtime/cache/cache-key.js';
-import type { Row } from '../../sources/index.js';
+import type { Row, RunMeta } from '../../sources/index.js';
 import type { Chart, ChartDatasetConfig } from '../charts/repository.js';
 import type { ChartsService } from '../charts/service.js';
 import type { DatasetRecord, DatasetsRepository } from '../datasets/repository.js';
@@ -39,6 +39,8 @@ export interface ChartRunInputs {
   persist: boolean;
   /** Answer from the result cache when it holds this exact run. */
   getCache?: boolean;
+  /** Compute from the sources and write the answer into the result cache (scheduled refreshes). */
+  refreshCache?: boolean;
 }
 
 export interface ChartRunResult {
@@ -47,6 +49,88 @@ export interface ChartRunResult {
   cache: CacheStatus | 'bypass';
   /** How each dataset configuration was computed (empty when served from the cache). */
   paths: ('pushdown' | 'stream')[];
+  /** Rows the sources answered with (grouped rows for pushdown); 0 when served from the cache. */
+  rowsRead: number;
+}
+
+/** Told about every refresh that persists a chart's data from a request (run history, alerts). */
+export interface ManualRefreshObserver {
+  manualRefresh(event: {
+    teamId: number;
+    projectId: number;
+    chartId: number;
+    durationMs: number;
+    result?: ChartRunResult;
+    error?: unknown;
+  }): Promise<void>;
+}
+
+/** What a limit cut: the chart was computed from the first `rowLimit` rows only. */
+export interface Truncation {
+  truncated: true;
+  rowLimit: number;
+}
+
+interface Computed {
+  chartData: unknown;
+  paths: ChartRunResult['paths'];
+  truncation: Truncation | undefined;
+  rowsRead: number;
+}
+
+/**
+ * Splits one iteration of batches into `n` iterables. Each holds the batches it has not consumed
+ * yet; one that stops early is dropped from the fan-out. An error reaches every consumer.
+ */
+export function teeBatches(source: AsyncIterable<Row[]>, n: number): AsyncIterable<Row[]>[] {
+  const iterator = source[Symbol.asyncIterator]();
+  const queues: (Row[][] | null)[] = Array.from({ length: n }, () => []);
+  let pulling: Promise<void> | undefined;
+  let done = false;
+  const pull = (): Promise<void> =>
+    (pulling ??= iterator.next().then(
+      (result) => {
+        pulling = undefined;
+        if (result.done) done = true;
+        else for (const queue of queues) queue?.push(result.value);
+      },
+      (error: unknown) => {
+        pulling = undefined;
+        throw error;
+      },
+    ));
+  return queues.map((_, index) => ({
+    async *[Symbol.asyncIterator]() {
+      try {
+        for (;;) {
+          const queue = queues[index]!;
+          if (queue.length > 0) {
+            yield queue.shift()!;
+            continue;
+          }
+          if (done) return;
+          await pull();
+        }
+      } finally {
+        queues[index] = null;
+      }
+    },
+  }));
+}
+
+/**
+ * A chart computed from a cut run says so in its chartData (saved with it, shown on report
+ * pages): `truncated: true` and the `rowLimit` that cut it.
+ */
+function markTruncated(chartData: unknown, truncation: Truncation | undefined): unknown {
+  if (!truncation || chartData === null || typeof chartData !== 'object' || Array.isArray(chartData)) return chartData;
+  return { ...chartData, truncated: true, rowLimit: truncation.rowLimit };
+}
+
+function worstTruncation(metas: readonly RunMeta[], fallbackLimit: number): Truncation | undefined {
+  const cut = metas.filter((meta) => meta.truncated);
+  if (cut.length === 0) return undefined;
+  return { truncated: true, rowLimit: Math.min(...cut.map((meta) => meta.rowLimit ?? fallbackLimit)) };
 }
 
 /** The CDC value wins; the dataset's legacy binding fields are the fallback. */
@@ -115,8 +199,18 @@ export class ChartRunService {
     private readonly datasets: DatasetsRepository,
     private readonly runner: DatasetRunner,
     private readonly cache: ResultCache,
-    private readonly settings: { cacheTtlMs: number; cacheStaleMs: number; pushdown: boolean },
+    private readonly settings: { cacheTtlMs: number; cacheStaleMs: number; pushdown: boolean; chartRowLimit: number; rowLimit: number },
   ) {}
+
+  /** Identical chart runs in flight in this process share one computation (with or without getCache). */
+  readonly #inFlight = new Map<string, Promise<Omit<ChartRunResult, 'cache'>>>();
+
+  private observer: ManualRefreshObserver | undefined;
+
+  /** Set once by the container: the refresh service records manual runs (it also needs this service). */
+  observe(observer: ManualRefreshObserver): void {
+    this.observer = observer;
+  }
 
   /** `POST /project/{pid}/chart/{id}/query`: the chart with fresh chartData. */
   async query(actor: Actor, projectId: number, chartId: number, inputs: Omit<ChartRunInputs, 'persist'> & { noSource?: boolean }): Promise<Chart> {
@@ -124,9 +218,24 @@ export class ChartRunService {
     if (inputs.noSource) return this.charts.get(actor, projectId, chartId);
     const runtime = Object.keys(inputs.variables ?? {}).length > 0 || (inputs.filters ?? []).length > 0;
     const persist = can(membership, 'chart:persist') && !runtime;
-    const result = await this.compute(project.team_id, chartId, { ...inputs, persist });
+    const result = persist
+      ? await this.observed(project.team_id, projectId, chartId, () => this.compute(project.team_id, chartId, { ...inputs, persist }))
+      : await this.compute(project.team_id, chartId, { ...inputs, persist });
     const chart = await this.charts.get(actor, projectId, chartId);
     return persist ? chart : { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated };
+  }
+
+  private async observed(teamId: number, projectId: number, chartId: number, run: () => Promise<ChartRunResult>): Promise<ChartRunResult> {
+    const started = performance.now();
+    const base = { teamId, projectId, chartId };
+    try {
+      const result = await run();
+      await this.observer?.manualRefresh({ ...base, durationMs: performance.now() - started, result });
+      return result;
+    } catch (error) {
+      await this.observer?.manualRefresh({ ...base, durationMs: performance.now() - started, error }).catch(() => undefined);
+      throw error;
+    }
   }
 
   async compute(teamId: number, chartId: number, inputs: ChartRunInputs): Promise<ChartRunResult> {
@@ -146,38 +255,55 @@ export class ChartRunService {
       return { raw: c, config: extra.length > 0 ? { ...config, conditions: [...(config.conditions ?? []), ...extra] } : config };
     });
 
+    const key = cacheKey('chart', {
+      chartId,
+      chartUpdatedAt: chart.updatedAt,
+      configs: chart.ChartDatasetConfigs.map((c) => c.updatedAt),
+      datasets: [...datasets.values()].map((d) => [d.id, d.version]),
+      timezone,
+      variables: inputs.variables ?? {},
+      filters: inputs.filters ?? [],
+      // A rolling window moves with the clock: key it by the current bucket day.
+      day: chart.currentEndDate ? new Date().toISOString().slice(0, 10) : null,
+    });
     let paths: ChartRunResult['paths'] = [];
+    let rowsRead = 0;
     const run = async (): Promise<unknown> => {
       const computed = await this.computeNow(teamId, chart, timezone, configs, datasets, inputs);
       paths = computed.paths;
-      return computed.chartData;
+      rowsRead = computed.rowsRead;
+      return markTruncated(computed.chartData, computed.truncation);
     };
-    let chartData: unknown;
-    let status: ChartRunResult['cache'] = 'bypass';
-    if (inputs.getCache) {
-      const key = cacheKey('chart', {
-        chartId,
-        chartUpdatedAt: chart.updatedAt,
-        configs: chart.ChartDatasetConfigs.map((c) => c.updatedAt),
-        datasets: [...datasets.values()].map((d) => [d.id, d.version]),
-        timezone,
-        variables: inputs.variables ?? {},
-        filters: inputs.filters ?? [],
-        // A rolling window moves with the clock: key it by the current bucket day.
-        day: chart.currentEndDate ? new Date().toISOString().slice(0, 10) : null,
+    if (inputs.getCache || inputs.refreshCache) {
+      const cached = await this.cache.getOrCompute(key, run, {
+        ttlMs: this.settings.cacheTtlMs,
+        staleMs: this.settings.cacheStaleMs,
+        ...(inputs.refreshCache ? { refresh: true } : {}),
       });
-      const cached = await this.cache.getOrCompute(key, run, { ttlMs: this.settings.cacheTtlMs, staleMs: this.settings.cacheStaleMs });
-      chartData = cached.value;
-      status = cached.status;
-    } else {
-      chartData = await run();
+      let chartDataUpdated = chart.chartDataUpdated;
+      if (inputs.persist) {
+        chartDataUpdated = new Date().toISOString();
+        await this.charts.saveChartData(chart.project_id, chart.id, cached.value, chartDataUpdated);
+      }
+      return { chartData: cached.value, chartDataUpdated, cache: cached.status, paths, rowsRead };
     }
-    let chartDataUpdated = chart.chartDataUpdated;
-    if (inputs.persist) {
-      chartDataUpdated = new Date().toISOString();
-      await this.charts.saveChartData(chart.project_id, chart.id, chartData, chartDataUpdated);
+    // Without the cache, concurrent identical runs still share one computation (and one save).
+    const flightKey = `${key}:${inputs.persist ? 'persist' : 'answer'}`;
+    let shared = this.#inFlight.get(flightKey);
+    if (!shared) {
+      shared = (async () => {
+        const chartData = await run();
+        let chartDataUpdated = chart.chartDataUpdated;
+        if (inputs.persist) {
+          chartDataUpdated = new Date().toISOString();
+          await this.charts.saveChartData(chart.project_id, chart.id, chartData, chartDataUpdated);
+        }
+        return { chartData, chartDataUpdated, paths, rowsRead };
+      })().finally(() => this.#inFlight.delete(flightKey));
+      this.#inFlight.set(flightKey, shared);
     }
-    return { chartData, chartDataUpdated, cache: status, paths };
+    const result = await shared;
+    return { ...result, cache: 'bypass' };
   }
 
   private async computeNow(
@@ -187,12 +313,14 @@ export class ChartRunService {
     configs: { raw: ChartDatasetConfig; config: DatasetConfigInput }[],
     datasets: Map<number, DatasetRecord>,
     inputs: ChartRunInputs,
-  ): Promise<{ chartData: unknown; paths: ChartRunResult['paths'] }> {
+  ): Promise<Computed> {
     const input = chartInput(chart, timezone);
     const runInputs = { variables: inputs.variables ?? {}, timezone: timezone ?? 'UTC' };
     const pushable = this.settings.pushdown && (PUSHDOWN_CHART_TYPES as ReadonlySet<string>).has(input.type);
+    const counter = { rows: 0 };
     if (!pushable) {
-      return { chartData: await this.streamAll(teamId, input, configs, datasets, runInputs), paths: configs.map(() => 'stream') };
+      const { chartData, truncation } = await this.streamAll(teamId, input, configs, datasets, runInputs, counter);
+      return { chartData, paths: configs.map(() => 'stream'), truncation, rowsRead: counter.rows };
     }
 
     // The database groups and aggregates where it can give exactly the engine's answer.
@@ -212,6 +340,7 @@ export class ChartRunService {
       const plan = planSeriesPushdown(ctx, plans, index, query, target.dialect, columns);
       const result = await target.run({ text: plan.sql, values: plan.params });
       if (result.meta.truncated || !Array.isArray(result.data)) continue;
+      counter.rows += result.data.length;
       try {
         series[index] = resultToSeries(plan, result.data as Row[]);
         paths[index] = 'pushdown';
@@ -222,10 +351,18 @@ export class ChartRunService {
 
     // The rest stream through the engine, one run per dataset and set of configured variables.
     const rest = configs.map((c, i) => ({ ...c, index: i })).filter((c) => paths[c.index] === 'stream');
-    await this.withRows(teamId, rest, datasets, runInputs, async (sources) => {
+    const truncation = await this.withRows(teamId, rest, datasets, runInputs, this.aggregationRowLimit(), async (sources) => {
       await Promise.all(rest.map((c, k) => aggregateSeries(ctx, plans[c.index]!, sources[k]!).then((s) => (series[c.index] = s))));
-    });
-    return { chartData: assembleChartData(ctx, plans, series), paths };
+    }, counter);
+    return { chartData: assembleChartData(ctx, plans, series), paths, truncation, rowsRead: counter.rows };
+  }
+
+  /**
+   * Aggregation holds groups, not rows, so it reads every row up to PLOTLINE_CHART_ROW_LIMIT
+   * (0 = no limit) rather than the much lower row limit of a collected run.
+   */
+  private aggregationRowLimit(): number {
+    return this.settings.chartRowLimit === 0 ? Number.MAX_SAFE_INTEGER : this.settings.chartRowLimit;
   }
 
   private async streamAll(
@@ -234,27 +371,32 @@ export class ChartRunService {
     configs: { raw: ChartDatasetConfig; config: DatasetConfigInput }[],
     datasets: Map<number, DatasetRecord>,
     runInputs: { variables: Record<string, unknown>; timezone: string },
-  ): Promise<unknown> {
+    counter: { rows: number },
+  ): Promise<{ chartData: unknown; truncation: Truncation | undefined }> {
     let chartData: unknown;
-    await this.withRows(teamId, configs, datasets, runInputs, async (sources) => {
+    // A table shows its rows, so it holds them: the row limit of a run applies. Other types aggregate.
+    const rowLimit = input.type === 'table' ? this.settings.rowLimit : this.aggregationRowLimit();
+    const truncation = await this.withRows(teamId, configs, datasets, runInputs, rowLimit, async (sources) => {
       const datasetInputs: DatasetInput[] = configs.map(({ config }, i) => ({ config, rows: sources[i]! }));
       chartData = await computeChartData(input, datasetInputs);
-    });
-    return chartData;
+    }, counter);
+    return { chartData, truncation };
   }
 
   /**
    * Opens one run per dataset (and set of configured variables) for the given configurations and
    * hands out a row source per configuration; runs bound by several configurations are held once.
-   * Every run is closed afterwards, also on failure.
+   * Every run is closed afterwards, also on failure. Returns what a limit cut, if anything.
    */
   private async withRows(
     teamId: number,
     configs: { raw: ChartDatasetConfig; config: DatasetConfigInput }[],
     datasets: Map<number, DatasetRecord>,
     runInputs: { variables: Record<string, unknown>; timezone: string },
+    rowLimit: number,
     use: (sources: RowSource[]) => Promise<void>,
-  ): Promise<void> {
+    counter: { rows: number },
+  ): Promise<Truncation | undefined> {
     const groups = new Map<string, { dataset: DatasetRecord; configured: unknown; members: number[] }>();
     configs.forEach(({ raw, config }, index) => {
       const configured = config.configuration?.variables ?? [];
@@ -267,20 +409,28 @@ export class ChartRunService {
     const sources = new Array<RowSource>(configs.length);
     try {
       for (const group of groups.values()) {
-        const rows = await this.runner.stream(teamId, group.dataset, {
-          ...runInputs,
-          configured: group.configured as { name: string; value: unknown }[],
-        });
+        const rows = await this.runner.stream(
+          teamId,
+          group.dataset,
+          { ...runInputs, configured: group.configured as { name: string; value: unknown }[] },
+          { rowLimit },
+        );
         opened.push(rows);
         if (group.members.length === 1) {
           sources[group.members[0]!] = { batches: rows };
         } else {
-          const all: Row[] = [];
-          for await (const batch of rows) for (const row of batch) all.push(row);
-          for (const member of group.members) sources[member] = all;
+          // One read of the run feeds every configuration that binds it; they aggregate side by
+          // side, so only the batches not yet seen by the slowest are held, never the whole run.
+          const copies = teeBatches(rows, group.members.length);
+          group.members.forEach((member, k) => (sources[member] = { batches: copies[k]! }));
         }
       }
       await use(sources);
+      for (const rows of opened) counter.rows += rows.meta().rowCount;
+      return worstTruncation(
+        opened.map((rows) => rows.meta()),
+        rowLimit,
+      );
     } finally {
       await Promise.all(opened.map((rows) => rows.close().catch(() => undefined)));
     }

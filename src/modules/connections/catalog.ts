@@ -78,8 +78,8 @@ export interface Provider {
 const SQL: Capabilities = { test: true, schema: true, query: true, pushdown: true, streaming: true };
 const DOCUMENTS: Capabilities = { test: true, schema: true, query: true, pushdown: false, streaming: true };
 const REMOTE: Capabilities = { test: true, schema: false, query: true, pushdown: false, streaming: false };
-// Stored and validated, but no source runs them yet: every capability is honestly false.
-const STORED_ONLY: Capabilities = { test: false, schema: false, query: false, pushdown: false, streaming: false };
+// Provider APIs answered in pages and collected under the row cap; those that can list collections or properties describe them.
+const REMOTE_WITH_SCHEMA: Capabilities = { test: true, schema: true, query: true, pushdown: false, streaming: false };
 
 function provider(subType: ConnectionSubType, name: string, category: Provider['category'], description: string, capabilities: Capabilities): Provider {
   return { id: subType, type: familyOf(subType), subType, name, category, description, capabilities: { ...capabilities } };
@@ -94,8 +94,8 @@ export const PROVIDERS: readonly Provider[] = Object.freeze([
   provider('rdsMysql', 'Amazon RDS for MySQL', 'database', 'MySQL hosted on Amazon RDS', SQL),
   provider('mongodb', 'MongoDB', 'database', 'A MongoDB deployment, queried with find or aggregation pipelines', DOCUMENTS),
   provider('api', 'HTTP API', 'api', 'Any JSON-over-HTTP API, with global headers and authentication', REMOTE),
-  provider('realtimedb', 'Firebase Realtime Database', 'database', 'A Firebase Realtime Database, read with a service account', STORED_ONLY),
-  provider('firestore', 'Cloud Firestore', 'database', 'Cloud Firestore collections, read with a service account', STORED_ONLY),
-  provider('googleAnalytics', 'Google Analytics', 'analytics', 'Google Analytics reports (metrics and dimensions)', STORED_ONLY),
-  provider('customerio', 'Customer.io', 'messaging', 'Customer.io customers, segments and campaigns', STORED_ONLY),
+  provider('realtimedb', 'Firebase Realtime Database', 'database', 'A Firebase Realtime Database, read over REST with a service account', REMOTE),
+  provider('firestore', 'Cloud Firestore', 'database', 'Cloud Firestore collections, queried over REST with a service account', REMOTE_WITH_SCHEMA),
+  provider('googleAnalytics', 'Google Analytics', 'analytics', 'Google Analytics 4 reports (metrics and dimensions), with a service account or an OAuth refresh token', REMOTE_WITH_SCHEMA),
+  provider('customerio', 'Customer.io', 'messaging', 'Customer.io customers, segments, campaign and journey metrics and activities (App API key)', REMOTE),
 ]);

@@ -13,11 +13,11 @@ const FreeObject = Type.Object({}, { additionalProperties: true });
 const ObjectOrArray = Type.Union([FreeObject, Type.Array(Type.Unknown(), { maxItems: 1000 })]);
 
 /**
- * `port` is a string in and out. A JSON number is accepted too and stored as its string, because
- * clients that build bodies from typed forms send numbers; rejecting them would help nobody.
- * An optional leading ':' is kept for API connections, whose port is appended to the URL.
+ * `port` is a string in and out, as the contract says: a JSON number is a 400 naming `body.port`
+ * (bodies are never coerced). An optional leading ':' is kept for API connections, whose port is
+ * appended to the URL.
  */
-const PortInput = Type.Union([Type.String({ pattern: '^(:?[0-9]{1,5})?$' }), Type.Integer({ minimum: 1, maximum: 65535 })]);
+const PortInput = Type.String({ pattern: '^(:?[0-9]{1,5})?$', description: 'A string of digits, e.g. "5432"; a number is refused' });
 
 /** Project ids are answered as strings (spec) but accepted as integers or numeric strings. */
 const ProjectIdInput = Type.Union([Id, Type.String({ pattern: '^[1-9][0-9]{0,9}$' })]);

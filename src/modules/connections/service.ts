@@ -204,9 +204,13 @@ export class ConnectionsService {
     return this.decrypt(record);
   }
 
-  /** For ids taken from a body (a data request's connection_id): is it a connection of this team? */
-  async belongsToTeam(teamId: number, connectionId: number): Promise<boolean> {
-    return this.connections.exists(teamId, connectionId);
+  /**
+   * For ids taken from a body (a dataset's or data request's connection_id): is it a connection of
+   * this team that the caller may see? A project role may only use connections of its projects.
+   */
+  async usableBy(membership: Membership, connectionId: number): Promise<boolean> {
+    const [summary] = await this.connections.summaries(membership.teamId, [connectionId]);
+    return summary !== undefined && ownsAny(membership, summary.project_ids);
   }
 
   /** Secret-free summaries (for embedding `Connection` in data requests), only of this team. */
@@ -438,8 +442,8 @@ export class ConnectionsService {
     return out;
   }
 
-  private normalizePort(port: string | number | null): string | null {
-    if (port === null || typeof port === 'number') return port === null ? null : String(port);
+  private normalizePort(port: string | null): string | null {
+    if (port === null) return null;
     const digits = port.replace(/^:/, '');
     if (digits !== '' && (Number(digits) < 1 || Number(digits) > 65535)) throw ValidationError.field('body.port', 'must be between 1 and 65535');
     return port;

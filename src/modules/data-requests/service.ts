@@ -28,7 +28,7 @@ export class DataRequestsService {
 
   async create(actor: Actor, teamId: number, datasetId: number, input: DataRequestInput): Promise<DataRequestView> {
     const { membership, dataset } = await this.datasetsService.load(actor, teamId, datasetId, 'dataset:write');
-    const fields = await this.datasetsService.checkRequestFields(teamId, input, 'body');
+    const fields = await this.datasetsService.checkRequestFields(membership, input, 'body');
     const record = await this.db.transaction().execute(async (trx) => {
       const created = await this.requests.create(datasetId, fields, trx);
       // The first request of a dataset becomes its main request.
@@ -43,7 +43,7 @@ export class DataRequestsService {
     const { membership } = await this.datasetsService.load(actor, teamId, datasetId, 'dataset:write');
     const existing = await this.requests.find(datasetId, id);
     if (!existing) throw new NotFoundError('Data request');
-    const fields = await this.datasetsService.checkRequestFields(teamId, input, 'body');
+    const fields = await this.datasetsService.checkRequestFields(membership, input, 'body');
     if (fields.headers) fields.headers = mergeMaskedHeaders(fields.headers, existing.headers);
     await this.db.transaction().execute(async (trx) => {
       await this.requests.update(datasetId, id, fields, trx);

@@ -7,6 +7,13 @@ const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema
 const Str = (max = 10_000) => Type.String({ maxLength: max });
 const AnyObject = Type.Object({}, { additionalProperties: true });
 
+/**
+ * Longest query or request body a data request may hold (256 KiB of text). Far above any hand-written
+ * query, and it bounds what each run has to scan.
+ */
+export const MAX_QUERY_TEXT = 262_144;
+const QueryText = Type.String({ maxLength: MAX_QUERY_TEXT, description: `At most ${MAX_QUERY_TEXT} characters` });
+
 export const Operation = Type.Enum([...OPERATIONS]);
 export const Method = Type.Enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
 export const BindingTypeSchema = Type.Enum(['string', 'number', 'boolean', 'date']);
@@ -41,7 +48,7 @@ const datasetWritable = {
   legend: Maybe(Str(500)),
   connection_id: Maybe(Id),
   type: Maybe(Str(100)),
-  query: Maybe(Str(1_000_000)),
+  query: Maybe(QueryText),
   datasetColor: Maybe(Str(100)),
   draft: Type.Optional(Type.Boolean()),
   xAxis: Maybe(Str(500)),
@@ -74,9 +81,9 @@ export const dataRequestWritable = {
   method: Maybe(Method),
   route: Maybe(Str(20_000)),
   headers: Maybe(Headers),
-  body: Maybe(Str(1_000_000)),
+  body: Maybe(QueryText),
   useGlobalHeaders: Type.Optional(Type.Boolean()),
-  query: Maybe(Str(1_000_000)),
+  query: Maybe(QueryText),
   pagination: Type.Optional(Type.Boolean()),
   items: Maybe(Str(500)),
   itemsLimit: Maybe(Type.Integer({ minimum: 0, maximum: 100_000_000 })),

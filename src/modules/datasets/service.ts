@@ -127,7 +127,7 @@ export class DatasetsService {
     }, undefined);
     const checkedRequests = await Promise.all(
       requests.map(async (r, i) => ({
-        fields: await this.checkRequestFields(teamId, r, `body.dataRequests.${i}`),
+        fields: await this.checkRequestFields(membership, r, `body.dataRequests.${i}`),
         bindings: (r.variableBindings ?? []).map((b, j) => checkBinding(b, `body.dataRequests.${i}.variableBindings.${j}`)),
       })),
     );
@@ -177,8 +177,8 @@ export class DatasetsService {
       fields.name = input.legend;
     }
     if (fields.connection_id !== undefined && fields.connection_id !== null) {
-      if (!(await this.connections.belongsToTeam(membership.teamId, fields.connection_id))) {
-        throw ValidationError.field('body.connection_id', 'is not a connection of this team');
+      if (!(await this.connections.usableBy(membership, fields.connection_id))) {
+        throw ValidationError.field('body.connection_id', 'is not a connection of this team that you may use');
       }
     }
     if (fields.main_dr_id !== undefined && fields.main_dr_id !== null) {
@@ -216,16 +216,16 @@ export class DatasetsService {
     return fields;
   }
 
-  /** Checks a data request body: connection of this team, headers normalised. */
-  async checkRequestFields(teamId: number, input: DataRequestInput, field: string): Promise<Partial<DataRequestFields>> {
+  /** Checks a data request body: a connection of this team the caller may use, headers normalised. */
+  async checkRequestFields(membership: Membership, input: DataRequestInput, field: string): Promise<Partial<DataRequestFields>> {
     const { headers, ...rest } = input as DataRequestInput & { variableBindings?: unknown };
     delete (rest as Record<string, unknown>)['variableBindings'];
     const fields: Partial<DataRequestFields> = {};
     for (const [key, value] of Object.entries(rest)) if (value !== undefined) (fields as Record<string, unknown>)[key] = value;
     if (headers !== undefined) fields.headers = normalizeHeaders(headers ?? [], `${field}.headers`);
     if (fields.connection_id !== undefined && fields.connection_id !== null) {
-      if (!(await this.connections.belongsToTeam(teamId, fields.connection_id))) {
-        throw ValidationError.field(`${field}.connection_id`, 'is not a connection of this team');
+      if (!(await this.connections.usableBy(membership, fields.connection_id))) {
+        throw ValidationError.field(`${field}.connection_id`, 'is not a connection of this team that you may use');
       }
     }
     if (typeof fields.body === 'string' && fields.body.trim() !== '') {

@@ -68,6 +68,12 @@ export const pageRoutes: FastifyPluginAsync<PageOptions> = async (app, options) 
   };
 
   const hidden = { schema: { hide: true } };
+  // The editor: its own routes all live under /app/, so a reload of any of them gets the app's
+  // page and never an API path; everything else stays the API's.
+  app.get('/', hidden, async (_request, reply) => reply.redirect('/app/', 302));
+  app.get('/app', hidden, async (_request, reply) => reply.redirect('/app/', 301));
+  app.get('/app/', hidden, page('app/index.html', false));
+  app.get('/app/*', hidden, page('app/index.html', false));
   app.get('/report/:brewName', hidden, page('report.html', false));
   app.get('/chart/:share_string/embedded', hidden, page('embed.html', true));
   app.get(FRAME_PATH, hidden, async (_request, reply) => reply.headers(frameHeaders()).type('text/html; charset=utf-8').send(FRAME_HTML));

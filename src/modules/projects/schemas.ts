@@ -87,6 +87,7 @@ const projectProperties = {
   timezone: Nullable(Type.String()),
   updateSchedule: Nullable(UpdateSchedule),
   lastUpdatedAt: Nullable(Timestamp),
+  nextUpdateAt: Type.Union([Timestamp, Type.Null()], { description: 'When the update schedule refreshes the dashboard next (now when it is due); null without a schedule' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };

@@ -8,14 +8,17 @@ import type { Chart, ChartsRepository } from '../charts/repository.js';
 import type { SharePolicy, SharingRepository } from '../sharing/repository.js';
 import type { Project, ProjectFields, ProjectsRepository, UpdateSchedule } from './repository.js';
 import type { CreateProjectInput, ProjectInput, UpdateScheduleBody } from './schemas.js';
+import { dashboardDue, scheduleZone } from '../../runtime/scheduler/due.js';
 import { isColour, isHttpUrl, isIanaZone, isLogoReference, slugify, slugWithSuffix } from './validation.js';
 
 export interface ProjectView extends Project {
+  nextUpdateAt: string | null;
   Charts: Chart[];
   SharePolicies?: SharePolicy[];
 }
 
 export interface ProjectListItem extends Project {
+  nextUpdateAt: string | null;
   Charts: { id: number; name: string | null; layout: unknown }[];
 }
 
@@ -37,6 +40,8 @@ export class ProjectsService {
     private readonly charts: ChartsRepository,
     private readonly sharing: SharingRepository,
     private readonly access: AccessService,
+    /** The scheduler's clock, for `nextUpdateAt`. */
+    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   /**
@@ -66,6 +71,7 @@ export class ProjectsService {
     const summaries = await this.charts.summaries(projects.map((p) => p.id));
     return projects.map((project) => ({
       ...project,
+      nextUpdateAt: nextUpdateAt(project, this.clock()),
       Charts: summaries.filter((c) => c.project_id === project.id).map(({ id, name, layout }) => ({ id, name, layout })),
     }));
   }
@@ -81,7 +87,6 @@ export class ProjectsService {
     const name = fields.name ?? input.name.trim();
     fields.backgroundColor ??= DEFAULT_BACKGROUND;
     fields.titleColor ??= DEFAULT_TITLE_COLOUR;
-    this.assertPasswordConsistent(fields.passwordProtected ?? false, fields.passwordHash ?? null);
 
     const slug = slugify(name);
     let candidate = (await this.projects.brewNameTaken(slug)) ? slugWithSuffix(slug) : slug;
@@ -96,9 +101,8 @@ export class ProjectsService {
   async update(actor: Actor, projectId: number, input: ProjectInput): Promise<ProjectView> {
     const { project, membership } = await this.authorize(actor, projectId, 'project:update');
     const fields = await this.prepare(input, membership, project);
-    const protectedAfter = fields.passwordProtected ?? project.passwordProtected;
-    const hashAfter = fields.passwordHash !== undefined ? fields.passwordHash : await this.projects.passwordHash(project.team_id, projectId);
-    this.assertPasswordConsistent(protectedAfter, hashAfter);
+    // `passwordProtected: true` with no password set is accepted: the report stays closed to
+    // anonymous viewers (no password can match) until one is set. It fails closed, never open.
     const updated = await this.projects.update(project.team_id, projectId, fields);
     if (!updated) throw new NotFoundError('Project');
     return this.view(updated, membership);
@@ -139,16 +143,15 @@ export class ProjectsService {
 
   private async view(project: Project, membership: Membership): Promise<ProjectView> {
     const Charts = await this.charts.listByProject(project.id);
+    const next = nextUpdateAt(project, this.clock());
     // Policies carry locked parameters; only those who manage sharing see them.
-    if (!can(membership, 'share:manage')) return { ...project, Charts };
+    if (!can(membership, 'share:manage')) return { ...project, nextUpdateAt: next, Charts };
     const SharePolicies = await this.sharing.list({ teamId: project.team_id, type: 'Project', id: project.id });
-    return { ...project, Charts, SharePolicies };
+    return { ...project, nextUpdateAt: next, Charts, SharePolicies };
   }
 
-  private assertPasswordConsistent(passwordProtected: boolean, hash: string | null): void {
-    if (passwordProtected && hash === null) {
-      throw ValidationError.field('body.passwordProtected', 'cannot be true while the dashboard has no password; send body.password too');
-    }
+  private assertMayShare(membership: Membership, what: string): void {
+    if (!can(membership, 'share:manage')) throw new ForbiddenError(`The ${membership.role} role may not ${what}: it may not share dashboards`);
   }
 
   /** Validates and normalises the writable fields; only known keys survive (no mass assignment). */
@@ -159,8 +162,16 @@ export class ProjectsService {
       if (name === '') throw ValidationError.field('body.name', 'must not be empty');
       fields.name = name;
     }
-    for (const key of ['dashboardTitle', 'description', 'public', 'passwordProtected'] as const) {
-      if (input[key] !== undefined) (fields as Record<string, unknown>)[key] = input[key];
+    for (const key of ['dashboardTitle', 'description'] as const) {
+      if (input[key] !== undefined) fields[key] = input[key];
+    }
+    // Publishing and report passwords decide who sees the dashboard without an account: they follow
+    // the sharing rights of the role table, like share policies and tokens.
+    for (const key of ['public', 'passwordProtected'] as const) {
+      const value = input[key];
+      if (value === undefined) continue;
+      if (value !== (current?.[key] ?? false)) this.assertMayShare(membership, `change ${key}`);
+      fields[key] = value;
     }
     for (const key of ['backgroundColor', 'titleColor'] as const) {
       const value = input[key];
@@ -199,10 +210,17 @@ export class ProjectsService {
       fields.updateSchedule = input.updateSchedule === null ? null : normaliseSchedule(input.updateSchedule);
     }
     if (input.password !== undefined) {
+      this.assertMayShare(membership, 'set the report password');
       fields.passwordHash = input.password === null ? null : await hashPassword(input.password);
     }
     return fields;
   }
+}
+
+/** When the schedule refreshes the dashboard next, by the scheduler's own rules. */
+function nextUpdateAt(project: Project, now: Date): string | null {
+  const schedule = project.updateSchedule;
+  return dashboardDue(schedule, { timezone: scheduleZone(project.timezone, schedule), lastUpdatedAt: project.lastUpdatedAt, now }).nextAt;
 }
 
 function emptyToNull(value: string | null): string | null {

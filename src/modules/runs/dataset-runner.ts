@@ -140,7 +140,7 @@ export class DatasetRunner {
       if (keep && Array.isArray(data)) data = data.filter(keep);
       this.refreshSchemaLater(teamId, connections);
       const rowCount = Array.isArray(data) ? data.length : 1;
-      return { data, meta: { columns, rowCount, truncated, durationMs: Date.now() - started } };
+      return { data, meta: { columns, rowCount, truncated, ...(truncated ? { rowLimit: this.settings.rowLimit } : {}), durationMs: Date.now() - started } };
     };
     const result = await this.cache.getOrCompute(key, compute, { ttlMs: this.settings.cacheTtlMs, staleMs: this.settings.cacheStaleMs, refresh: options.refresh });
     return { ...result.value, cache: { status: result.status, createdAt: new Date(result.createdAt).toISOString() } };
@@ -157,15 +157,19 @@ export class DatasetRunner {
     }
     const { main, bindings } = await this.plan(dataset);
     const connections = await this.connectionsFor(teamId, [main]);
+    const rowLimit = options.rowLimit ?? this.settings.rowLimit;
     const source: RowStream = await this.registry.stream(this.sourceConnection(connections, main), main, {
       variables: this.resolve(bindings.get(main.id) ?? [], inputs),
       timeoutMs: this.settings.timeoutMs,
-      rowLimit: options.rowLimit ?? this.settings.rowLimit,
+      rowLimit,
     });
     this.refreshSchemaLater(teamId, connections);
     const keep = filterPredicate(inputs.filters ?? [], dataset.dateField, inputs.timezone);
     return {
-      meta: () => source.meta(),
+      meta: () => {
+        const meta = source.meta();
+        return meta.truncated ? { ...meta, rowLimit } : meta;
+      },
       close: () => source.close(),
       async *[Symbol.asyncIterator]() {
         for await (const batch of source) yield keep ? batch.filter(keep) : batch;
@@ -217,7 +221,7 @@ export class DatasetRunner {
       rowLimit: this.settings.rowLimit,
     });
     this.refreshSchemaLater(teamId, connections);
-    return result;
+    return result.meta.truncated ? { ...result, meta: { ...result.meta, rowLimit: this.settings.rowLimit } } : result;
   }
 
   async test(connection: RunnableConnection): Promise<void> {

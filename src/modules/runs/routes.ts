@@ -37,7 +37,8 @@ const RunQuery = Type.Object({
 const Meta = Type.Object({
   columns: Type.Array(Type.Object({ name: Type.String(), type: Type.String() }, { additionalProperties: true })),
   rowCount: Type.Integer(),
-  truncated: Type.Boolean(),
+  truncated: Type.Boolean({ description: 'True when a row limit cut the result (the rows are the first `rowLimit`)' }),
+  rowLimit: Type.Optional(Type.Integer({ description: 'The limit that cut the result, when truncated' })),
   durationMs: Type.Number(),
 });
 

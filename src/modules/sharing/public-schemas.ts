@@ -65,6 +65,7 @@ export type PublicChartView = Static<typeof PublicChart>;
 export const SharedChart = Type.Object({
   ...publicChartProperties,
   showBranding: Type.Boolean(),
+  allowExport: Type.Boolean({ description: "The team's allowReportExport: the page may offer CSV/XLSX exports of its charts" }),
   theme: ThemeParam,
 });
 export type SharedChartView = Static<typeof SharedChart>;
@@ -82,6 +83,7 @@ export const SharedDashboard = Type.Object({
   headerCode: Nullable(Type.String({ description: 'Owner-written HTML; pages render it only inside a sandboxed frame' })),
   footerCode: Nullable(Type.String({ description: 'Owner-written HTML; pages render it only inside a sandboxed frame' })),
   showBranding: Type.Boolean(),
+  allowExport: Type.Boolean({ description: "The team's allowReportExport: the page may offer CSV/XLSX exports of its charts" }),
   timezone: Nullable(Type.String()),
   theme: ThemeParam,
   Charts: Type.Array(PublicChart),

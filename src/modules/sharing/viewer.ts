@@ -9,6 +9,7 @@ import type { PublicChartView, SharedChartView, SharedDashboardView, Theme } fro
 import type { SharePolicyRecord, SharingRepository } from './repository.js';
 import type { EntityType } from './schemas.js';
 import type { ShareTokens } from './tokens.js';
+import { mapLimited } from '../../runtime/map-limited.js';
 
 /** The chart computation the viewer needs (ChartRunService satisfies it). */
 export interface ChartComputer {
@@ -20,7 +21,7 @@ export interface ChartComputer {
 }
 
 export interface BrandingSource {
-  findById(teamId: number): Promise<{ showBranding: boolean } | undefined>;
+  findById(teamId: number): Promise<{ showBranding: boolean; allowReportExport?: boolean } | undefined>;
 }
 
 export interface ViewerSettings {
@@ -93,7 +94,20 @@ export class ShareViewer {
     const team = await this.teams.findById(policy.team_id);
     const view = await this.render(policy.team_id, chart, variables, failures);
     if (view.error) throw new AppError(view.error.code === 'CHART_VARIABLES_INVALID' ? 400 : 502, view.error.code, view.error.message);
-    return { ...view, showBranding: team?.showBranding ?? true, theme: request.theme ?? 'os' };
+    return { ...view, showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os' };
+  }
+
+  /** A chart shown through a chart link, or through a dashboard link (one of its report charts), with its team: for exports. */
+  async exportable(link: { shareString: string } | { brewName: string; chartId: number }, request: ViewRequest): Promise<{ chart: PublicChartView; allowExport: boolean }> {
+    if ('shareString' in link) {
+      const view = await this.chart(link.shareString, request);
+      return { chart: view, allowExport: view.allowExport };
+    }
+    const dashboard = await this.dashboard(link.brewName, request);
+    const chart = dashboard.Charts.find((c) => c.id === link.chartId);
+    if (!chart) throw new NotFoundError('Chart');
+    if (chart.error) throw new AppError(502, chart.error.code, chart.error.message);
+    return { chart, allowExport: dashboard.allowExport };
   }
 
   /** `GET /project/dashboard/{brewName}`: the report with its `onReport` charts. */
@@ -118,7 +132,7 @@ export class ShareViewer {
     const team = await this.teams.findById(found.team_id);
     const onReport = dashboard.Charts.filter((chart) => chart.onReport);
     const Charts = await mapLimited(onReport, this.settings.concurrency ?? 3, (chart) => this.render(found.team_id, chart, variables, failures));
-    return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, theme: request.theme ?? 'os', Charts };
+    return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts };
   }
 
   /**
@@ -245,7 +259,7 @@ export function publicChart(chart: Chart, chartData: unknown, chartDataUpdated: 
   };
 }
 
-function dashboardFields(project: Project): Omit<SharedDashboardView, 'showBranding' | 'theme' | 'Charts'> {
+function dashboardFields(project: Project): Omit<SharedDashboardView, 'showBranding' | 'allowExport' | 'theme' | 'Charts'> {
   return {
     name: project.name,
     brewName: project.brewName,
@@ -259,18 +273,4 @@ function dashboardFields(project: Project): Omit<SharedDashboardView, 'showBrand
     footerCode: project.footerCode,
     timezone: project.timezone,
   };
-}
-
-/** Maps with at most `limit` calls in flight, keeping the input order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
-import { Id, Timestamp } from '../../platform/http-schemas.js';
-import { ROLES } from '../../platform/authorization.js';
+import { Id, RoleSchema, Timestamp } from '../../platform/http-schemas.js';
 
-export const RoleSchema = Type.Enum([...ROLES]);
+export { RoleSchema };
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 

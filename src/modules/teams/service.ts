@@ -3,6 +3,7 @@ import { assertCan, type AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { can, isTeamWide, mayGrant, ownsProject, roleRank, type Membership, type Role } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
+import type { ApiKeysRepository } from '../api-keys/repository.js';
 import type { UsersRepository } from '../users/repository.js';
 import { normalizeEmail } from '../users/service.js';
 import type { Member, Team, TeamFlags, TeamRole, TeamsRepository } from './repository.js';
@@ -21,10 +22,13 @@ export class TeamsService {
     private readonly teams: TeamsRepository,
     private readonly users: UsersRepository,
     private readonly access: AccessService,
+    private readonly apiKeys: ApiKeysRepository,
   ) {}
 
   async create(actor: Actor, input: { name: string } & TeamFlags): Promise<TeamView> {
-    if (actor.kind !== 'user') throw new ForbiddenError('API keys act only inside their own team; sign in to create a team');
+    if (actor.kind !== 'user') throw new ForbiddenError('Team API keys act only inside their own team; use a personal API key or sign in to create a team');
+    const ceiling = actor.personalKey?.ceiling;
+    if (ceiling && !isTeamWide(ceiling)) throw new ForbiddenError(`A personal API key capped at ${ceiling} cannot create teams`, 'ROLE_TOO_HIGH');
     const name = input.name.trim();
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
     const team = await this.db.transaction().execute((trx) => this.teams.create({ ...input, name }, actor.userId, trx));
@@ -122,6 +126,8 @@ export class TeamsService {
         throw new ConflictError('The last owner of a team cannot leave it; delete the team or make someone else owner', 'LAST_OWNER');
       }
       await this.teams.removeRole(teamId, userId, trx);
+      // Keys act with at most their creator's rights; someone who left has none here.
+      await this.apiKeys.deleteCreatedBy(teamId, userId, trx);
     });
   }
 
@@ -163,7 +169,7 @@ export class TeamsService {
       const teamRoles = roles.filter((r) => r.team_id === team.id);
       const mine = teamRoles.find((r) => r.user_id === actor.userId);
       if (!mine) continue;
-      const membership: Membership = { teamId: team.id, userId: actor.userId, role: mine.role, projects: mine.projects };
+      const membership = actor.kind === 'user' ? await this.access.asMember(actor, team.id, mine) : await this.access.membership(actor, team.id);
       const view = this.view(team, membership, teamRoles);
       view.Projects = projects
         .filter((p) => p.team_id === team.id && ownsProject(membership, p.id))

@@ -1,31 +1,55 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf } from '../../platform/auth.js';
-import { LoginBody, LoggedOut, Me, SignupBody, UserWithToken } from './schemas.js';
-import type { UsersService } from './service.js';
+import { clearSessionCookie, requireSameOrigin, setSessionCookie } from '../../platform/session-cookie.js';
+import { LoginBody, LoggedOut, Me, SessionQuery, SignupBody, UserWithToken } from './schemas.js';
+import { SESSION_DAYS, type UserWithToken as UserWithTokenValue, type UsersService } from './service.js';
 
 export interface UsersRouteOptions {
   users: UsersService;
   authLimit: { max: number; timeWindow: number };
+  /** APP_URL: the editor's origin, accepted by the CSRF check besides the server's own. */
+  appUrl?: string;
+}
+
+/** With `?session=cookie`: the token goes into the HttpOnly cookie, never into page script. */
+function answer(request: FastifyRequest, reply: FastifyReply, cookie: boolean, user: UserWithTokenValue) {
+  if (!cookie) return user;
+  const { token, ...rest } = user;
+  setSessionCookie(request, reply, token, SESSION_DAYS * 24 * 3600);
+  return rest;
 }
 
 /** Sign-up and login: public, rate limited per client address. */
-export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = async (app, { users, authLimit }) => {
+export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = async (app, { users, authLimit, appUrl = '' }) => {
+  // A cookie login is a write that sets a session: a foreign page may not force one (login CSRF).
+  const cookieMode = (request: FastifyRequest & { query: { session?: 'cookie' } }): boolean => {
+    if (request.query.session !== 'cookie') return false;
+    requireSameOrigin(request, appUrl);
+    return true;
+  };
   app.post(
     '/user',
     {
       config: { rateLimit: authLimit },
-      schema: { tags: ['users'], summary: 'Sign up (creates a personal team)', security: [], body: SignupBody, response: { 200: UserWithToken } },
+      schema: { tags: ['users'], summary: 'Sign up (creates a personal team)', security: [], querystring: SessionQuery, body: SignupBody, response: { 200: UserWithToken } },
     },
-    async (request) => users.register(request.body),
+    async (request, reply) => {
+      const cookie = cookieMode(request);
+      return answer(request, reply, cookie, await users.register(request.body));
+    },
   );
 
   app.post(
     '/user/login',
     {
       config: { rateLimit: authLimit },
-      schema: { tags: ['users'], summary: 'Log in and get a session token', security: [], body: LoginBody, response: { 200: UserWithToken } },
+      schema: { tags: ['users'], summary: 'Log in and get a session token', security: [], querystring: SessionQuery, body: LoginBody, response: { 200: UserWithToken } },
     },
-    async (request) => users.login(request.body.email, request.body.password),
+    async (request, reply) => {
+      const cookie = cookieMode(request);
+      return answer(request, reply, cookie, await users.login(request.body.email, request.body.password));
+    },
   );
 };
 
@@ -33,8 +57,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<Pick<UsersRouteOptions, 'user
   app.post(
     '/user/logout',
     { schema: { tags: ['users'], summary: 'End the current session', response: { 200: LoggedOut } } },
-    async (request) => {
+    async (request, reply) => {
       await users.logout(actorOf(request));
+      clearSessionCookie(request, reply);
       return { loggedOut: true };
     },
   );

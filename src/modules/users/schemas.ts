@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { Timestamp } from '../../platform/http-schemas.js';
+import { Type, type Static } from 'typebox';
+import { RoleSchema, Timestamp } from '../../platform/http-schemas.js';
 
 export const SignupBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -16,14 +16,36 @@ export const UserWithToken = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   email: Type.String(),
-  token: Type.String({ description: 'Session bearer token (30 days); shown only here' }),
+  token: Type.Optional(Type.String({ description: 'Session bearer token (30 days); shown only here. Absent with `?session=cookie`, where it goes into an HttpOnly cookie instead' })),
 });
 
-export const Me = Type.Object({
+export const SessionQuery = Type.Object({
+  session: Type.Optional(
+    Type.Literal('cookie', {
+      description: "Browser mode: the session token is set as an HttpOnly SameSite=Strict cookie (Secure over https) and left out of the body; the request's Origin must be this server's",
+    }),
+  ),
+});
+
+export const MeKey = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  email: Type.String(),
-  createdAt: Timestamp,
+  type: Type.Enum(['team', 'personal']),
+  team_id: Type.Union([Type.Integer(), Type.Null()], { description: 'The team of a team key; null for a personal key' }),
+  role: Type.Union([RoleSchema, Type.Null()], { description: "A team key's effective role, or a personal key's ceiling (null: none)" }),
+  projects: Type.Array(Type.Integer()),
 });
+
+export const Me = Type.Object(
+  {
+    id: Type.Integer({ description: "The user's id; for a team API key, the key's id" }),
+    name: Type.String(),
+    email: Type.Optional(Type.String({ description: 'Absent for a team API key, which is not its creator' })),
+    createdAt: Timestamp,
+    apiKey: Type.Optional(MeKey),
+  },
+  { description: 'The caller: a signed-in user, a user through a personal API key, or a team API key' },
+);
+export type Me = Static<typeof Me>;
 
 export const LoggedOut = Type.Object({ loggedOut: Type.Boolean() });

@@ -2,10 +2,12 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../../crypto/pa
 import { hashToken, newToken, tokenKind } from '../../crypto/tokens.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
+import { lesserGrant, type Role } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
 import type { ApiKeysRepository } from '../api-keys/repository.js';
 import type { TeamsRepository } from '../teams/repository.js';
 import type { User, UsersRepository } from './repository.js';
+import type { Me } from './schemas.js';
 
 export const SESSION_DAYS = 30;
 const TOUCH_EVERY_MS = 60_000;
@@ -81,15 +83,25 @@ export class UsersService {
   }
 
   async logout(actor: Actor): Promise<void> {
-    if (actor.kind !== 'user') throw new ForbiddenError('API keys cannot log out; delete the key instead');
+    if (actor.kind !== 'user' || actor.sessionId === null) throw new ForbiddenError('API keys cannot log out; delete the key instead');
     await this.users.deleteSession(actor.sessionId);
   }
 
-  async me(actor: Actor): Promise<User> {
-    if (actor.userId === null) throw new NotFoundError('User');
+  /** The caller: the signed-in user (and the personal key they call with), or the team key itself. */
+  async me(actor: Actor): Promise<Me> {
+    if (actor.kind === 'apiKey') {
+      // A team key is not its creator: it shows itself, never the creator's name or e-mail.
+      return {
+        id: actor.keyId,
+        name: actor.keyName,
+        createdAt: actor.createdAt,
+        apiKey: { id: actor.keyId, name: actor.keyName, type: 'team', team_id: actor.teamId, role: actor.role, projects: [...actor.projects] },
+      };
+    }
     const user = await this.users.findById(actor.userId);
     if (!user) throw new NotFoundError('User');
-    return user;
+    const key = actor.personalKey;
+    return key ? { ...user, apiKey: { id: key.id, name: key.name, type: 'personal', team_id: null, role: key.ceiling, projects: [] } } : user;
   }
 
   /** Resolves a bearer token to an actor, or undefined when it is unknown, expired or revoked. */
@@ -101,11 +113,25 @@ export class UsersService {
       if (stale(session.lastUsedAt)) await this.users.touchSession(session.sessionId);
       return { kind: 'user', userId: session.userId, sessionId: session.sessionId };
     }
+    if (kind === 'personalKey') {
+      const key = await this.apiKeys.findPersonalByHash(hashToken(token));
+      if (!key) return undefined;
+      if (stale(key.lastUsedAt)) await this.apiKeys.touchPersonal(key.id);
+      return { kind: 'user', userId: key.userId, sessionId: null, personalKey: { id: key.id, name: key.name, ceiling: key.ceiling } };
+    }
     if (kind === 'apiKey') {
       const key = await this.apiKeys.findByHash(hashToken(token));
       if (!key) return undefined;
+      // Checked on every request: a key has at most its creator's current rights in the team. A
+      // creator who left the team takes the key's rights along (their keys are also deleted then).
+      let grant: { role: Role; projects: readonly number[] } = { role: key.role, projects: key.projects };
+      if (key.createdBy !== null) {
+        if (!key.creatorGrant) return undefined;
+        const capped = lesserGrant(grant, key.creatorGrant);
+        grant = { role: capped.role, projects: capped.projects ?? [] };
+      }
       if (stale(key.lastUsedAt)) await this.apiKeys.touch(key.id);
-      return { kind: 'apiKey', keyId: key.id, userId: key.createdBy, teamId: key.team_id, role: key.role, projects: key.projects };
+      return { kind: 'apiKey', keyId: key.id, keyName: key.name, createdAt: key.createdAt, userId: key.createdBy, teamId: key.team_id, ...grant };
     }
     return undefined;
   }

@@ -4,6 +4,10 @@ export interface CacheHooks {
   /** A background refresh failed (the stale value stays until it expires). */
   onRefreshError?: (key: string, error: unknown) => void;
   now?: () => number;
+  /** A shared backend could not be used for this operation; the cache fell back (miss, skip, local run). */
+  onUnavailable?: (operation: 'read' | 'write' | 'delete' | 'lock', error: unknown) => void;
+  /** Every getOrCompute answer, by status (metrics). */
+  onResult?: (key: string, status: CacheResult<unknown>['status']) => void;
 }
 
 export function makeEntry<T>(value: T, policy: CachePolicy, now: number): CacheEntry<T> {
@@ -33,6 +37,12 @@ export abstract class BaseResultCache implements ResultCache {
   }
 
   async getOrCompute<T>(key: string, compute: () => Promise<T>, options: GetOrComputeOptions): Promise<CacheResult<T>> {
+    const result = await this.lookupOrCompute(key, compute, options);
+    this.hooks.onResult?.(key, result.status);
+    return result;
+  }
+
+  private async lookupOrCompute<T>(key: string, compute: () => Promise<T>, options: GetOrComputeOptions): Promise<CacheResult<T>> {
     if (!options.refresh) {
       const entry = await this.get<T>(key);
       const now = this.now();

@@ -16,6 +16,11 @@ export interface RedisCacheOptions extends CacheHooks {
 /** Entries written by another instance are compared across clocks; allow this much skew. */
 const CLOCK_SKEW_MS = 1_000;
 
+/** Runs commands on a Redis client; `RedisLink` fails fast while Redis is away. */
+export interface RedisRunner {
+  run<T>(command: (client: Redis) => Promise<T>): Promise<T>;
+}
+
 /** Deletes the lock only if we still own it. */
 const RELEASE_LOCK = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
 
@@ -23,24 +28,33 @@ const RELEASE_LOCK = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis
  * Redis-backed cache shared by every instance. Entries are JSON with an expiry at their stale
  * time. Single-flight spans instances: the first to take a short lock computes, the others wait
  * for its entry (or take over if it gives up).
+ *
+ * Redis is a cache here, never a dependency: when a command fails (Redis down, a timeout), a read
+ * is a miss, a write is skipped and the lock is not waited for, so the run is computed in this
+ * process (still single-flight within it). `onUnavailable` hears of each fallback.
  */
 export class RedisResultCache extends BaseResultCache {
   private readonly prefix: string;
   private readonly lockTtlMs: number;
   private readonly pollMs: number;
+  private readonly redis: RedisRunner;
 
-  constructor(
-    private readonly redis: Redis,
-    options: RedisCacheOptions = {},
-  ) {
+  constructor(redis: Redis | RedisRunner, options: RedisCacheOptions = {}) {
     super(options);
+    this.redis = 'run' in redis && typeof redis.run === 'function' ? redis : { run: (command) => command(redis as Redis) };
     this.prefix = options.prefix ?? 'plotline:cache:v1:';
     this.lockTtlMs = options.lockTtlMs ?? 120_000;
     this.pollMs = options.pollMs ?? 50;
   }
 
   async get<T>(key: string): Promise<CacheEntry<T> | undefined> {
-    const text = await this.redis.get(this.prefix + key);
+    let text: string | null;
+    try {
+      text = await this.redis.run((client) => client.get(this.prefix + key));
+    } catch (error) {
+      this.hooks.onUnavailable?.('read', error);
+      return undefined;
+    }
     if (text === null) return undefined;
     let entry: CacheEntry<T>;
     try {
@@ -52,7 +66,11 @@ export class RedisResultCache extends BaseResultCache {
   }
 
   async delete(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
+    try {
+      await this.redis.run((client) => client.del(this.prefix + key));
+    } catch (error) {
+      this.hooks.onUnavailable?.('delete', error);
+    }
   }
 
   /** The Redis client belongs to the caller (the container), which closes it. */
@@ -61,7 +79,12 @@ export class RedisResultCache extends BaseResultCache {
   protected async write<T>(key: string, entry: CacheEntry<T>): Promise<void> {
     const ttl = Math.ceil(entry.staleUntil - this.now());
     if (ttl <= 0) return;
-    await this.redis.set(this.prefix + key, JSON.stringify(entry), 'PX', ttl);
+    const text = JSON.stringify(entry);
+    try {
+      await this.redis.run((client) => client.set(this.prefix + key, text, 'PX', ttl));
+    } catch (error) {
+      this.hooks.onUnavailable?.('write', error);
+    }
   }
 
   protected override async runOnce<T>(key: string, compute: () => Promise<T>, policy: CachePolicy): Promise<CacheEntry<T>> {
@@ -70,7 +93,14 @@ export class RedisResultCache extends BaseResultCache {
     let wait = this.pollMs;
     for (;;) {
       const token = randomUUID();
-      const locked = await this.redis.set(lockKey, token, 'PX', this.lockTtlMs, 'NX');
+      let locked: string | null;
+      try {
+        locked = await this.redis.run((client) => client.set(lockKey, token, 'PX', this.lockTtlMs, 'NX'));
+      } catch (error) {
+        // No shared lock without Redis: compute here (single-flight within this process).
+        this.hooks.onUnavailable?.('lock', error);
+        return super.runOnce(key, compute, policy);
+      }
       if (locked === 'OK') {
         try {
           const value = await compute();
@@ -78,11 +108,11 @@ export class RedisResultCache extends BaseResultCache {
           await this.write(key, entry);
           return entry;
         } finally {
-          await this.redis.eval(RELEASE_LOCK, 1, lockKey, token).catch(() => undefined);
+          await this.redis.run((client) => client.eval(RELEASE_LOCK, 1, lockKey, token)).catch(() => undefined);
         }
       }
       // Another instance is computing: wait for its entry, or for its lock to go away.
-      while ((await this.redis.exists(lockKey)) === 1) {
+      while ((await this.redis.run((client) => client.exists(lockKey)).catch(() => 0)) === 1) {
         await delay(wait);
         wait = Math.min(wait * 2, 500);
         const entry = await this.get<T>(key);

@@ -37,6 +37,10 @@ function startApi(): Promise<{ server: Server; port: number }> {
         return json(res, { items: items.slice(0, 5) });
       case '/endless':
         return json(res, [{ page: q.get('page') }]);
+      case '/endless-cursor': {
+        const at = Number(q.get('cursor') ?? 0);
+        return json(res, { data: [{ n: at }], meta: { next_cursor: String(at + 1) } });
+      }
       case '/pages': {
         const page = Number(q.get('page') ?? 1);
         return json(res, { page, data: items.slice((page - 1) * 10, page * 10) });
@@ -264,6 +268,13 @@ describe('ApiSource', () => {
       expect(result.meta.truncated).toBe(true);
     });
 
+    it('cursor paging that stops at the page cap is marked truncated', async () => {
+      const capped = new ApiSource(client, { maxPages: 4 });
+      const result = await capped.run(conn, { route: '/endless-cursor', pagination: true, template: 'cursor', items: 'meta.next_cursor', offset: 'cursor' });
+      expect((result.data as { data: unknown[] }).data).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }]);
+      expect(result.meta).toMatchObject({ rowCount: 4, truncated: true });
+    });
+
     it('the row limit cuts paginated results, marked truncated', async () => {
       const result = await run({ route: '/pages', pagination: true, template: 'pages', offset: 'page' }, { rowLimit: 15 });
       expect(ids(result.data)).toHaveLength(15);
@@ -297,6 +308,21 @@ describe('ApiSource', () => {
       expect(echoed[0]).toMatchObject({ method: 'GET', body: '' });
       expect(echoed[0]?.headers['authorization']).toBeUndefined();
       expect(echoed[0]?.headers['host']).toBe(`other.internal.test:${port}`);
+    });
+
+    it("drops every connection and request header on a cross-origin redirect, whatever its name; keeps them on the same origin", async () => {
+      const keyed: SourceConnection = { ...conn, options: [{ 'X-Api-Key': 'conn-secret-key' }], authentication: { type: 'basic_auth', user: 'u', pass: 'p' } };
+      const request = { headers: [{ key: 'X-Auth-Token', value: 'request-secret' }, { key: 'Accept-Language', value: 'en' }] };
+      const other = `http://other.internal.test:${port}/echo`;
+      const crossed = (await run({ ...request, route: `/redirect-to?url=${encodeURIComponent(other)}` }, {}, keyed)).data as Array<{ headers: Record<string, string> }>;
+      expect(crossed[0]?.headers['host']).toBe(`other.internal.test:${port}`);
+      expect(crossed[0]?.headers['x-api-key']).toBeUndefined();
+      expect(crossed[0]?.headers['x-auth-token']).toBeUndefined();
+      expect(crossed[0]?.headers['authorization']).toBeUndefined();
+      expect(crossed[0]?.headers).toMatchObject({ accept: 'application/json', 'accept-language': 'en' });
+      const same = (await run({ ...request, route: '/redirect?n=1' }, {}, keyed)).data as Array<{ headers: Record<string, string> }>;
+      expect(same[0]?.headers).toMatchObject({ 'x-api-key': 'conn-secret-key', 'x-auth-token': 'request-secret' });
+      expect(same[0]?.headers['authorization']).toMatch(/^Basic /);
     });
 
     it('blocks loopback by default: an IP, localhost, and a name that resolves to 127.0.0.1', async () => {

@@ -26,6 +26,19 @@ export function mongoUrl(conn: SourceConnection): string {
   return `${scheme}://${auth}${host}${port}${db}${query ? `?${query}` : ''}`;
 }
 
+/** The hosts of a MongoDB URL (a seed list, or the SRV name whose records the driver looks up). */
+export function mongoHosts(conn: SourceConnection): string[] {
+  const url = mongoUrl(conn);
+  const afterScheme = url.slice(url.indexOf('://') + 3);
+  const authority = afterScheme.split(/[/?]/, 1)[0] ?? '';
+  const hosts = authority.slice(authority.lastIndexOf('@') + 1);
+  return hosts
+    .split(',')
+    .map((entry) => (entry.startsWith('[') ? entry.slice(0, entry.indexOf(']') + 1) : entry.replace(/:\d+$/, '')))
+    .map((entry) => decodeURIComponent(entry))
+    .filter((entry) => entry !== '');
+}
+
 /** TLS per sslMode, in the driver's option names. */
 export function mongoClientOptions(conn: SourceConnection, connectTimeoutMs: number, maxPoolSize: number): MongoClientOptions {
   const options: MongoClientOptions = {

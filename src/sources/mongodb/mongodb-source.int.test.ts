@@ -1,26 +1,36 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, ObjectId } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMongoWireServer, type MongoWireServer } from '../../../test/helpers/mongo-wire-server.js';
+import { collectRows } from '../row-stream.js';
 import { PoolManager } from '../pool-manager.js';
 import { resolveVariables } from '../variables/resolve.js';
 import { MongoSource } from './mongodb-source.js';
 
-/* Runs against a real MongoDB only when PLOTLINE_TEST_MONGO_URL is set (no server can run on this machine). */
-const url = process.env['PLOTLINE_TEST_MONGO_URL'];
-if (!url) {
-  process.stderr.write('\n[tests] SKIPPED MongoDB integration suite: PLOTLINE_TEST_MONGO_URL is not set and no MongoDB server can run here\n');
-}
+/*
+ * The MongoDB source's contract suite, over the real `mongodb` driver and real wire traffic.
+ * With PLOTLINE_TEST_MONGO_URL it runs against that server; otherwise against the OP_MSG test
+ * server of test/helpers/mongo-wire-server.ts (no mongod can run on this machine). Tests that need
+ * what the test server lacks (server-side maxTimeMS) run only against a real server and say so.
+ */
+const realUrl = process.env['PLOTLINE_TEST_MONGO_URL'];
+const onRealServer = Boolean(realUrl);
 
-describe.skipIf(!url)('MongoSource against a real server', () => {
+describe(`MongoSource over the wire (${onRealServer ? 'real server' : 'OP_MSG test server'})`, () => {
   const dbName = `plotline_test_${randomBytes(4).toString('hex')}`;
   const pools = new PoolManager();
-  const source = new MongoSource(pools);
-  const conn = { id: 'mongo-int', type: 'mongodb', connectionString: url ?? '', dbName };
+  const source = new MongoSource(pools, { connectTimeoutMs: 5_000 });
   const ids = [new ObjectId(), new ObjectId(), new ObjectId()];
+  let wire: MongoWireServer | undefined;
+  let url: string;
+  let conn: { id: string; type: string; connectionString: string; dbName: string };
   let admin: MongoClient;
 
   beforeAll(async () => {
-    admin = await new MongoClient(url ?? '').connect();
+    if (!realUrl) wire = await startMongoWireServer();
+    url = realUrl ?? wire!.url;
+    conn = { id: 'mongo-int', type: 'mongodb', connectionString: url, dbName };
+    admin = await new MongoClient(url, { serverSelectionTimeoutMS: 5_000 }).connect();
     await admin
       .db(dbName)
       .collection('orders')
@@ -29,24 +39,37 @@ describe.skipIf(!url)('MongoSource against a real server', () => {
         { _id: ids[1], status: 'paid', total: 20, country: 'DE', at: new Date('2025-01-02T00:00:00Z') },
         { _id: ids[2], status: 'pending', total: 30, country: 'US', at: new Date('2025-01-03T00:00:00Z') },
       ]);
+    await admin
+      .db(dbName)
+      .collection('events')
+      .insertMany(Array.from({ length: 250 }, (_, i) => ({ n: i, kind: i % 2 === 0 ? 'even' : 'odd' })));
   });
 
   afterAll(async () => {
     await pools.closeAll();
     await admin?.db(dbName).dropDatabase();
     await admin?.close();
+    await wire?.close();
   });
 
   it('tests the connection and lists collections', async () => {
-    expect(await source.test(conn)).toEqual({ success: true, tables: ['orders'] });
+    expect(await source.test(conn)).toEqual({ success: true, tables: ['events', 'orders'] });
   });
 
-  it('runs find with sort and limit, ObjectIds as hex', async () => {
+  it('runs find with sort and limit, ObjectIds as hex and dates as ISO strings', async () => {
     const result = await source.run(conn, { query: "collection('orders').find({ status: 'paid' }).sort({ total: -1 }).limit(100)" });
     expect(result.data).toEqual([
       { _id: ids[1]!.toHexString(), status: 'paid', total: 20, country: 'DE', at: '2025-01-02T00:00:00.000Z' },
       { _id: ids[0]!.toHexString(), status: 'paid', total: 10, country: 'US', at: '2025-01-01T00:00:00.000Z' },
     ]);
+    expect(result.meta.columns).toContainEqual({ name: 'at', type: 'date' });
+  });
+
+  it('filters on dates and projects fields', async () => {
+    const result = await source.run(conn, {
+      query: "collection('orders').find({ at: { $gte: ISODate('2025-01-02T00:00:00Z') } }, { projection: { _id: 0, total: 1 } }).sort({ total: 1 })",
+    });
+    expect(result.data).toEqual([{ total: 20 }, { total: 30 }]);
   });
 
   it('runs aggregate, countDocuments, distinct and findOne', async () => {
@@ -56,7 +79,8 @@ describe.skipIf(!url)('MongoSource against a real server', () => {
       { _id: 'US', n: 2 },
     ]);
     expect((await source.run(conn, { query: "collection('orders').countDocuments({ country: 'US' })" })).data).toEqual([{ count: 2 }]);
-    expect((await source.run(conn, { query: "collection('orders').distinct('country')" })).data).toEqual(['DE', 'US']);
+    // distinct promises no order.
+    expect(((await source.run(conn, { query: "collection('orders').distinct('country')" })).data as string[]).sort()).toEqual(['DE', 'US']);
     const vars = resolveVariables({ runtime: { id: ids[2]!.toHexString() } });
     expect((await source.run(conn, { query: "collection('orders').findOne({ _id: ObjectId('{{id}}') })" }, { variables: vars })).data).toMatchObject([
       { status: 'pending' },
@@ -76,7 +100,75 @@ describe.skipIf(!url)('MongoSource against a real server', () => {
     const result = await source.run(conn, { query: "collection('orders').find({})" }, { rowLimit: 2 });
     expect(result.meta).toMatchObject({ rowCount: 2, truncated: true });
     const schema = await source.schema(conn);
-    expect(schema.tables[0]).toMatchObject({ name: 'orders', rowCount: 3 });
-    expect(schema.tables[0]?.columns).toContainEqual({ name: 'at', type: 'date' });
+    const orders = schema.tables.find((t) => t.name === 'orders');
+    expect(orders).toMatchObject({ name: 'orders', rowCount: 3 });
+    expect(orders?.columns).toContainEqual({ name: 'at', type: 'date' });
+    expect(schema.tables.find((t) => t.name === 'events')?.rowCount).toBe(250);
+  });
+
+  it('streams in batches through getMore and reads every document once', async () => {
+    const stream = await source.stream!(conn, { query: "collection('events').find({}).sort({ n: 1 })" }, { batchSize: 40 });
+    const sizes: number[] = [];
+    const seen: number[] = [];
+    for await (const batch of stream) {
+      sizes.push(batch.length);
+      seen.push(...batch.map((row) => row['n'] as number));
+    }
+    expect(seen).toEqual(Array.from({ length: 250 }, (_, i) => i));
+    expect(sizes.length).toBeGreaterThan(1);
+    expect(stream.meta()).toMatchObject({ rowCount: 250, truncated: false });
+    if (wire) expect(wire.commands).toContain('getMore');
+  });
+
+  it('closing a stream early kills the server-side cursor', async () => {
+    const stream = await source.stream!(conn, { query: "collection('events').find({ kind: 'even' })" }, { batchSize: 10 });
+    for await (const batch of stream) {
+      expect(batch.length).toBeGreaterThan(0);
+      break;
+    }
+    if (wire) {
+      expect(wire.commands).toContain('killCursors');
+      expect(wire.openCursors()).toBe(0);
+    }
+  });
+
+  it('a server error is a 400 SOURCE_QUERY_FAILED naming the problem', async () => {
+    await expect(source.run(conn, { query: "collection('orders').aggregate([{ $nosuchstage: {} }])" })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'SOURCE_QUERY_FAILED',
+      message: expect.stringMatching(/nosuchstage/),
+    });
+  });
+
+  it('a reply that misses the deadline ends as 504 SOURCE_TIMEOUT (stalled test server)', async () => {
+    if (!wire) return; // a real server cannot be stalled on demand; maxTimeMS covers it below
+    wire.stall(['find'], 2_000);
+    try {
+      await expect(source.run(conn, { query: "collection('orders').find({})" }, { timeoutMs: 300 })).rejects.toMatchObject({ statusCode: 504, code: 'SOURCE_TIMEOUT' });
+    } finally {
+      wire.stall([], 0);
+    }
+  });
+
+  it.skipIf(!onRealServer)('a slow query ends as 504 and the server stops it too (needs a real server: the test server ignores maxTimeMS)', async () => {
+    const slow = "collection('events').aggregate([{ $lookup: { from: 'events', pipeline: [{ $lookup: { from: 'events', pipeline: [], as: 'y' } }], as: 'x' } }, { $count: 'n' }])";
+    await expect(source.run(conn, { query: slow }, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'SOURCE_TIMEOUT' });
+    // maxTimeMS (the run's remaining time) lets the server end the operation even though the client has gone.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const ops = await admin.db('admin').command({ currentOp: true, ns: `${dbName}.events` });
+    expect(ops['inprog']).toEqual([]);
+  });
+
+  it('an unreachable server is a 502 SOURCE_UNREACHABLE', async () => {
+    const closed = await startMongoWireServer();
+    const deadUrl = closed.url;
+    await closed.close();
+    const dead = new MongoSource(new PoolManager(), { connectTimeoutMs: 300 });
+    await expect(dead.test({ type: 'mongodb', connectionString: deadUrl, dbName })).rejects.toMatchObject({ statusCode: 502, code: 'SOURCE_UNREACHABLE' });
+  });
+
+  it('collects a run through the registry helpers', async () => {
+    const rows = await collectRows(await source.stream!(conn, { query: "collection('events').countDocuments({ kind: 'odd' })" }));
+    expect(rows.data).toEqual([{ count: 125 }]);
   });
 });

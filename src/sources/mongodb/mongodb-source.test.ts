@@ -8,9 +8,9 @@ import { inferFields, normalizeBson } from './normalize.js';
 import { compileMongoQuery } from './query-parser.js';
 
 /*
- * No MongoDB server can run on this machine, so the execution adapter is checked against a small
- * in-memory stand-in that records the driver calls it receives. The real driver is exercised in
- * mongodb-source.int.test.ts when PLOTLINE_TEST_MONGO_URL is set.
+ * The execution adapter is checked here against a small in-memory stand-in that records the driver
+ * calls it receives. The real driver, over real wire traffic, is exercised in
+ * mongodb-source.int.test.ts (against the OP_MSG test server, or PLOTLINE_TEST_MONGO_URL).
  */
 class RecordingCursor {
   readonly calls: Array<[string, unknown]> = [];

@@ -21,7 +21,7 @@ import {
   type SourceSchema,
   type TestResult,
 } from '../types.js';
-import { mongoClientOptions, mongoUrl } from './connection-config.js';
+import { mongoClientOptions, mongoHosts, mongoUrl } from './connection-config.js';
 import { inferColumns } from '../values.js';
 import { inferFields, normalizeBson } from './normalize.js';
 import { compileMongoQuery, type MongoPlan } from './query-parser.js';
@@ -155,6 +155,10 @@ export class MongoSource implements Source {
       schemaSampleSize: options.schemaSampleSize ?? 20,
       schemaMaxCollections: options.schemaMaxCollections ?? 200,
     };
+  }
+
+  databaseHosts(conn: SourceConnection): string[] {
+    return mongoHosts(conn);
   }
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {

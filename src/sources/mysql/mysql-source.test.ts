@@ -1,26 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { mysqlSsl, mysqlTarget } from './connection-config.js';
-import { assertReadingStatement } from './mysql-source.js';
-
-describe('assertReadingStatement', () => {
-  it.each(['select 1', '  SELECT 1', 'with x as (select 1) select * from x', 'show tables', 'describe t', 'explain select 1', '(select 1) union (select 2)', '/* c */ -- x\n select 1', '# note\nselect 1'])(
-    'lets %j run',
-    (sql) => expect(() => assertReadingStatement(sql)).not.toThrow(),
-  );
-
-  it.each([
-    ['drop table t', 'reading statements'],
-    ['create table t (a int)', 'reading statements'],
-    ['/* select */ truncate t', 'reading statements'],
-    ['set session sql_mode = ""', 'reading statements'],
-    ['/*! drop table t */ select 1', 'executable comments'],
-    ['select 1 /*M!100000 , sleep(1) */', 'executable comments'],
-    ["select * from t into outfile '/tmp/x'", 'OUTFILE'],
-    ['select * from t into   dumpfile "/tmp/x"', 'OUTFILE'],
-  ])('refuses %j', (sql, named) => {
-    expect(() => assertReadingStatement(sql)).toThrowError(expect.objectContaining({ code: 'INVALID_QUERY', message: expect.stringContaining(named) }));
-  });
-});
 
 describe('mysql connection settings', () => {
   it('reads fields or a DSN, with MySQL ssl-mode names', () => {

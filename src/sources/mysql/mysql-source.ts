@@ -3,9 +3,11 @@ import mysql from 'mysql2';
 import type { ConnectionOptions, FieldPacket, Pool, PoolConnection, PoolOptions, TypeCast } from 'mysql2';
 import { AppError } from '../../errors/index.js';
 import { InvalidQueryError, SourceQueryError, SourceTimeoutError, SourceUnreachableError } from '../errors.js';
+import { ConnectionGate, DEFAULT_GATE_LIMITS } from '../connection-gate.js';
 import type { PoolManager } from '../pool-manager.js';
 import { redactSecrets } from '../redact.js';
 import { RunControl } from '../run-control.js';
+import { assertReadOnlyStatement } from '../statement-safety/index.js';
 import { collectRows, openRowStream, type BatchCursor, type CloseReason } from '../row-stream.js';
 import {
   DEFAULT_BATCH_SIZE,
@@ -29,7 +31,12 @@ import { compileSql } from '../variables/sql.js';
 import { mysqlTarget, type MysqlTarget } from './connection-config.js';
 
 export interface MysqlSourceOptions {
+  /** Connections per pool (default 5): runs beyond it wait in the connection's queue. */
   maxConnections?: number;
+  /** Runs that may wait for a pooled connection (default 1,000); past it SOURCE_BUSY at once. */
+  queueLimit?: number;
+  /** Longest wait for a pooled connection before SOURCE_BUSY (default 20 s). */
+  waitTimeoutMs?: number;
   idleTimeoutMs?: number;
   connectTimeoutMs?: number;
 }
@@ -37,13 +44,6 @@ export interface MysqlSourceOptions {
 const TEST_TIMEOUT_MS = 15_000;
 const SCHEMA_TIMEOUT_MS = 30_000;
 const KILL_TIMEOUT_MS = 2_000;
-
-/**
- * A read-only transaction does not stop DDL in MySQL/MariaDB: DDL commits implicitly and runs.
- * So only statements that read may start a query.
- */
-const READING_STATEMENT = /^(select|with|show|describe|desc|explain|values|table)\b/i;
-const WRITING_CLAUSE = /\binto\s+(outfile|dumpfile)\b/i;
 
 /** Values normalized like every other source (see values.ts). */
 const typeCast: TypeCast = (field, next) => {
@@ -109,12 +109,15 @@ function mysqlColumns(fields: readonly FieldPacket[]): ColumnInfo[] {
   });
 }
 
+const ORIGINAL = Symbol('plotline.original');
+
 /** A mysql2 pool plus the server flavour (how to set a statement timeout) and the config for KILL QUERY. */
 export class MysqlPool {
   private pool: Pool;
   private ssl: MysqlTarget['ssl'];
   private flavour: Promise<'mariadb' | 'mysql'> | undefined;
   private triedPlain = false;
+  readonly gate: ConnectionGate;
 
   constructor(
     readonly target: MysqlTarget,
@@ -122,6 +125,7 @@ export class MysqlPool {
   ) {
     this.ssl = target.ssl;
     this.pool = mysql.createPool(this.poolConfig());
+    this.gate = new ConnectionGate({ size: options.maxConnections, queueLimit: options.queueLimit, waitTimeoutMs: options.waitTimeoutMs });
   }
 
   private connectionConfig(): ConnectionOptions {
@@ -156,7 +160,34 @@ export class MysqlPool {
     };
   }
 
-  async connection(): Promise<PoolConnection> {
+  /**
+   * A pooled connection once the gate lets this run in (bounded queue and wait, then
+   * SOURCE_BUSY); releasing or destroying it gives the turn to the next run.
+   */
+  async connection(signal?: AbortSignal): Promise<PoolConnection> {
+    const turn = await this.gate.acquire(signal);
+    try {
+      const conn = await this.checkout();
+      // mysql2 hands out the same connection objects again: wrap the original methods, once each.
+      const own = conn as PoolConnection & { [ORIGINAL]?: { release: () => void; destroy: () => void } };
+      own[ORIGINAL] ??= { release: conn.release.bind(conn), destroy: conn.destroy.bind(conn) };
+      const { release, destroy } = own[ORIGINAL];
+      conn.release = () => {
+        turn();
+        release();
+      };
+      conn.destroy = () => {
+        turn();
+        destroy();
+      };
+      return conn;
+    } catch (error) {
+      turn();
+      throw error;
+    }
+  }
+
+  private async checkout(): Promise<PoolConnection> {
     try {
       return await getConnection(this.pool);
     } catch (error) {
@@ -200,6 +231,7 @@ export class MysqlPool {
   }
 
   end(): Promise<void> {
+    this.gate.close(new SourceUnreachableError('The connection was closed'));
     return new Promise((resolve) => this.pool.end(() => resolve()));
   }
 }
@@ -210,29 +242,6 @@ function getConnection(pool: Pool): Promise<PoolConnection> {
 
 function query<T>(conn: PoolConnection, sql: string): Promise<T> {
   return new Promise((resolve, reject) => conn.query(sql, (error, rows) => (error ? reject(error) : resolve(rows as T))));
-}
-
-/** Rejects statements that could change data despite the read-only transaction. */
-export function assertReadingStatement(sql: string): void {
-  const code = stripLeadingComments(sql);
-  if (/\/\*[M]?!/.test(sql)) throw new InvalidQueryError('MySQL executable comments (/*! … */) are not allowed');
-  if (!READING_STATEMENT.test(code) && !code.startsWith('(')) {
-    throw new InvalidQueryError('Only reading statements (SELECT, WITH, SHOW, DESCRIBE, EXPLAIN, VALUES, TABLE) can be run');
-  }
-  if (WRITING_CLAUSE.test(sql)) throw new InvalidQueryError('SELECT … INTO OUTFILE/DUMPFILE is not allowed');
-}
-
-function stripLeadingComments(sql: string): string {
-  let text = sql.trimStart();
-  for (;;) {
-    if (text.startsWith('/*')) {
-      const end = text.indexOf('*/');
-      text = end === -1 ? '' : text.slice(end + 2).trimStart();
-    } else if (text.startsWith('#') || /^--(\s|$)/.test(text)) {
-      const end = text.indexOf('\n');
-      text = end === -1 ? '' : text.slice(end + 1).trimStart();
-    } else return text;
-  }
 }
 
 /**
@@ -250,10 +259,16 @@ export class MysqlSource implements Source {
     options: MysqlSourceOptions = {},
   ) {
     this.options = {
-      maxConnections: options.maxConnections ?? 5,
+      maxConnections: options.maxConnections ?? DEFAULT_GATE_LIMITS.size,
+      queueLimit: options.queueLimit ?? DEFAULT_GATE_LIMITS.queueLimit,
+      waitTimeoutMs: options.waitTimeoutMs ?? DEFAULT_GATE_LIMITS.waitTimeoutMs,
       idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     };
+  }
+
+  databaseHosts(conn: SourceConnection): string[] {
+    return [mysqlTarget(conn).host];
   }
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
@@ -287,8 +302,9 @@ export class MysqlSource implements Source {
   async stream(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RowStream> {
     const sql = (request.compiled?.text ?? request.query)?.trim().replace(/;\s*$/, '');
     if (!sql) throw new InvalidQueryError('The SQL query is empty');
-    assertReadingStatement(sql);
     const compiled = request.compiled ? { text: sql, values: [...request.compiled.values] } : compileSql(sql, 'mysql', options.variables);
+    // A read-only transaction does not stop DDL (it commits implicitly), INTO OUTFILE or LOAD_FILE.
+    await assertReadOnlyStatement(compiled.text, 'mysql');
     const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     const limits = { rowLimit: options.rowLimit ?? DEFAULT_ROW_LIMIT, batchSize };
@@ -300,7 +316,7 @@ export class MysqlSource implements Source {
         const handle = this.pools.acquire(conn, 'mysql', () => this.createPool(conn), (pool) => pool.end());
         let connection: PoolConnection | undefined;
         try {
-          connection = await handle.pool.connection();
+          connection = await handle.pool.connection(control.signal);
           await query(connection, await handle.pool.timeoutStatement(connection, control.remainingMs()));
           await query(connection, 'START TRANSACTION READ ONLY');
         } catch (error) {
@@ -330,7 +346,7 @@ export class MysqlSource implements Source {
     try {
       handle = this.pools.acquire(conn, 'mysql', () => this.createPool(conn), (pool) => pool.end());
       const pool = handle.pool;
-      connection = await control.race(pool.connection(), (late) => late.destroy());
+      connection = await control.race(pool.connection(control.signal), (late) => late.destroy());
       const active = connection;
       control.onAbort(async () => {
         broken = true;
@@ -356,6 +372,11 @@ export class MysqlSource implements Source {
   }
 }
 
+/** mysql2 streams an OK packet (ResultSetHeader) as its only "row" when a statement has no result set. */
+function isResultSetHeader(row: Row): boolean {
+  return row['fieldCount'] === 0 && typeof row['affectedRows'] === 'number' && typeof row['serverStatus'] === 'number';
+}
+
 /** Pulls batches off mysql2's row stream (which pauses the socket when we stop reading). */
 class MysqlCursor implements BatchCursor {
   private fields: readonly FieldPacket[] = [];
@@ -368,7 +389,7 @@ class MysqlCursor implements BatchCursor {
     private readonly pool: MysqlPool,
     private readonly releasePool: () => Promise<void>,
   ) {
-    rows.on('fields', (fields: FieldPacket[]) => (this.fields = fields));
+    rows.on('fields', (fields: FieldPacket[] | undefined) => (this.fields = fields ?? []));
     rows.on('end', () => (this.ended = true));
     rows.on('error', (error) => (this.failure = error));
   }
@@ -382,6 +403,11 @@ class MysqlCursor implements BatchCursor {
     while (out.length < max) {
       const row = this.rows.read() as Row | null;
       if (row !== null) {
+        if (this.fields.length === 0 && isResultSetHeader(row)) {
+          // An OK packet instead of rows (e.g. SELECT … INTO @var): the caller's mistake, not ours.
+          this.failure = new InvalidQueryError('The statement returned no result set; only statements that return rows can be run');
+          throw this.failure;
+        }
         out.push(row);
         continue;
       }

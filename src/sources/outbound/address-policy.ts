@@ -59,6 +59,9 @@ const BLOCKED_V6 = cidrs([
   'ff00::/8',
 ]);
 
+/** Link-local ranges, where cloud metadata services answer; never a database. */
+const LINK_LOCAL = cidrs(['169.254.0.0/16', 'fe80::/10', '0.0.0.0/8', '::/128']);
+
 /** IPv6 forms that carry an IPv4 address, which is then judged as IPv4. */
 const MAPPED = ipaddr.parseCIDR('::ffff:0:0/96') as Cidr;
 const COMPATIBLE = ipaddr.parseCIDR('::/96') as Cidr;
@@ -119,6 +122,8 @@ export class OutboundPolicy {
   private readonly allowedHosts = new Set<string>();
   private readonly allowedRanges: Cidr[] = [];
   private readonly lookupHost: HostLookup;
+  /** Database host names whose addresses were checked, until when (epoch ms). */
+  private readonly safeDatabaseHosts = new Map<string, number>();
 
   constructor(options: OutboundPolicyOptions = {}) {
     this.lookupHost = options.lookup ?? systemLookup;
@@ -164,6 +169,36 @@ export class OutboundPolicy {
     if (found.length === 0) throw new TargetNotAllowedError(`"${host}" does not resolve to any address`, 'invalid_url');
     for (const entry of found) this.checkAddress(entry.address, host);
     return found;
+  }
+
+  /**
+   * Checks a database host (SQL, MongoDB). Databases usually live on private networks, so private
+   * addresses are allowed; cloud metadata and link-local addresses never are (names resolved
+   * here, every address checked). Unix socket paths are local by definition.
+   */
+  async checkDatabaseHost(hostname: string): Promise<void> {
+    const host = normalizeHostname(hostname.trim());
+    if (host === '' || host.startsWith('/')) return;
+    if (METADATA_HOSTS.has(host)) throw this.metadata(host);
+    // Runs call this every time: a name found safe is not looked up again for a minute.
+    const until = this.safeDatabaseHosts.get(host);
+    if (until !== undefined && until > Date.now()) return;
+    const addresses = isIP(host) ? [{ address: host }] : await this.lookupHost(host).catch(() => []);
+    // A name that does not resolve is left to the driver, which reports it as unreachable.
+    for (const { address } of addresses) {
+      let parsed: Address;
+      try {
+        parsed = canonical(parseAddress(address));
+      } catch {
+        continue;
+      }
+      if (classifyAddress(address) === 'metadata' || LINK_LOCAL.some((range) => range[0].kind() === parsed.kind() && parsed.match(range))) {
+        throw this.metadata(host);
+      }
+    }
+    if (addresses.length === 0 || isIP(host)) return;
+    if (this.safeDatabaseHosts.size >= 1000) this.safeDatabaseHosts.clear();
+    this.safeDatabaseHosts.set(host, Date.now() + 60_000);
   }
 
   /** Throws when `address` (reached through `hostname`) is not allowed. */

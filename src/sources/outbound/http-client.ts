@@ -29,8 +29,12 @@ export interface OutboundClientOptions {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Credentials are not carried to another origin by a redirect. */
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+/**
+ * The only headers carried to another origin by a redirect. Every other header may come from a
+ * connection's secrets or its configured headers (`X-Api-Key`, `X-Auth-Token`, …), whatever it is
+ * called, so a cross-origin hop drops it rather than guess by name.
+ */
+const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-encoding', 'accept-language', 'user-agent', 'content-type']);
 
 /**
  * HTTP client for sources. Every socket is opened by a connector that resolves the host, checks
@@ -87,7 +91,7 @@ export class OutboundClient {
         body = undefined;
         headers = withoutHeaders(headers, ['content-type', 'content-length']);
       }
-      if (next.origin !== url.origin) headers = withoutHeaders(headers, CREDENTIAL_HEADERS);
+      if (next.origin !== url.origin) headers = onlyHeaders(headers, CROSS_ORIGIN_HEADERS);
       url = next;
     }
   }
@@ -117,6 +121,12 @@ async function discard(body: Body & { dump?: (options?: { limit: number }) => Pr
 function withoutHeaders(headers: Record<string, string>, names: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) if (!names.includes(name.toLowerCase())) out[name] = value;
+  return out;
+}
+
+function onlyHeaders(headers: Record<string, string>, names: ReadonlySet<string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (names.has(name.toLowerCase())) out[name] = value;
   return out;
 }
 

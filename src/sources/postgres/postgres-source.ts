@@ -2,9 +2,11 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { AppError } from '../../errors/index.js';
 import { InvalidQueryError, SourceQueryError, SourceTimeoutError, SourceUnreachableError } from '../errors.js';
+import { ConnectionGate, DEFAULT_GATE_LIMITS } from '../connection-gate.js';
 import type { PoolManager } from '../pool-manager.js';
 import { redactSecrets } from '../redact.js';
 import { RunControl } from '../run-control.js';
+import { assertReadOnlyStatement } from '../statement-safety/index.js';
 import { collectRows, openRowStream, type BatchCursor, type CloseReason } from '../row-stream.js';
 import {
   DEFAULT_BATCH_SIZE,
@@ -27,8 +29,12 @@ import { postgresColumns, postgresTypes } from './value-types.js';
 import { probeSsl, sendCancelRequest } from './wire.js';
 
 export interface PostgresSourceOptions {
-  /** Connections per pool (default 5). */
+  /** Connections per pool (default 5): runs beyond it wait in the connection's queue. */
   maxConnections?: number;
+  /** Runs that may wait for a pooled connection (default 1,000); past it SOURCE_BUSY at once. */
+  queueLimit?: number;
+  /** Longest wait for a pooled connection before SOURCE_BUSY (default 20 s). */
+  waitTimeoutMs?: number;
   /** Idle connections are closed after this long (default 30 s). */
   idleTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -38,6 +44,8 @@ const TEST_TIMEOUT_MS = 15_000;
 const SCHEMA_TIMEOUT_MS = 30_000;
 /** How long a cancelled read may take to come back before the connection is destroyed. */
 const CANCEL_WAIT_MS = 1_500;
+/** How long one cancel request is given before it is sent again. */
+const CANCEL_RETRY_MS = 200;
 
 /** The client fields node-postgres sets from BackendKeyData (not in its type definitions). */
 type BackendKey = { processID?: number | null; secretKey?: number | null };
@@ -50,19 +58,40 @@ export class PostgresPool {
   private pool: pg.Pool | undefined;
   private creating: Promise<pg.Pool> | undefined;
   private ended = false;
+  readonly gate: ConnectionGate;
 
   constructor(
     readonly target: PostgresTarget,
     private readonly options: Required<PostgresSourceOptions>,
-  ) {}
+  ) {
+    this.gate = new ConnectionGate({ size: options.maxConnections, queueLimit: options.queueLimit, waitTimeoutMs: options.waitTimeoutMs });
+  }
 
-  async connect(): Promise<pg.PoolClient> {
-    const pool = this.pool ?? (await (this.creating ??= this.create().finally(() => (this.creating = undefined))));
-    return pool.connect();
+  /**
+   * A pooled client once the connection's gate lets this run in (bounded queue and wait, then
+   * SOURCE_BUSY); releasing the client gives the turn to the next run.
+   */
+  async connect(signal?: AbortSignal): Promise<pg.PoolClient> {
+    const turn = await this.gate.acquire(signal);
+    try {
+      const pool = this.pool ?? (await (this.creating ??= this.create().finally(() => (this.creating = undefined))));
+      const client = await pool.connect();
+      // pg sets `release` anew at every checkout, so this wrapper lives exactly as long as this turn.
+      const release = client.release.bind(client);
+      client.release = ((error?: Error | boolean) => {
+        turn();
+        release(error);
+      }) as typeof client.release;
+      return client;
+    } catch (error) {
+      turn();
+      throw error;
+    }
   }
 
   async end(): Promise<void> {
     this.ended = true;
+    this.gate.close(new SourceUnreachableError('The connection was closed'));
     const pool = this.pool ?? (await this.creating?.catch(() => undefined));
     this.pool = undefined;
     await pool?.end();
@@ -114,10 +143,16 @@ export class PostgresSource implements Source {
     options: PostgresSourceOptions = {},
   ) {
     this.options = {
-      maxConnections: options.maxConnections ?? 5,
+      maxConnections: options.maxConnections ?? DEFAULT_GATE_LIMITS.size,
+      queueLimit: options.queueLimit ?? DEFAULT_GATE_LIMITS.queueLimit,
+      waitTimeoutMs: options.waitTimeoutMs ?? DEFAULT_GATE_LIMITS.waitTimeoutMs,
       idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
     };
+  }
+
+  databaseHosts(conn: SourceConnection): string[] {
+    return [postgresTarget(conn).host];
   }
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
@@ -162,6 +197,7 @@ export class PostgresSource implements Source {
   private async runCompiled(conn: SourceConnection, compiled: { text: string; values: readonly unknown[] }, options: RunOptions): Promise<RunResult> {
     const text = compiled.text.trim();
     if (!text) throw new InvalidQueryError('The SQL query is empty');
+    await assertReadOnlyStatement(text, 'postgres');
     const rowLimit = options.rowLimit ?? DEFAULT_ROW_LIMIT;
     const started = performance.now();
     const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
@@ -180,6 +216,8 @@ export class PostgresSource implements Source {
     const sql = (request.compiled?.text ?? request.query)?.trim();
     if (!sql) throw new InvalidQueryError('The SQL query is empty');
     const compiled = request.compiled ? { text: sql, values: [...request.compiled.values] } : compileSql(sql, 'postgres', options.variables);
+    // READ ONLY alone still lets COPY … TO PROGRAM, file functions and large objects run.
+    await assertReadOnlyStatement(compiled.text, 'postgres');
     const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
     const limits = { rowLimit: options.rowLimit ?? DEFAULT_ROW_LIMIT, batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE };
 
@@ -190,8 +228,8 @@ export class PostgresSource implements Source {
         const handle = this.pools.acquire(conn, 'postgres', () => this.createPool(conn), (pool) => pool.end());
         let client: pg.PoolClient | undefined;
         try {
-          client = await handle.pool.connect();
-          await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(control.remainingMs()))}`);
+          client = await handle.pool.connect(control.signal);
+          await client.query(beginReadOnly(control.remainingMs()));
         } catch (error) {
           client?.release(true);
           await handle.release();
@@ -219,7 +257,7 @@ export class PostgresSource implements Source {
     try {
       handle = this.pools.acquire(conn, 'postgres', () => this.createPool(conn), (pool) => pool.end());
       const pool = handle.pool;
-      client = await control.race(pool.connect(), (late) => late.release(true));
+      client = await control.race(pool.connect(control.signal), (late) => late.release(true));
       const active = client;
       control.onAbort(async () => {
         broken = true;
@@ -229,7 +267,7 @@ export class PostgresSource implements Source {
         }
         active.release(true);
       });
-      await control.race(client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(control.remainingMs()))}`));
+      await control.race(client.query(beginReadOnly(control.remainingMs())));
       const result = await work(client, control);
       await control.race(client.query('ROLLBACK'));
       return result;
@@ -242,6 +280,14 @@ export class PostgresSource implements Source {
       await handle?.release();
     }
   }
+}
+
+/**
+ * Opens a run's transaction. Strings are read the standard way (no backslash escapes), as the
+ * statement check's parser reads them, whatever the server or role default is.
+ */
+function beginReadOnly(remainingMs: number): string {
+  return `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(remainingMs))}; SET LOCAL standard_conforming_strings = on`;
 }
 
 /** One cursor on one pooled client, inside `BEGIN READ ONLY`. */
@@ -306,11 +352,19 @@ class PostgresCursor implements BatchCursor {
   private async cancelRunningQuery(): Promise<void> {
     const reading = this.reading;
     if (!reading) return;
+    const settled = reading.catch(() => undefined);
     const key = this.client as unknown as BackendKey;
-    if (key.processID && key.secretKey !== null && key.secretKey !== undefined) {
-      await sendCancelRequest(this.target.host, this.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
+    if (!key.processID || key.secretKey === null || key.secretKey === undefined) {
+      await withTimeout(settled, CANCEL_WAIT_MS);
+      return;
     }
-    await withTimeout(reading.catch(() => undefined), CANCEL_WAIT_MS);
+    // A cancel that reaches the server between the cursor's Bind and its Execute is dropped (the
+    // backend is waiting for a message, not running), so it is sent again until the read ends.
+    const deadline = performance.now() + CANCEL_WAIT_MS;
+    do {
+      await sendCancelRequest(this.target.host, this.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
+      if (await withTimeout(settled, CANCEL_RETRY_MS)) return;
+    } while (performance.now() < deadline);
   }
 }
 

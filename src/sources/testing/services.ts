@@ -1,4 +1,6 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
 
@@ -91,4 +93,59 @@ export async function probeRedis(): Promise<ServiceProbe> {
   } finally {
     redis.disconnect();
   }
+}
+
+/** A redis-server of the test's own, on a free port, that the test may stop and start again. */
+export interface OwnRedis {
+  url: string;
+  port: number;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function redisServerMissing(): string | undefined {
+  const found = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
+  return found.status === 0 ? undefined : 'redis-server is not installed';
+}
+
+export async function ownRedis(): Promise<OwnRedis> {
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  let child: ChildProcess | undefined;
+  const ping = async (): Promise<boolean> => {
+    const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return (await client.ping()) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      client.disconnect();
+    }
+  };
+  const self: OwnRedis = {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async start() {
+      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      for (let i = 0; i < 200 && !(await ping()); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    },
+    async stop() {
+      const running = child;
+      child = undefined;
+      if (!running || running.exitCode !== null) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGKILL');
+      await exited;
+    },
+  };
+  await self.start();
+  return self;
 }

@@ -1,19 +1,51 @@
 import { UnknownVariableError } from '../errors.js';
 import type { ResolvedVariable, ResolvedVariables } from '../types.js';
 
-/** `{{ name }}`: the name is everything between the braces, trimmed. */
-const PLACEHOLDER = /\{\{\s*([^{}]+?)\s*\}\}/g;
-
 export interface PlaceholderMatch {
   name: string;
   start: number;
   end: number;
 }
 
+const OPEN = '{{';
+
+/**
+ * The placeholder `{{ name }}` starting exactly at `start`, if there is one: no brace between the
+ * delimiters, and a name that is not empty once trimmed.
+ *
+ * A hand-written scan rather than a regex: `\{\{\s*([^{}]+?)\s*\}\}` backtracks super-linearly on
+ * `{{` followed by a long run of spaces with no closing braces (a saved query could stall the event
+ * loop for minutes). This looks at each character after `start` at most once.
+ */
+export function placeholderAt(text: string, start: number): PlaceholderMatch | undefined {
+  if (text.charCodeAt(start) !== 123 || text.charCodeAt(start + 1) !== 123) return undefined;
+  for (let i = start + 2; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123) return undefined; // '{'
+    if (c === 125) {
+      // '}'
+      if (text.charCodeAt(i + 1) !== 125) return undefined;
+      const name = text.slice(start + 2, i).trim();
+      return name === '' ? undefined : { name, start, end: i + 2 };
+    }
+  }
+  return undefined;
+}
+
+/** Every placeholder in `text`, left to right, in time linear in the text's length. */
 export function findPlaceholders(text: string): PlaceholderMatch[] {
   const found: PlaceholderMatch[] = [];
-  for (const match of text.matchAll(PLACEHOLDER)) {
-    found.push({ name: match[1]!, start: match.index, end: match.index + match[0].length });
+  let from = text.indexOf(OPEN);
+  while (from !== -1) {
+    const match = placeholderAt(text, from);
+    if (match) {
+      found.push(match);
+      from = text.indexOf(OPEN, match.end);
+    } else {
+      // A failed candidate holds no brace before the point where it failed, so the next `{{`
+      // lies at or after that point: no character is scanned twice.
+      from = text.indexOf(OPEN, from + 1);
+    }
   }
   return found;
 }

@@ -18,13 +18,25 @@ describe('compileSql', () => {
   it('binds bare placeholders as $n (postgres) and ? (mysql), typed', () => {
     const sql = 'select * from t where country = {{country}} and n > {{ n }} and paid = {{paid}} and at >= {{from}} and x is {{none}}';
     expect(compileSql(sql, 'postgres', vars)).toEqual({
-      text: 'select * from t where country = $1 and n > $2 and paid = $3 and at >= $4 and x is $5',
+      text: 'select * from t where country = $1 and n > $2::int8 and paid = $3::boolean and at >= $4::timestamptz and x is $5',
       values: ['US', 5, true, '2025-01-01T10:00:00.000Z', null],
     });
     expect(compileSql(sql, 'mysql', vars)).toEqual({
       text: 'select * from t where country = ? and n > ? and paid = ? and at >= ? and x is ?',
       values: ['US', 5, true, '2025-01-01 10:00:00.000', null],
     });
+  });
+
+  it('binds a variable once in postgres, reusing its parameter number, typed from its binding', () => {
+    const sql = 'select * from t where (country = {{country}} or {{country}} is null) and n > {{n}} and d = {{day}} and {{n}} < 9';
+    expect(compileSql(sql, 'postgres', vars)).toEqual({
+      text: 'select * from t where (country = $1 or $1 is null) and n > $2::int8 and d = $3::date and $2::int8 < 9',
+      values: ['US', 5, '2025-01-02'],
+    });
+    // MySQL has no numbered parameters: one marker per use.
+    expect(compileSql(sql, 'mysql', vars).values).toEqual(['US', 'US', 5, '2025-01-02', 5]);
+    const fractional = resolveVariables({ bindings: [{ name: 'r', type: 'number' }], runtime: { r: 1.5 } });
+    expect(compileSql('select {{r}}', 'postgres', fractional)).toEqual({ text: 'select $1::numeric', values: [1.5] });
   });
 
   it('turns a quoted literal with placeholders into one parameter built from it', () => {

@@ -1,6 +1,7 @@
 import { InvalidQueryError, InvalidVariableError } from '../errors.js';
 import type { ResolvedVariable, ResolvedVariables } from '../types.js';
-import { findPlaceholders, interpolate, lookupVariable } from './placeholders.js';
+import { quotedEnd } from '../sql-quotes.js';
+import { findPlaceholders, interpolate, lookupVariable, placeholderAt } from './placeholders.js';
 
 export type SqlDialect = 'postgres' | 'mysql';
 
@@ -12,10 +13,24 @@ export interface CompiledSql {
 }
 
 const IDENT_CHAR = /[A-Za-z0-9_$\u0080-\uffff]/;
-const PLACEHOLDER_AT = /\{\{\s*([^{}]+?)\s*\}\}/y;
 const DOLLAR_TAG_AT = /\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
 /** `date '2025-01-01'` style typed literals: a parameter cannot follow the type name, so these become CAST(… AS type). */
-const TYPED_LITERAL_BEFORE = /(?:^|[^A-Za-z0-9_$.])(date|time|timestamp|timestamptz|interval)\s*$/i;
+const TYPED_LITERAL_WORD = /(?:^|[^A-Za-z0-9_$.])(date|time|timestamp|timestamptz|interval)$/i;
+
+/**
+ * The type name ending `out` (before trailing spaces), and where it starts. Only the last few
+ * characters are examined, so the check costs the same however long the query already is.
+ */
+function typedLiteralBefore(out: string): { typeName: string; start: number } | undefined {
+  let end = out.length;
+  while (end > 0 && /\s/.test(out[end - 1]!)) end--;
+  // Longer than the longest type name plus one boundary character, so `^` only matches at the real start.
+  const from = Math.max(0, end - 16);
+  const match = TYPED_LITERAL_WORD.exec(out.slice(from, end));
+  if (!match) return undefined;
+  const typeName = match[1]!;
+  return { typeName: typeName.toLowerCase(), start: end - typeName.length };
+}
 
 /**
  * Compiles `{{name}}` placeholders into driver parameters. The SQL is scanned with a small
@@ -29,6 +44,9 @@ const TYPED_LITERAL_BEFORE = /(?:^|[^A-Za-z0-9_$.])(date|time|timestamp|timestam
 export function compileSql(sql: string, dialect: SqlDialect, variables: ResolvedVariables | undefined): CompiledSql {
   const pg = dialect === 'postgres';
   const values: unknown[] = [];
+  // Postgres: each variable is bound once and its parameter number reused at every use, so that
+  // `(region = {{region}} OR {{region}} IS NULL)` is one parameter the server types once.
+  const bound = new Map<string, string>();
   const marker = (): string => (pg ? `$${values.length}` : '?');
   let out = '';
   let i = 0;
@@ -38,11 +56,10 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
     const value = interpolate(text, variables, (variable) => literalText(variable, dialect));
     if (prefixLength > 0) out = out.slice(0, -prefixLength);
     values.push(value);
-    const typed = TYPED_LITERAL_BEFORE.exec(out);
-    const typeName = typed?.[1]?.toLowerCase();
-    if (typed && typeName && !(typeName === 'interval' && !pg)) {
-      out = out.slice(0, out.length - typed[0].length + typed[0].search(/[A-Za-z]/));
-      out += `CAST(${marker()} AS ${castType(typeName, dialect)})`;
+    const typed = typedLiteralBefore(out);
+    if (typed && !(typed.typeName === 'interval' && !pg)) {
+      out = out.slice(0, typed.start);
+      out += `CAST(${marker()} AS ${castType(typed.typeName, dialect)})`;
     } else {
       out += marker();
     }
@@ -79,6 +96,7 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
       const prefix = literalPrefix(sql, i, dialect);
       const backslashes = !pg || prefix.kind === 'escape';
       const end = quotedEnd(sql, i, c, backslashes);
+      if (end === -1) throw new InvalidQueryError('Unterminated quoted string');
       const raw = sql.slice(i + 1, end - 1);
       if (findPlaceholders(raw).length === 0) {
         out += sql.slice(i, end);
@@ -95,6 +113,7 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
     // Quoted identifiers.
     if ((c === '"' && pg) || (c === '`' && !pg)) {
       const end = quotedEnd(sql, i, c, false);
+      if (end === -1) throw new InvalidQueryError(c === '"' ? 'Unterminated quoted string' : 'Unterminated quoted identifier');
       const raw = sql.slice(i + 1, end - 1);
       const inside = findPlaceholders(raw)[0];
       if (inside) throw new InvalidVariableError(inside.name, 'cannot be used inside a quoted identifier');
@@ -127,12 +146,22 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
     }
 
     if (c === '{' && next === '{') {
-      PLACEHOLDER_AT.lastIndex = i;
-      const match = PLACEHOLDER_AT.exec(sql);
+      const match = placeholderAt(sql, i);
       if (match) {
-        values.push(bareValue(lookupVariable(variables, match[1]!), dialect));
-        out += marker();
-        i += match[0].length;
+        const variable = lookupVariable(variables, match.name);
+        if (pg) {
+          let param = bound.get(variable.name);
+          if (param === undefined) {
+            values.push(bareValue(variable, dialect));
+            param = marker() + postgresCast(variable);
+            bound.set(variable.name, param);
+          }
+          out += param;
+        } else {
+          values.push(bareValue(variable, dialect));
+          out += marker();
+        }
+        i = match.end;
         continue;
       }
     }
@@ -161,26 +190,6 @@ function literalPrefix(sql: string, quoteAt: number, dialect: SqlDialect): Liter
   if (dialect === 'mysql' && lower.startsWith('_')) return { kind: 'national', length: word.length };
   // A keyword before a literal without space (rare, e.g. `date'2025-01-01'`) is not a prefix.
   return { kind: 'plain', length: 0 };
-}
-
-function quotedEnd(sql: string, start: number, quote: string, backslashes: boolean): number {
-  let i = start + 1;
-  while (i < sql.length) {
-    const c = sql[i]!;
-    if (backslashes && c === '\\') {
-      i += 2;
-      continue;
-    }
-    if (c === quote) {
-      if (sql[i + 1] === quote) {
-        i += 2;
-        continue;
-      }
-      return i + 1;
-    }
-    i++;
-  }
-  throw new InvalidQueryError(quote === "'" || quote === '"' ? 'Unterminated quoted string' : 'Unterminated quoted identifier');
 }
 
 function blockCommentEnd(sql: string, start: number, nested: boolean): number {
@@ -230,6 +239,26 @@ function castType(typeName: string, dialect: SqlDialect): string {
 /** `2025-01-01T10:00:00.000Z` -> `2025-01-01 10:00:00.000`: the form MySQL compares with DATETIME. */
 function mysqlDate(value: string): string {
   return value.length > 10 ? value.replace('T', ' ').replace(/Z$/, '') : value;
+}
+
+/**
+ * The type a bare Postgres parameter is given from its binding, so that a use with no context
+ * (`{{x}} IS NULL`) still has a type. Strings stay untyped: Postgres then types them from their
+ * first use, so they compare with uuid, enum or varchar columns alike. Whole numbers are int8
+ * (an index on an integer column stays usable), others numeric; dates are `date` for a day and
+ * `timestamptz` for an instant.
+ */
+function postgresCast(variable: ResolvedVariable): string {
+  switch (variable.type) {
+    case 'number':
+      return typeof variable.value === 'number' && !Number.isSafeInteger(variable.value) ? '::numeric' : '::int8';
+    case 'boolean':
+      return '::boolean';
+    case 'date':
+      return typeof variable.value === 'string' && variable.value.length > 10 ? '::timestamptz' : '::date';
+    default:
+      return '';
+  }
 }
 
 function bareValue(variable: ResolvedVariable, dialect: SqlDialect): unknown {

@@ -45,6 +45,8 @@ export interface PublicChart {
 
 export interface SharedChart extends PublicChart {
   showBranding: boolean;
+  /** The team allows CSV/XLSX exports from shared reports. */
+  allowExport?: boolean;
   theme: Theme;
 }
 
@@ -60,6 +62,7 @@ export interface SharedDashboard {
   headerCode: string | null;
   footerCode: string | null;
   showBranding: boolean;
+  allowExport?: boolean;
   timezone: string | null;
   theme: Theme;
   Charts: PublicChart[];

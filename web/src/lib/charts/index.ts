@@ -34,12 +34,28 @@ function updatedText(iso: string | null): string | null {
   return Number.isNaN(date.getTime()) ? null : `Updated ${date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
 }
 
+/** A chart computed from a run that a row limit cut says so on the page, never silently. */
+function truncationText(chartData: unknown): string | null {
+  const data = chartData as { truncated?: unknown; rowLimit?: unknown } | null;
+  if (!data || typeof data !== 'object' || data.truncated !== true) return null;
+  const limit = typeof data.rowLimit === 'number' ? data.rowLimit.toLocaleString('en-US') : 'the row limit';
+  return `Partial data: computed from the first ${limit} rows only`;
+}
+
 /** One chart card; which renderer draws it depends on the chart type. */
 export function renderChartCard(chart: PublicChart): RenderedChart {
   const type = chart.type ?? 'line';
   const title = h('h2', { class: 'card-title' }, chart.name ?? '');
   const meta = updatedText(chart.chartDataUpdated);
-  const header = h('header', { class: 'card-header' }, title, growthBadge(chart, chart.chartData), meta ? h('span', { class: 'card-meta muted' }, meta) : null);
+  const cut = truncationText(chart.chartData);
+  const header = h(
+    'header',
+    { class: 'card-header' },
+    title,
+    growthBadge(chart, chart.chartData),
+    meta ? h('span', { class: 'card-meta muted' }, meta) : null,
+    cut ? h('span', { class: 'card-truncated', role: 'note', title: cut }, cut) : null,
+  );
   const body = h('div', { class: `card-body type-${type}` });
   const card = h('article', { class: `card chart-card card-${type}`, 'data-chart-id': chart.id, 'data-chart-type': type }, header, body);
   let instance: Chart | undefined;

@@ -1,0 +1,244 @@
+import type { Db } from '../../store/index.js';
+import { fromJson, toBool, toIso, toJson } from '../../store/columns.js';
+
+export type RefreshTrigger = 'manual' | 'schedule' | 'auto';
+export type RefreshStatus = 'success' | 'partial_failure' | 'failure';
+export type ClaimKind = 'dashboard' | 'chart';
+
+/** Claims per statement (SQLite allows 32,766 bound values; four per row). */
+const CLAIM_CHUNK = 500;
+
+export interface ChartRunEntry {
+  chart_id: number;
+  status: 'success' | 'failure';
+  /** How each dataset configuration was computed; empty when served from the cache. */
+  paths: ('pushdown' | 'stream')[];
+  rowsRead: number;
+  cacheHit: boolean;
+  durationMs: number;
+  error: { code: string; message: string } | null;
+}
+
+export interface RefreshRun {
+  id: number;
+  project_id: number;
+  chart_id: number | null;
+  trigger: RefreshTrigger;
+  status: RefreshStatus;
+  startedAt: string;
+  durationMs: number;
+  error: { code: string; message: string } | null;
+  charts: ChartRunEntry[];
+}
+
+export interface NewRefreshRun {
+  team_id: number;
+  project_id: number;
+  chart_id: number | null;
+  trigger: RefreshTrigger;
+  status: RefreshStatus;
+  startedAt: string;
+  durationMs: number;
+  error: { code: string; message: string } | null;
+  charts: ChartRunEntry[];
+}
+
+/** A dashboard with a schedule, as the scheduler needs it. */
+export interface ScheduledDashboard {
+  id: number;
+  team_id: number;
+  timezone: string | null;
+  updateSchedule: unknown;
+  lastUpdatedAt: string | null;
+}
+
+/** A chart with auto-update on, as the scheduler needs it. */
+export interface AutoUpdateChart {
+  id: number;
+  project_id: number;
+  team_id: number;
+  type: string | null;
+  autoUpdate: number | null;
+  lastAutoUpdate: string | null;
+}
+
+/**
+ * SQL of the refresh machinery: claims, run history and the scheduler's candidate lists. The
+ * scheduler reads every team's rows; nothing here is reachable from a request without a team id.
+ */
+export class RefreshRepository {
+  constructor(private readonly db: Db) {}
+
+  async scheduledDashboards(): Promise<ScheduledDashboard[]> {
+    const rows = await this.db
+      .selectFrom('projects')
+      .select(['id', 'team_id', 'timezone', 'updateSchedule', 'lastUpdatedAt'])
+      .where('updateSchedule', 'is not', null)
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      team_id: row.team_id,
+      timezone: row.timezone,
+      updateSchedule: fromJson<unknown>(row.updateSchedule, null),
+      lastUpdatedAt: toIso(row.lastUpdatedAt),
+    }));
+  }
+
+  async autoUpdateCharts(): Promise<AutoUpdateChart[]> {
+    const rows = await this.db
+      .selectFrom('charts')
+      .innerJoin('projects', 'projects.id', 'charts.project_id')
+      .select(['charts.id', 'charts.project_id', 'projects.team_id', 'charts.type', 'charts.autoUpdate', 'charts.lastAutoUpdate'])
+      .where('charts.autoUpdate', '>', 0)
+      .orderBy('charts.id')
+      .execute();
+    return rows
+      .filter((row) => row.type !== 'markdown')
+      .map((row) => ({ ...row, lastAutoUpdate: toIso(row.lastAutoUpdate) }));
+  }
+
+  /**
+   * Claims (entity, period) pairs for this process: the insert does nothing for a pair another
+   * process holds. The winners' `lastUpdatedAt` / `lastAutoUpdate` move in the same transaction,
+   * so the next period has a new key even if this process dies mid-run. Pairs are inserted in
+   * (kind, id) order, so two processes claiming overlapping sets take row locks in the same order.
+   * Answers the won pairs as `kind_id`.
+   */
+  async claim(items: { kind: ClaimKind; id: number; period: string }[], at: string): Promise<Set<string>> {
+    const won = new Set<string>();
+    if (items.length === 0) return won;
+    const sorted = [...items].sort((a, b) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1));
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < sorted.length; i += CLAIM_CHUNK) {
+        const chunk = sorted.slice(i, i + CLAIM_CHUNK);
+        const rows = await trx
+          .insertInto('refresh_claims')
+          .values(chunk.map((item) => ({ entity_type: item.kind, entity_id: item.id, period: item.period, claimedAt: at })))
+          .onConflict((oc) => oc.columns(['entity_type', 'entity_id', 'period']).doNothing())
+          .returning(['entity_type', 'entity_id'])
+          .execute();
+        for (const row of rows) won.add(`${row.entity_type}_${row.entity_id}`);
+      }
+      const ids = (kind: ClaimKind) => sorted.filter((item) => item.kind === kind && won.has(`${kind}_${item.id}`)).map((item) => item.id);
+      for (let i = 0, list = ids('dashboard'); i < list.length; i += CLAIM_CHUNK) {
+        await trx.updateTable('projects').set({ lastUpdatedAt: at }).where('id', 'in', list.slice(i, i + CLAIM_CHUNK)).execute();
+      }
+      for (let i = 0, list = ids('chart'); i < list.length; i += CLAIM_CHUNK) {
+        await trx.updateTable('charts').set({ lastAutoUpdate: at }).where('id', 'in', list.slice(i, i + CLAIM_CHUNK)).execute();
+      }
+    });
+    return won;
+  }
+
+  async insertRun(run: NewRefreshRun): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('refresh_runs')
+        .values({
+          team_id: run.team_id,
+          project_id: run.project_id,
+          chart_id: run.chart_id,
+          trigger: run.trigger,
+          status: run.status,
+          startedAt: run.startedAt,
+          durationMs: Math.round(run.durationMs),
+          errorCode: run.error?.code ?? null,
+          errorMessage: run.error?.message ?? null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (run.charts.length > 0) {
+        await trx
+          .insertInto('refresh_run_charts')
+          .values(
+            run.charts.map((chart) => ({
+              run_id: row.id,
+              project_id: run.project_id,
+              chart_id: chart.chart_id,
+              status: chart.status,
+              paths: toJson(chart.paths),
+              rowsRead: chart.rowsRead,
+              cacheHit: chart.cacheHit,
+              durationMs: Math.round(chart.durationMs),
+              errorCode: chart.error?.code ?? null,
+              errorMessage: chart.error?.message ?? null,
+            })),
+          )
+          .execute();
+      }
+      return row.id;
+    });
+  }
+
+  /** A dashboard's runs, newest first. */
+  async listByProject(projectId: number, page: { limit: number; offset: number }): Promise<{ runs: RefreshRun[]; total: number }> {
+    const rows = await this.db
+      .selectFrom('refresh_runs')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('startedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    const total = await this.db.selectFrom('refresh_runs').select((eb) => eb.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow();
+    return { runs: await this.withCharts(rows), total: Number(total.n) };
+  }
+
+  /** The runs a chart took part in, newest first, each showing that chart's entry only. */
+  async listByChart(projectId: number, chartId: number, page: { limit: number; offset: number }): Promise<{ runs: RefreshRun[]; total: number }> {
+    const base = this.db
+      .selectFrom('refresh_runs')
+      .innerJoin('refresh_run_charts', 'refresh_run_charts.run_id', 'refresh_runs.id')
+      .where('refresh_runs.project_id', '=', projectId)
+      .where('refresh_run_charts.chart_id', '=', chartId);
+    const rows = await base
+      .selectAll('refresh_runs')
+      .orderBy('refresh_runs.startedAt', 'desc')
+      .orderBy('refresh_runs.id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { runs: await this.withCharts(rows, chartId), total: Number(total.n) };
+  }
+
+  /** Deletes runs started before `before` and claims older than `claimsBefore`. */
+  async prune(before: string, claimsBefore: string): Promise<{ runs: number; claims: number }> {
+    const runs = await this.db.deleteFrom('refresh_runs').where('startedAt', '<', before).executeTakeFirst();
+    const claims = await this.db.deleteFrom('refresh_claims').where('claimedAt', '<', claimsBefore).executeTakeFirst();
+    return { runs: Number(runs.numDeletedRows), claims: Number(claims.numDeletedRows) };
+  }
+
+  private async withCharts(
+    rows: { id: number; project_id: number; chart_id: number | null; trigger: string; status: string; startedAt: Date | string; durationMs: number; errorCode: string | null; errorMessage: string | null }[],
+    onlyChart?: number,
+  ): Promise<RefreshRun[]> {
+    if (rows.length === 0) return [];
+    let query = this.db.selectFrom('refresh_run_charts').selectAll().where('run_id', 'in', rows.map((r) => r.id));
+    if (onlyChart !== undefined) query = query.where('chart_id', '=', onlyChart);
+    const entries = await query.orderBy('id').execute();
+    return rows.map((row) => ({
+      id: row.id,
+      project_id: row.project_id,
+      chart_id: row.chart_id,
+      trigger: row.trigger as RefreshTrigger,
+      status: row.status as RefreshStatus,
+      startedAt: toIso(row.startedAt),
+      durationMs: row.durationMs,
+      error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
+      charts: entries
+        .filter((e) => e.run_id === row.id)
+        .map((e) => ({
+          chart_id: e.chart_id,
+          status: e.status as ChartRunEntry['status'],
+          paths: fromJson<ChartRunEntry['paths']>(e.paths, []),
+          rowsRead: e.rowsRead,
+          cacheHit: toBool(e.cacheHit),
+          durationMs: e.durationMs,
+          error: e.errorCode ? { code: e.errorCode, message: e.errorMessage ?? '' } : null,
+        })),
+    }));
+  }
+}

@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+import { Timestamp } from '../../platform/http-schemas.js';
+
+const Failure = Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]);
+
+export const ChartRunEntry = Type.Object({
+  chart_id: Type.Integer(),
+  status: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+  paths: Type.Array(Type.Union([Type.Literal('pushdown'), Type.Literal('stream')]), { description: 'How each dataset configuration was computed; empty when served from the cache' }),
+  rowsRead: Type.Integer(),
+  cacheHit: Type.Boolean(),
+  durationMs: Type.Integer(),
+  error: Failure,
+});
+
+export const RefreshRun = Type.Object({
+  id: Type.Integer(),
+  project_id: Type.Integer(),
+  chart_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Set for a single-chart refresh; null for a whole dashboard' }),
+  trigger: Type.Union([Type.Literal('manual'), Type.Literal('schedule'), Type.Literal('auto')]),
+  status: Type.Union([Type.Literal('success'), Type.Literal('partial_failure'), Type.Literal('failure')]),
+  startedAt: Timestamp,
+  durationMs: Type.Integer(),
+  error: Failure,
+  charts: Type.Array(ChartRunEntry),
+});
+
+export const RunPage = Type.Object({
+  runs: Type.Array(RefreshRun),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+export const RunPageQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+});

@@ -1,0 +1,181 @@
+import type { Logger } from 'pino';
+import { AppError } from '../../errors/index.js';
+import type { Actor } from '../../platform/actor.js';
+import type { RefreshMetrics } from '../../runtime/scheduler/metrics.js';
+import type { RefreshJob } from '../../runtime/scheduler/dispatch.js';
+import type { ChartRunResult, ChartRunService, ManualRefreshObserver } from '../chart-runs/service.js';
+import type { ChartsRepository } from '../charts/repository.js';
+import type { ChartsService } from '../charts/service.js';
+import type { ProjectsService } from '../projects/service.js';
+import type { ChartRunEntry, RefreshRepository, RefreshRun, RefreshStatus, RefreshTrigger } from './repository.js';
+import { mapLimited } from '../../runtime/map-limited.js';
+
+/** Checks a chart's alerts against fresh data (the alerts service implements it). */
+export interface AlertChecker {
+  check(input: { teamId: number; projectId: number; chartId: number; chartData: unknown; runId: number }): Promise<void>;
+}
+
+export interface RefreshSettings {
+  /** Charts of one dashboard refreshed at the same time. */
+  chartConcurrency: number;
+  clock: () => Date;
+}
+
+const MAX_ERROR_MESSAGE = 500;
+
+/** Code and message of a failure for the history: typed errors keep theirs, anything else is generic. */
+export function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof AppError) return { code: error.code, message: error.message.slice(0, MAX_ERROR_MESSAGE) };
+  return { code: 'INTERNAL_ERROR', message: 'The refresh failed with an internal error (see the server log)' };
+}
+
+/**
+ * Refreshes through the chart-run path (the same one as `POST …/query`): persisted chartData,
+ * pushdown, the result cache rewritten. Records every refresh, manual or scheduled, and checks
+ * alerts after each chart. A failing chart does not stop its dashboard's other charts.
+ */
+export class RefreshService implements ManualRefreshObserver {
+  constructor(
+    private readonly history: RefreshRepository,
+    private readonly charts: ChartsRepository,
+    private readonly chartsService: ChartsService,
+    private readonly projects: ProjectsService,
+    private readonly chartRuns: ChartRunService,
+    private readonly alerts: AlertChecker | undefined,
+    private readonly metrics: RefreshMetrics,
+    private readonly settings: RefreshSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The dispatcher's executor. */
+  run = async (job: RefreshJob): Promise<void> => {
+    if (job.kind === 'dashboard') await this.refreshDashboard(job.teamId, job.id, 'schedule');
+    else await this.refreshChart(job.teamId, job.id, 'auto');
+  };
+
+  async refreshDashboard(teamId: number, projectId: number, trigger: RefreshTrigger): Promise<RefreshRun | undefined> {
+    const dashboard = await this.projects.loadDashboard(teamId, projectId);
+    if (!dashboard) return undefined;
+    const started = this.settings.clock();
+    const t0 = performance.now();
+    const charts = dashboard.Charts.filter((chart) => chart.type !== 'markdown');
+    const outcomes = await mapLimited(charts, this.settings.chartConcurrency, (chart) => this.runChart(teamId, chart.id));
+    const entries = outcomes.map((o) => o.entry);
+    const failed = entries.filter((e) => e.status === 'failure').length;
+    const status: RefreshStatus = failed === 0 ? 'success' : failed === entries.length ? 'failure' : 'partial_failure';
+    const run = await this.record({ teamId, projectId, chartId: null, trigger, status, started, durationMs: performance.now() - t0, entries, error: null });
+    await this.checkAlerts(teamId, projectId, outcomes, run.id);
+    return run;
+  }
+
+  async refreshChart(teamId: number, chartId: number, trigger: RefreshTrigger): Promise<RefreshRun | undefined> {
+    const chart = await this.charts.findInTeam(teamId, chartId);
+    if (!chart || chart.type === 'markdown') return undefined;
+    const started = this.settings.clock();
+    const t0 = performance.now();
+    const outcome = await this.runChart(teamId, chartId);
+    const status: RefreshStatus = outcome.entry.status === 'success' ? 'success' : 'failure';
+    const run = await this.record({ teamId, projectId: chart.project_id, chartId, trigger, status, started, durationMs: performance.now() - t0, entries: [outcome.entry], error: outcome.entry.error });
+    await this.checkAlerts(teamId, chart.project_id, [outcome], run.id);
+    return run;
+  }
+
+  /** A `POST …/query` that persisted (or failed to): recorded as a manual refresh, then alerts. */
+  async manualRefresh(event: Parameters<ManualRefreshObserver['manualRefresh']>[0]): Promise<void> {
+    const entry = event.result ? successEntry(event.chartId, event.result, event.durationMs) : failureEntry(event.chartId, event.error, event.durationMs);
+    const status: RefreshStatus = entry.status === 'success' ? 'success' : 'failure';
+    try {
+      const run = await this.record({
+        teamId: event.teamId,
+        projectId: event.projectId,
+        chartId: event.chartId,
+        trigger: 'manual',
+        status,
+        started: new Date(this.settings.clock().getTime() - event.durationMs),
+        durationMs: event.durationMs,
+        entries: [entry],
+        error: entry.error,
+      });
+      if (event.result) await this.checkAlerts(event.teamId, event.projectId, [{ entry, chartData: event.result.chartData }], run.id);
+    } catch (err) {
+      // History must never turn a good answer into an error.
+      this.logger.error({ err, chartId: event.chartId }, 'could not record a manual refresh');
+    }
+  }
+
+  async listProjectRuns(actor: Actor, projectId: number, page: { limit: number; offset: number }) {
+    await this.projects.authorize(actor, projectId, 'project:read');
+    return { ...(await this.history.listByProject(projectId, page)), ...page };
+  }
+
+  async listChartRuns(actor: Actor, projectId: number, chartId: number, page: { limit: number; offset: number }) {
+    await this.chartsService.authorize(actor, projectId, chartId, 'chart:read');
+    return { ...(await this.history.listByChart(projectId, chartId, page)), ...page };
+  }
+
+  private async runChart(teamId: number, chartId: number): Promise<{ entry: ChartRunEntry; chartData?: unknown }> {
+    const t0 = performance.now();
+    try {
+      const result = await this.chartRuns.compute(teamId, chartId, { persist: true, refreshCache: true });
+      return { entry: successEntry(chartId, result, performance.now() - t0), chartData: result.chartData };
+    } catch (error) {
+      if (!(error instanceof AppError)) this.logger.error({ err: error, chartId }, 'chart refresh failed');
+      return { entry: failureEntry(chartId, error, performance.now() - t0) };
+    }
+  }
+
+  private async record(input: {
+    teamId: number;
+    projectId: number;
+    chartId: number | null;
+    trigger: RefreshTrigger;
+    status: RefreshStatus;
+    started: Date;
+    durationMs: number;
+    entries: ChartRunEntry[];
+    error: { code: string; message: string } | null;
+  }): Promise<RefreshRun> {
+    const run = {
+      team_id: input.teamId,
+      project_id: input.projectId,
+      chart_id: input.chartId,
+      trigger: input.trigger,
+      status: input.status,
+      startedAt: input.started.toISOString(),
+      durationMs: Math.round(input.durationMs),
+      error: input.error,
+      charts: input.entries,
+    };
+    const id = await this.history.insertRun(run);
+    this.metrics.observeRun(input.trigger, input.status, input.durationMs / 1000);
+    return { ...run, id };
+  }
+
+  private async checkAlerts(teamId: number, projectId: number, outcomes: { entry: ChartRunEntry; chartData?: unknown }[], runId: number): Promise<void> {
+    if (!this.alerts) return;
+    for (const outcome of outcomes) {
+      if (outcome.entry.status !== 'success') continue;
+      try {
+        await this.alerts.check({ teamId, projectId, chartId: outcome.entry.chart_id, chartData: outcome.chartData, runId });
+      } catch (err) {
+        this.logger.error({ err, chartId: outcome.entry.chart_id }, 'alert check failed');
+      }
+    }
+  }
+}
+
+function successEntry(chartId: number, result: ChartRunResult, durationMs: number): ChartRunEntry {
+  return {
+    chart_id: chartId,
+    status: 'success',
+    paths: result.paths,
+    rowsRead: result.rowsRead,
+    cacheHit: result.cache === 'hit' || result.cache === 'stale',
+    durationMs: Math.round(durationMs),
+    error: null,
+  };
+}
+
+function failureEntry(chartId: number, error: unknown, durationMs: number): ChartRunEntry {
+  return { chart_id: chartId, status: 'failure', paths: [], rowsRead: 0, cacheHit: false, durationMs: Math.round(durationMs), error: describeError(error) };
+}

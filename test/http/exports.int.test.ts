@@ -1,0 +1,186 @@
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import type { Person } from '../helpers/fixtures.js';
+import { createTempDatabase } from '../helpers/postgres-server.js';
+
+/** Exports read back by a CSV parser and by exceljs, compared with the chart's own data. */
+describe('chart and dataset exports over a real Postgres', () => {
+  let t: TestApp;
+  let owner: Person;
+  let db: { url: string; drop(): Promise<void> };
+  let projectId: number;
+  let brewName: string;
+  let datasetId: number;
+
+  beforeAll(async () => {
+    db = await createTempDatabase(inject('postgresUrl'));
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query(`
+      create table orders (id int primary key, country text, status text, amount numeric(10,2), note text, created_at timestamptz);
+      insert into orders values
+        (1, 'FR', 'paid', 10.5, 'a, "quoted" note', '2025-01-01T10:00:00Z'),
+        (2, 'FR', 'paid', 20, 'line
+break', '2025-01-01T11:00:00Z'),
+        (3, 'DE', 'paid', 5, 'Köln ✓', '2025-01-02T10:00:00Z'),
+        (4, 'DE', 'refunded', 7, null, '2025-01-03T10:00:00Z'),
+        (5, 'US', 'paid', 100, '=1+1', '2025-01-03T12:00:00Z');
+    `);
+    await client.end();
+    t = await buildTestApp();
+    owner = await t.signup('Owner');
+    const url = new URL(db.url);
+    const conn = (
+      await t.request({
+        method: 'POST',
+        url: `/team/${owner.teamId}/connections`,
+        token: owner.token,
+        payload: { name: 'shop', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined },
+      })
+    ).json();
+    const project = (await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Sales', team_id: owner.teamId, timezone: 'UTC' } })).json();
+    projectId = project.id;
+    brewName = project.brewName;
+    const ds = await t.request({
+      method: 'POST',
+      url: `/team/${owner.teamId}/datasets/quick-create`,
+      token: owner.token,
+      payload: {
+        name: 'Orders',
+        project_ids: [projectId],
+        dataRequests: [{ connection_id: conn.id, query: 'select id, country, amount, note, created_at from orders where status = {{status}} order by id', variableBindings: [{ name: 'status', default_value: 'paid' }] }],
+      },
+    });
+    expect(ds.statusCode, ds.body).toBe(200);
+    datasetId = ds.json().id;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await db?.drop();
+  });
+
+  async function chart(payload: Record<string, unknown>, config: Record<string, unknown>) {
+    const res = await t.request({ method: 'POST', url: `/project/${projectId}/chart/quick-create`, token: owner.token, payload: { ...payload, chartDatasetConfigs: [{ dataset_id: datasetId, ...config }] } });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().id as number;
+    const run = await t.request({ method: 'POST', url: `/project/${projectId}/chart/${id}/query`, token: owner.token });
+    expect(run.statusCode, run.body).toBe(200);
+    return { id, chartData: run.json().chartData };
+  }
+
+  async function workbook(body: Buffer): Promise<ExcelJS.Workbook> {
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(body as unknown as ArrayBuffer);
+    return book;
+  }
+
+  const sheetRows = (sheet: ExcelJS.Worksheet): unknown[][] => {
+    const rows: unknown[][] = [];
+    sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    return rows;
+  };
+
+  it('a line chart: CSV (parsed) and XLSX (numbers as numbers) equal its labels and series, with a filename', async () => {
+    const line = await chart({ name: 'Orders per day', type: 'line', timeInterval: 'day', includeZeros: true }, { xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].amount', yAxisOperation: 'sum', legend: 'Revenue' });
+    const { labels, datasets } = line.chartData.data;
+    expect(labels).toEqual(['2025-01-01', '2025-01-02', '2025-01-03']);
+
+    const csv = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${line.id}/export?format=csv`, token: owner.token });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="Orders per day.csv"; filename*=UTF-8''Orders%20per%20day.csv`);
+    const parsed = parse(csv.body, { bom: true }) as string[][];
+    expect(parsed[0]).toEqual(['label', 'Revenue']);
+    expect(parsed.slice(1)).toEqual(labels.map((l: string, i: number) => [l, String(datasets[0].data[i])]));
+
+    const xlsx = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${line.id}/export?format=xlsx`, token: owner.token });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(xlsx.headers['content-disposition']).toContain('filename="Orders per day.xlsx"');
+    const rows = sheetRows((await workbook(xlsx.rawPayload)).worksheets[0]!);
+    expect(rows).toEqual([['label', 'Revenue'], ...labels.map((l: string, i: number) => [l, datasets[0].data[i]])]);
+    expect(typeof rows[1]![1]).toBe('number');
+  });
+
+  it('a table chart exports its rows; text with commas, quotes, newlines and formulas survives as text', async () => {
+    const table = await chart({ name: 'Orders table', type: 'table' }, { legend: 'Orders' });
+    const { columns, data } = table.chartData.Orders;
+    const accessors = columns.map((c: { accessor: string }) => c.accessor);
+    const csv = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${table.id}/export?format=csv`, token: owner.token });
+    const parsed = parse(csv.body, { bom: true }) as string[][];
+    expect(parsed[0]).toEqual(accessors);
+    expect(parsed.slice(1)).toEqual(data.map((row: Record<string, unknown>) => accessors.map((a: string) => (row[a] === null || row[a] === undefined ? '' : String(row[a])))));
+    expect(parsed.map((r) => r[accessors.indexOf('note')])).toContain('line\nbreak');
+
+    const xlsx = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${table.id}/export?format=xlsx`, token: owner.token });
+    const sheet = (await workbook(xlsx.rawPayload)).worksheets[0]!;
+    expect(sheet.name).toBe('Orders');
+    const rows = sheetRows(sheet);
+    expect(rows[0]).toEqual(accessors);
+    // Formula-looking text is a string cell, never a formula.
+    const idCol = accessors.indexOf('id') + 1;
+    const noteCol = accessors.indexOf('note') + 1;
+    const us = rows.findIndex((r) => r[idCol - 1] === 5);
+    expect(us).toBeGreaterThan(0);
+    expect(sheet.getRow(us + 1).getCell(noteCol).value).toBe('=1+1');
+    expect(sheet.getRow(us + 1).getCell(noteCol).type).toBe(ExcelJS.ValueType.String);
+  });
+
+  it('a KPI exports its Total row', async () => {
+    const kpi = await chart({ name: 'Revenue', type: 'kpi' }, { yAxis: 'root[].amount', yAxisOperation: 'sum', legend: 'Revenue' });
+    const xlsx = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${kpi.id}/export?format=xlsx`, token: owner.token });
+    expect(sheetRows((await workbook(xlsx.rawPayload)).worksheets[0]!)).toEqual([['label', 'Revenue'], ['Total', kpi.chartData.values[0].value]]);
+    expect(kpi.chartData.values[0].value).toBe(135.5);
+  });
+
+  it('the dataset export streams the run with variables applied, and refuses a bad format or foreign caller', async () => {
+    const csv = await t.request({ method: 'GET', url: `/team/${owner.teamId}/datasets/${datasetId}/export?format=csv&variables=${encodeURIComponent('{"status":"refunded"}')}`, token: owner.token });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-disposition']).toContain('filename="Orders.csv"');
+    const parsed = parse(csv.body, { bom: true, columns: true }) as Record<string, string>[];
+    expect(parsed).toEqual([{ id: '4', country: 'DE', amount: '7', note: '', created_at: expect.stringMatching(/^2025-01-03/) }]);
+
+    const xlsx = await t.request({ method: 'GET', url: `/team/${owner.teamId}/datasets/${datasetId}/export?format=xlsx`, token: owner.token });
+    const rows = sheetRows((await workbook(xlsx.rawPayload)).worksheets[0]!);
+    expect(rows[0]).toEqual(['id', 'country', 'amount', 'note', 'created_at']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual([1, 2, 3, 5]);
+
+    const bad = await t.request({ method: 'GET', url: `/team/${owner.teamId}/datasets/${datasetId}/export?format=pdf`, token: owner.token });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toContain('format');
+    const stranger = await t.signup('Stranger');
+    const foreign = await t.request({ method: 'GET', url: `/team/${owner.teamId}/datasets/${datasetId}/export?format=csv`, token: stranger.token });
+    expect(foreign.statusCode).toBe(403);
+    const anonymous = await t.request({ method: 'GET', url: `/team/${owner.teamId}/datasets/${datasetId}/export?format=csv` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('share-link exports only when the team allows report exports', async () => {
+    const bar = await chart({ name: 'By country', type: 'bar' }, { xAxis: 'root[].country', yAxis: 'root[].amount', yAxisOperation: 'sum', legend: 'Amount' });
+    const policy = await t.request({ method: 'POST', url: `/project/${projectId}/share/policy`, token: owner.token, payload: {} });
+    expect(policy.statusCode, policy.body).toBe(200);
+    const { token } = (await t.request({ method: 'POST', url: `/project/${projectId}/share/token`, token: owner.token, payload: { sharePolicyId: policy.json().id } })).json();
+    const url = `/project/dashboard/${brewName}/chart/${bar.id}/export?format=csv&token=${token}`;
+
+    const report = await t.request({ method: 'GET', url: `/project/dashboard/${brewName}?token=${token}` });
+    expect(report.json().allowExport).toBe(false);
+    const refused = await t.request({ method: 'GET', url });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'EXPORT_NOT_ALLOWED' });
+    expect((await t.request({ method: 'GET', url: url.replace(/token=.*/, 'token=nonsense') })).statusCode).toBe(401);
+
+    const put = await t.request({ method: 'PUT', url: `/team/${owner.teamId}`, token: owner.token, payload: { allowReportExport: true } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await t.request({ method: 'GET', url: `/project/dashboard/${brewName}?token=${token}` })).json().allowExport).toBe(true);
+    const ok = await t.request({ method: 'GET', url });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const parsed = parse(ok.body, { bom: true }) as string[][];
+    const { labels, datasets } = bar.chartData.data;
+    expect(parsed).toEqual([['label', 'Amount'], ...labels.map((l: string, i: number) => [l, String(datasets[0].data[i])])]);
+    // Without a token a private report stays closed.
+    expect((await t.request({ method: 'GET', url: `/project/dashboard/${brewName}/chart/${bar.id}/export?format=csv` })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,18551 @@
+// Generated from /openapi.json by scripts/openapi.ts (openapi-typescript). Do not edit.
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Process is up */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Store reachable and migrated; Redis (optional) reported as ok or degraded */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign up (creates a personal team) */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Log in and get a session token */
+        post: operations["logIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chart/share/{share_string}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A shared chart for embedding: needs a share token of its chart policy, unless the chart is public */
+        get: operations["getSharedChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/dashboard/{brewName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A shared dashboard with its report charts and their data: needs a share token unless public; the password in the "pass" header when protected */
+        get: operations["getSharedDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chart/share/{share_string}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A shared chart's data as a file, when the team allows report exports */
+        get: operations["exportSharedChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/dashboard/{brewName}/chart/{chart_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A report chart's data as a file, when the team allows report exports */
+        get: operations["exportSharedDashboardChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the current session */
+        post: operations["logOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's teams with their projects */
+        get: operations["listTeams"];
+        put?: never;
+        /** Create a team (caller becomes teamOwner) */
+        post: operations["createTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a team */
+        get: operations["getTeam"];
+        /** Update name and flags (teamOwner, teamAdmin) */
+        put: operations["updateTeam"];
+        post?: never;
+        /** Delete a team and everything it owns (teamOwner) */
+        delete: operations["deleteTeam"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/user/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A user's teams visible to the caller */
+        get: operations["listUserTeams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List members (teamOwner, teamAdmin) */
+        get: operations["listMembers"];
+        put?: never;
+        /** Add an existing user to the team */
+        post: operations["addMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a member's role or projects */
+        put: operations["updateMember"];
+        post?: never;
+        /** Remove a member (or leave the team) */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/apikey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the team's API keys */
+        get: operations["listTeamApiKeys"];
+        put?: never;
+        /** Create a team API key (token shown once) */
+        post: operations["createTeamApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/apikey/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an API key (stops working at once) */
+        delete: operations["deleteTeamApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/apikey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your personal API keys */
+        get: operations["listPersonalApiKeys"];
+        put?: never;
+        /** Create a personal API key: acts as you in all your teams, at most at its ceiling (token shown once) */
+        post: operations["createPersonalApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/apikey/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a personal API key (stops working at once) */
+        delete: operations["deletePersonalApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the team's datasets */
+        get: operations["listDatasets"];
+        put?: never;
+        /** Create a dataset (fetches nothing; add data requests next) */
+        post: operations["createDataset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets/quick-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a dataset with its data requests, joins (by index) and variable bindings in one transaction */
+        post: operations["quickCreateDataset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets/{dataset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a dataset */
+        get: operations["getDataset"];
+        /** Update any subset of a dataset’s fields */
+        put: operations["updateDataset"];
+        post?: never;
+        /** Delete a dataset, its data requests and bindings (answers a bare true) */
+        delete: operations["deleteDataset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets/{dataset_id}/dataRequests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a dataset's data requests */
+        get: operations["listDataRequests"];
+        put?: never;
+        /** Create a data request */
+        post: operations["createDataRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a data request */
+        get: operations["getDataRequest"];
+        /** Update a data request */
+        put: operations["updateDataRequest"];
+        post?: never;
+        /** Delete a data request */
+        delete: operations["deleteDataRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}/variableBindings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bind a variable (answers the data request) */
+        post: operations["createVariableBinding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}/variableBindings/{variable_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update a variable binding (answers the data request) */
+        put: operations["updateVariableBinding"];
+        post?: never;
+        /** Remove a variable binding (answers the data request) */
+        delete: operations["deleteVariableBinding"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/connections/{connection_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Connect and check the credentials */
+        get: operations["testConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/connections/{connection_id}/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Introspect tables (or collections) with their columns and types; saved on the connection */
+        get: operations["getConnectionSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run one data request */
+        post: operations["runDataRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets/{dataset_id}/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Run a dataset */
+        get: operations["runDatasetGet"];
+        put?: never;
+        /** Run a dataset (inputs in the body) */
+        post: operations["runDataset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run the chart: compute chartData on the server (saved unless runtime filters or variables are given) */
+        post: operations["runChart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dashboard's refreshes (manual, scheduled, auto-update), newest first */
+        get: operations["getProjectByIdRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The refreshes a chart took part in, newest first, with that chart's entry */
+        get: operations["getProjectByProjectIdChartByIdRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/alert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chart's alerts */
+        get: operations["getProjectByProjectIdChartByIdAlert"];
+        put?: never;
+        /** Create an alert (the webhook key is shown in this answer only) */
+        post: operations["postProjectByProjectIdChartByIdAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/alert/{alert_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An alert with its latest events */
+        get: operations["getProjectByProjectIdChartByIdAlertByAlertId"];
+        /** Update an alert */
+        put: operations["putProjectByProjectIdChartByIdAlertByAlertId"];
+        post?: never;
+        /** Delete an alert */
+        delete: operations["deleteProjectByProjectIdChartByIdAlertByAlertId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/team/{team_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's dashboards the caller may see */
+        get: operations["listProjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a dashboard in body.team_id (teamOwner, teamAdmin) */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A dashboard with its charts and share policies */
+        get: operations["getProject"];
+        /** Update a dashboard (password is write-only) */
+        put: operations["updateProject"];
+        post?: never;
+        /** Delete a dashboard, its charts and share policies (teamOwner, teamAdmin) */
+        delete: operations["deleteProject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A dashboard's charts with their dataset configs */
+        get: operations["listCharts"];
+        put?: never;
+        /** Create a chart (chartData is server-owned) */
+        post: operations["createChart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/quick-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a chart with its chartDatasetConfigs in one transaction */
+        post: operations["quickCreateChart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chart with its dataset configs */
+        get: operations["getChart"];
+        /** Update a chart (any subset of fields) */
+        put: operations["updateChart"];
+        post?: never;
+        /** Delete a chart, its configs and share policies */
+        delete: operations["deleteChart"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/chart-dataset-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bind a dataset of the team to the chart */
+        post: operations["createChartDatasetConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/chart-dataset-config/{cdc_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update a chart dataset config (any subset of fields) */
+        put: operations["updateChartDatasetConfig"];
+        post?: never;
+        /** Delete a chart dataset config */
+        delete: operations["deleteChartDatasetConfig"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/share/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dashboard's share policies */
+        get: operations["listDashboardSharePolicies"];
+        put?: never;
+        /** Create a dashboard share policy (no body) */
+        post: operations["createDashboardSharePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/share/policy/{policy_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update params, allow_params, expires_at or visibility */
+        put: operations["updateDashboardSharePolicy"];
+        post?: never;
+        /** Delete a dashboard share policy */
+        delete: operations["deleteDashboardSharePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/share/policy/{policy_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invalidate every token issued for the policy so far */
+        post: operations["revokeDashboardSharePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/share/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chart's share policies */
+        get: operations["listChartSharePolicies"];
+        put?: never;
+        /** Create a chart share policy (no body) */
+        post: operations["createChartSharePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/share/policy/{policy_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update params, allow_params, expires_at or visibility */
+        put: operations["updateChartSharePolicy"];
+        post?: never;
+        /** Delete a chart share policy */
+        delete: operations["deleteChartSharePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/share/policy/{policy_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invalidate every token issued for the policy so far */
+        post: operations["revokeChartSharePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/share/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign a share token for the newest policy (or body.sharePolicyId); share_policy first updates its params and allow_params */
+        post: operations["createDashboardShareToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/share/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign a share token for the newest policy (or body.sharePolicyId); share_policy first updates its params and allow_params */
+        post: operations["createChartShareToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connection-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every connection type and sub-type with its capabilities */
+        get: operations["listConnectionProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's connections (project roles: those of their projects, without credentials) */
+        get: operations["listConnections"];
+        put?: never;
+        /** Create a connection (teamOwner, teamAdmin) */
+        post: operations["createConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/connections/{connection_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a connection; secrets read "********" */
+        get: operations["getConnection"];
+        /** Update a connection; "********" keeps a stored secret */
+        put: operations["updateConnection"];
+        post?: never;
+        /** Delete a connection; removeDatasets=true also deletes the datasets that use it */
+        delete: operations["deleteConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/connections/{connection_id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload SSL files (multipart parts sslCa, sslCert, sslKey; 1 MiB each) */
+        post: operations["uploadConnectionFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chart's data as a file: labels and one column per series; a table chart's rows */
+        get: operations["exportChart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets/{dataset_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dataset run as a file (CSV streamed), bounded by the row limit */
+        get: operations["exportDataset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: "ready" | "degraded";
+                        checks: {
+                            /** @enum {string} */
+                            store: "ok";
+                            redis: "ok" | "degraded" | "disabled";
+                        };
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: {
+                /** @description Browser mode: the session token is set as an HttpOnly SameSite=Strict cookie (Secure over https) and left out of the body; the request's Origin must be this server's */
+                session?: "cookie";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        email: string;
+                        /** @description Session bearer token (30 days); shown only here. Absent with `?session=cookie`, where it goes into an HttpOnly cookie instead */
+                        token?: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    logIn: {
+        parameters: {
+            query?: {
+                /** @description Browser mode: the session token is set as an HttpOnly SameSite=Strict cookie (Secure over https) and left out of the body; the request's Origin must be this server's */
+                session?: "cookie";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        email: string;
+                        /** @description Session bearer token (30 days); shown only here. Absent with `?session=cookie`, where it goes into an HttpOnly cookie instead */
+                        token?: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSharedChart: {
+        parameters: {
+            query?: {
+                token?: string;
+                /** @description Colour scheme of the page: light, dark, or follow the OS */
+                theme?: "light" | "dark" | "os";
+            };
+            header?: never;
+            path: {
+                share_string: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string | null;
+                        type: string | null;
+                        subType: string | null;
+                        /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
+                        chartData: unknown;
+                        chartDataUpdated: string | null;
+                        layout: unknown;
+                        displayLegend: boolean;
+                        dataLabels: boolean;
+                        stacked: boolean;
+                        horizontal: boolean;
+                        showGrowth: boolean;
+                        invertGrowth: boolean;
+                        isLogarithmic: boolean;
+                        content: string | null;
+                        ranges: unknown;
+                        defaultRowsPerPage: number | null;
+                        maxValue: number | null;
+                        minValue: number | null;
+                        xLabelTicks: string | null;
+                        pointRadius: number | null;
+                        dashedLastPoint: boolean;
+                        mode: string;
+                        onReport: boolean;
+                        ChartDatasetConfigs: {
+                            id: string;
+                            legend: string | null;
+                            datasetColor: string | null;
+                            /** @description A colour or an array of colours */
+                            fillColor: unknown;
+                            fill: boolean;
+                            multiFill: boolean;
+                            pointRadius: number | null;
+                            order: number | null;
+                            goal: number | null;
+                            formula: string | null;
+                        }[];
+                        error?: {
+                            code: string;
+                            message: string;
+                        };
+                        showBranding: boolean;
+                        /** @description The team's allowReportExport: the page may offer CSV/XLSX exports of its charts */
+                        allowExport: boolean;
+                        /**
+                         * @description Colour scheme of the page: light, dark, or follow the OS
+                         * @enum {unknown}
+                         */
+                        theme: "light" | "dark" | "os";
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSharedDashboard: {
+        parameters: {
+            query?: {
+                token?: string;
+                /** @description Colour scheme of the page: light, dark, or follow the OS */
+                theme?: "light" | "dark" | "os";
+            };
+            header?: {
+                pass?: string;
+            };
+            path: {
+                brewName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        brewName: string;
+                        dashboardTitle: string | null;
+                        description: string | null;
+                        logo: string | null;
+                        logoLink: string | null;
+                        backgroundColor: string | null;
+                        titleColor: string | null;
+                        headerCode: string | null;
+                        footerCode: string | null;
+                        showBranding: boolean;
+                        /** @description The team's allowReportExport: the page may offer CSV/XLSX exports of its charts */
+                        allowExport: boolean;
+                        timezone: string | null;
+                        /**
+                         * @description Colour scheme of the page: light, dark, or follow the OS
+                         * @enum {unknown}
+                         */
+                        theme: "light" | "dark" | "os";
+                        Charts: {
+                            id: number;
+                            name: string | null;
+                            type: string | null;
+                            subType: string | null;
+                            /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
+                            chartData: unknown;
+                            chartDataUpdated: string | null;
+                            layout: unknown;
+                            displayLegend: boolean;
+                            dataLabels: boolean;
+                            stacked: boolean;
+                            horizontal: boolean;
+                            showGrowth: boolean;
+                            invertGrowth: boolean;
+                            isLogarithmic: boolean;
+                            content: string | null;
+                            ranges: unknown;
+                            defaultRowsPerPage: number | null;
+                            maxValue: number | null;
+                            minValue: number | null;
+                            xLabelTicks: string | null;
+                            pointRadius: number | null;
+                            dashedLastPoint: boolean;
+                            mode: string;
+                            onReport: boolean;
+                            ChartDatasetConfigs: {
+                                id: string;
+                                legend: string | null;
+                                datasetColor: string | null;
+                                /** @description A colour or an array of colours */
+                                fillColor: unknown;
+                                fill: boolean;
+                                multiFill: boolean;
+                                pointRadius: number | null;
+                                order: number | null;
+                                goal: number | null;
+                                formula: string | null;
+                            }[];
+                            error?: {
+                                code: string;
+                                message: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    exportSharedChart: {
+        parameters: {
+            query: {
+                token?: string;
+                /** @description Colour scheme of the page: light, dark, or follow the OS */
+                theme?: "light" | "dark" | "os";
+                /** @description csv (UTF-8 with BOM) or xlsx */
+                format: "csv" | "xlsx";
+            };
+            header?: never;
+            path: {
+                share_string: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv or an XLSX workbook) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    exportSharedDashboardChart: {
+        parameters: {
+            query: {
+                token?: string;
+                /** @description Colour scheme of the page: light, dark, or follow the OS */
+                theme?: "light" | "dark" | "os";
+                /** @description csv (UTF-8 with BOM) or xlsx */
+                format: "csv" | "xlsx";
+            };
+            header?: {
+                pass?: string;
+            };
+            path: {
+                brewName: string;
+                chart_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv or an XLSX workbook) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    logOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        loggedOut: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller: a signed-in user, a user through a personal API key, or a team API key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The user's id; for a team API key, the key's id */
+                        id: number;
+                        name: string;
+                        /** @description Absent for a team API key, which is not its creator */
+                        email?: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        apiKey?: {
+                            id: number;
+                            name: string;
+                            /** @enum {unknown} */
+                            type: "team" | "personal";
+                            /** @description The team of a team key; null for a personal key */
+                            team_id: number | null;
+                            /** @description A team key's effective role, or a personal key's ceiling (null: none) */
+                            role: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+                            projects: number[];
+                        };
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        showBranding?: boolean;
+                        allowReportRefresh?: boolean;
+                        allowReportExport?: boolean;
+                        TeamRoles: {
+                            id: number;
+                            team_id: number;
+                            user_id: number;
+                            /** @enum {unknown} */
+                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                            projects: number[];
+                            canExport: boolean;
+                        }[];
+                        Projects?: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Analytics",
+                 *       "allowReportExport": true
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    showBranding?: boolean;
+                    allowReportRefresh?: boolean;
+                    allowReportExport?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        showBranding?: boolean;
+                        allowReportRefresh?: boolean;
+                        allowReportExport?: boolean;
+                        TeamRoles: {
+                            id: number;
+                            team_id: number;
+                            user_id: number;
+                            /** @enum {unknown} */
+                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                            projects: number[];
+                            canExport: boolean;
+                        }[];
+                        Projects?: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        showBranding?: boolean;
+                        allowReportRefresh?: boolean;
+                        allowReportExport?: boolean;
+                        TeamRoles: {
+                            id: number;
+                            team_id: number;
+                            user_id: number;
+                            /** @enum {unknown} */
+                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                            projects: number[];
+                            canExport: boolean;
+                        }[];
+                        Projects?: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Analytics",
+                 *       "showBranding": false,
+                 *       "allowReportRefresh": true,
+                 *       "allowReportExport": true
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    showBranding?: boolean;
+                    allowReportRefresh?: boolean;
+                    allowReportExport?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        showBranding?: boolean;
+                        allowReportRefresh?: boolean;
+                        allowReportExport?: boolean;
+                        TeamRoles: {
+                            id: number;
+                            team_id: number;
+                            user_id: number;
+                            /** @enum {unknown} */
+                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                            projects: number[];
+                            canExport: boolean;
+                        }[];
+                        Projects?: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listUserTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        showBranding?: boolean;
+                        allowReportRefresh?: boolean;
+                        allowReportExport?: boolean;
+                        TeamRoles: {
+                            id: number;
+                            team_id: number;
+                            user_id: number;
+                            /** @enum {unknown} */
+                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                            projects: number[];
+                            canExport: boolean;
+                        }[];
+                        Projects?: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt?: string;
+                        /** Format: date-time */
+                        updatedAt?: string;
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        user_id: number;
+                        name: string;
+                        email: string;
+                        /** @enum {unknown} */
+                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                        projects: number[];
+                        canExport: boolean;
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    addMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "role": "projectEditor",
+                 *       "projects": [
+                 *         2
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    /** @enum {unknown} */
+                    role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                    projects?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        user_id: number;
+                        name: string;
+                        email: string;
+                        /** @enum {unknown} */
+                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                        projects: number[];
+                        canExport: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "projectViewer",
+                 *       "projects": [
+                 *         2
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                    projects?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        user_id: number;
+                        name: string;
+                        email: string;
+                        /** @enum {unknown} */
+                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                        projects: number[];
+                        canExport: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listTeamApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @enum {unknown} */
+                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                        projects: number[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createTeamApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "CI reporting",
+                 *       "role": "projectViewer",
+                 *       "projects": [
+                 *         2
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {unknown} */
+                    role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                    projects?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @enum {unknown} */
+                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                        projects: number[];
+                        /** @description Shown only in this response */
+                        token: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteTeamApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listPersonalApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description The highest role the key acts with in any team; null: the user's own role */
+                        ceiling: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        lastUsedAt: string | null;
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createPersonalApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "My laptop",
+                 *       "ceiling": "projectEditor"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    ceiling?: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        /** @description The highest role the key acts with in any team; null: the user's own role */
+                        ceiling: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description Shown only in this response */
+                        token: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deletePersonalApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listDatasets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        project_ids: number[];
+                        chart_id: number | null;
+                        connection_id: number | null;
+                        main_dr_id: number | null;
+                        draft: boolean;
+                        name: string | null;
+                        type: string | null;
+                        query: string | null;
+                        datasetColor: string | null;
+                        xAxis: string | null;
+                        xAxisOperation: string | null;
+                        yAxis: string | null;
+                        yAxisOperation: string | null;
+                        dateField: string | null;
+                        dateFormat: string | null;
+                        legend: string | null;
+                        conditions: unknown[];
+                        fieldsSchema: {
+                            [key: string]: unknown;
+                        };
+                        excludedFields: string[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        joinSettings: {
+                            joins: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        DataRequests: {
+                            id: number;
+                            dataset_id: number;
+                            connection_id: number | null;
+                            method: string | null;
+                            route: string | null;
+                            headers: {
+                                key: string;
+                                value: string;
+                            }[];
+                            body: string | null;
+                            useGlobalHeaders: boolean;
+                            query: string | null;
+                            pagination: boolean;
+                            items: string | null;
+                            itemsLimit: number | null;
+                            offset: string | null;
+                            paginationField: string | null;
+                            template: string | null;
+                            conditions: unknown[];
+                            configuration: {
+                                [key: string]: unknown;
+                            };
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                            transform: {
+                                [key: string]: unknown;
+                            } | null;
+                            Connection: {
+                                id: number;
+                                name: string;
+                                type: string;
+                                subType: string | null;
+                                host?: string | null;
+                            } | null;
+                            VariableBindings: {
+                                id: number;
+                                entity_type: string;
+                                entity_id: string;
+                                name: string;
+                                type: string;
+                                default_value: string | null;
+                                required: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createDataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Orders",
+                 *       "project_ids": [
+                 *         2
+                 *       ],
+                 *       "legend": "Orders"
+                 *     }
+                 */
+                "application/json": {
+                    team_id?: unknown;
+                    project_ids?: (number | string)[];
+                    name?: string | null;
+                    legend?: string | null;
+                    connection_id?: number | null;
+                    type?: string | null;
+                    query?: string | null;
+                    datasetColor?: string | null;
+                    draft?: boolean;
+                    xAxis?: string | null;
+                    xAxisOperation?: string | null;
+                    yAxis?: string | null;
+                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+                    dateField?: string | null;
+                    dateFormat?: string | null;
+                    conditions?: ({
+                        id?: string | number;
+                        field?: string;
+                        operator?: string;
+                        value?: unknown;
+                        displayValues?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    fieldsSchema?: {
+                        [key: string]: unknown;
+                    } | null;
+                    excludedFields?: string[] | null;
+                    configuration?: {
+                        [key: string]: unknown;
+                    } | null;
+                    joinSettings?: ({
+                        joins?: {
+                            dr_id: number;
+                            join_id: number;
+                            dr_field: string;
+                            join_field: string;
+                            alias?: string | null;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    main_dr_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        project_ids: number[];
+                        chart_id: number | null;
+                        connection_id: number | null;
+                        main_dr_id: number | null;
+                        draft: boolean;
+                        name: string | null;
+                        type: string | null;
+                        query: string | null;
+                        datasetColor: string | null;
+                        xAxis: string | null;
+                        xAxisOperation: string | null;
+                        yAxis: string | null;
+                        yAxisOperation: string | null;
+                        dateField: string | null;
+                        dateFormat: string | null;
+                        legend: string | null;
+                        conditions: unknown[];
+                        fieldsSchema: {
+                            [key: string]: unknown;
+                        };
+                        excludedFields: string[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        joinSettings: {
+                            joins: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        DataRequests: {
+                            id: number;
+                            dataset_id: number;
+                            connection_id: number | null;
+                            method: string | null;
+                            route: string | null;
+                            headers: {
+                                key: string;
+                                value: string;
+                            }[];
+                            body: string | null;
+                            useGlobalHeaders: boolean;
+                            query: string | null;
+                            pagination: boolean;
+                            items: string | null;
+                            itemsLimit: number | null;
+                            offset: string | null;
+                            paginationField: string | null;
+                            template: string | null;
+                            conditions: unknown[];
+                            configuration: {
+                                [key: string]: unknown;
+                            };
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                            transform: {
+                                [key: string]: unknown;
+                            } | null;
+                            Connection: {
+                                id: number;
+                                name: string;
+                                type: string;
+                                subType: string | null;
+                                host?: string | null;
+                            } | null;
+                            VariableBindings: {
+                                id: number;
+                                entity_type: string;
+                                entity_id: string;
+                                name: string;
+                                type: string;
+                                default_value: string | null;
+                                required: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    quickCreateDataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Orders",
+                 *       "project_ids": [
+                 *         2
+                 *       ],
+                 *       "dataRequests": [
+                 *         {
+                 *           "connection_id": 4,
+                 *           "query": "select created_at, amount, country from orders where status = {{status}}",
+                 *           "variableBindings": [
+                 *             {
+                 *               "name": "status",
+                 *               "type": "string",
+                 *               "default_value": "paid"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    team_id?: unknown;
+                    project_ids?: (number | string)[];
+                    name?: string | null;
+                    legend?: string | null;
+                    connection_id?: number | null;
+                    type?: string | null;
+                    query?: string | null;
+                    datasetColor?: string | null;
+                    draft?: boolean;
+                    xAxis?: string | null;
+                    xAxisOperation?: string | null;
+                    yAxis?: string | null;
+                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+                    dateField?: string | null;
+                    dateFormat?: string | null;
+                    conditions?: ({
+                        id?: string | number;
+                        field?: string;
+                        operator?: string;
+                        value?: unknown;
+                        displayValues?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    fieldsSchema?: {
+                        [key: string]: unknown;
+                    } | null;
+                    excludedFields?: string[] | null;
+                    configuration?: {
+                        [key: string]: unknown;
+                    } | null;
+                    joinSettings?: ({
+                        joins?: {
+                            dr_id: number;
+                            join_id: number;
+                            dr_field: string;
+                            join_field: string;
+                            alias?: string | null;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    main_dr_id?: number | null;
+                    dimension?: string | null;
+                    metric?: string | null;
+                    metricOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+                    dataRequests?: {
+                        connection_id?: number | null;
+                        method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
+                        route?: string | null;
+                        headers?: ({
+                            key: string;
+                            value: string | number | boolean | null;
+                        }[] | {
+                            [key: string]: string | number | boolean | null;
+                        }) | null;
+                        body?: string | null;
+                        useGlobalHeaders?: boolean;
+                        query?: string | null;
+                        pagination?: boolean;
+                        items?: string | null;
+                        itemsLimit?: number | null;
+                        offset?: string | null;
+                        paginationField?: string | null;
+                        template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
+                        conditions?: ({
+                            id?: string | number;
+                            field?: string;
+                            operator?: string;
+                            value?: unknown;
+                            displayValues?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        })[] | null;
+                        configuration?: {
+                            [key: string]: unknown;
+                        } | null;
+                        variables?: {
+                            [key: string]: unknown;
+                        } | null;
+                        transform?: {
+                            [key: string]: unknown;
+                        } | null;
+                        variableBindings?: {
+                            name: string;
+                            /** @enum {unknown} */
+                            type?: "string" | "number" | "boolean" | "date";
+                            default_value?: (string | number | boolean) | null;
+                            required?: boolean;
+                        }[];
+                    }[];
+                    main_dr_index?: number;
+                    variableBindings?: {
+                        name: string;
+                        /** @enum {unknown} */
+                        type?: "string" | "number" | "boolean" | "date";
+                        default_value?: (string | number | boolean) | null;
+                        required?: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        project_ids: number[];
+                        chart_id: number | null;
+                        connection_id: number | null;
+                        main_dr_id: number | null;
+                        draft: boolean;
+                        name: string | null;
+                        type: string | null;
+                        query: string | null;
+                        datasetColor: string | null;
+                        xAxis: string | null;
+                        xAxisOperation: string | null;
+                        yAxis: string | null;
+                        yAxisOperation: string | null;
+                        dateField: string | null;
+                        dateFormat: string | null;
+                        legend: string | null;
+                        conditions: unknown[];
+                        fieldsSchema: {
+                            [key: string]: unknown;
+                        };
+                        excludedFields: string[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        joinSettings: {
+                            joins: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        DataRequests: {
+                            id: number;
+                            dataset_id: number;
+                            connection_id: number | null;
+                            method: string | null;
+                            route: string | null;
+                            headers: {
+                                key: string;
+                                value: string;
+                            }[];
+                            body: string | null;
+                            useGlobalHeaders: boolean;
+                            query: string | null;
+                            pagination: boolean;
+                            items: string | null;
+                            itemsLimit: number | null;
+                            offset: string | null;
+                            paginationField: string | null;
+                            template: string | null;
+                            conditions: unknown[];
+                            configuration: {
+                                [key: string]: unknown;
+                            };
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                            transform: {
+                                [key: string]: unknown;
+                            } | null;
+                            Connection: {
+                                id: number;
+                                name: string;
+                                type: string;
+                                subType: string | null;
+                                host?: string | null;
+                            } | null;
+                            VariableBindings: {
+                                id: number;
+                                entity_type: string;
+                                entity_id: string;
+                                name: string;
+                                type: string;
+                                default_value: string | null;
+                                required: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getDataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        project_ids: number[];
+                        chart_id: number | null;
+                        connection_id: number | null;
+                        main_dr_id: number | null;
+                        draft: boolean;
+                        name: string | null;
+                        type: string | null;
+                        query: string | null;
+                        datasetColor: string | null;
+                        xAxis: string | null;
+                        xAxisOperation: string | null;
+                        yAxis: string | null;
+                        yAxisOperation: string | null;
+                        dateField: string | null;
+                        dateFormat: string | null;
+                        legend: string | null;
+                        conditions: unknown[];
+                        fieldsSchema: {
+                            [key: string]: unknown;
+                        };
+                        excludedFields: string[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        joinSettings: {
+                            joins: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        DataRequests: {
+                            id: number;
+                            dataset_id: number;
+                            connection_id: number | null;
+                            method: string | null;
+                            route: string | null;
+                            headers: {
+                                key: string;
+                                value: string;
+                            }[];
+                            body: string | null;
+                            useGlobalHeaders: boolean;
+                            query: string | null;
+                            pagination: boolean;
+                            items: string | null;
+                            itemsLimit: number | null;
+                            offset: string | null;
+                            paginationField: string | null;
+                            template: string | null;
+                            conditions: unknown[];
+                            configuration: {
+                                [key: string]: unknown;
+                            };
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                            transform: {
+                                [key: string]: unknown;
+                            } | null;
+                            Connection: {
+                                id: number;
+                                name: string;
+                                type: string;
+                                subType: string | null;
+                                host?: string | null;
+                            } | null;
+                            VariableBindings: {
+                                id: number;
+                                entity_type: string;
+                                entity_id: string;
+                                name: string;
+                                type: string;
+                                default_value: string | null;
+                                required: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateDataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Paid orders",
+                 *       "legend": "Paid orders"
+                 *     }
+                 */
+                "application/json": {
+                    project_ids?: (number | string)[];
+                    name?: string | null;
+                    legend?: string | null;
+                    connection_id?: number | null;
+                    type?: string | null;
+                    query?: string | null;
+                    datasetColor?: string | null;
+                    draft?: boolean;
+                    xAxis?: string | null;
+                    xAxisOperation?: string | null;
+                    yAxis?: string | null;
+                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+                    dateField?: string | null;
+                    dateFormat?: string | null;
+                    conditions?: ({
+                        id?: string | number;
+                        field?: string;
+                        operator?: string;
+                        value?: unknown;
+                        displayValues?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    fieldsSchema?: {
+                        [key: string]: unknown;
+                    } | null;
+                    excludedFields?: string[] | null;
+                    configuration?: {
+                        [key: string]: unknown;
+                    } | null;
+                    joinSettings?: ({
+                        joins?: {
+                            dr_id: number;
+                            join_id: number;
+                            dr_field: string;
+                            join_field: string;
+                            alias?: string | null;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    main_dr_id?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        project_ids: number[];
+                        chart_id: number | null;
+                        connection_id: number | null;
+                        main_dr_id: number | null;
+                        draft: boolean;
+                        name: string | null;
+                        type: string | null;
+                        query: string | null;
+                        datasetColor: string | null;
+                        xAxis: string | null;
+                        xAxisOperation: string | null;
+                        yAxis: string | null;
+                        yAxisOperation: string | null;
+                        dateField: string | null;
+                        dateFormat: string | null;
+                        legend: string | null;
+                        conditions: unknown[];
+                        fieldsSchema: {
+                            [key: string]: unknown;
+                        };
+                        excludedFields: string[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        joinSettings: {
+                            joins: unknown[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        DataRequests: {
+                            id: number;
+                            dataset_id: number;
+                            connection_id: number | null;
+                            method: string | null;
+                            route: string | null;
+                            headers: {
+                                key: string;
+                                value: string;
+                            }[];
+                            body: string | null;
+                            useGlobalHeaders: boolean;
+                            query: string | null;
+                            pagination: boolean;
+                            items: string | null;
+                            itemsLimit: number | null;
+                            offset: string | null;
+                            paginationField: string | null;
+                            template: string | null;
+                            conditions: unknown[];
+                            configuration: {
+                                [key: string]: unknown;
+                            };
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                            transform: {
+                                [key: string]: unknown;
+                            } | null;
+                            Connection: {
+                                id: number;
+                                name: string;
+                                type: string;
+                                subType: string | null;
+                                host?: string | null;
+                            } | null;
+                            VariableBindings: {
+                                id: number;
+                                entity_type: string;
+                                entity_id: string;
+                                name: string;
+                                type: string;
+                                default_value: string | null;
+                                required: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteDataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": boolean;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listDataRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataset_id: number;
+                        connection_id: number | null;
+                        method: string | null;
+                        route: string | null;
+                        headers: {
+                            key: string;
+                            value: string;
+                        }[];
+                        body: string | null;
+                        useGlobalHeaders: boolean;
+                        query: string | null;
+                        pagination: boolean;
+                        items: string | null;
+                        itemsLimit: number | null;
+                        offset: string | null;
+                        paginationField: string | null;
+                        template: string | null;
+                        conditions: unknown[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        variables: {
+                            [key: string]: unknown;
+                        };
+                        transform: {
+                            [key: string]: unknown;
+                        } | null;
+                        Connection: {
+                            id: number;
+                            name: string;
+                            type: string;
+                            subType: string | null;
+                            host?: string | null;
+                        } | null;
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createDataRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "connection_id": 4,
+                 *       "query": "select created_at, amount, country from orders where status = {{status}}"
+                 *     }
+                 */
+                "application/json": {
+                    connection_id?: number | null;
+                    method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
+                    route?: string | null;
+                    headers?: ({
+                        key: string;
+                        value: string | number | boolean | null;
+                    }[] | {
+                        [key: string]: string | number | boolean | null;
+                    }) | null;
+                    body?: string | null;
+                    useGlobalHeaders?: boolean;
+                    query?: string | null;
+                    pagination?: boolean;
+                    items?: string | null;
+                    itemsLimit?: number | null;
+                    offset?: string | null;
+                    paginationField?: string | null;
+                    template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
+                    conditions?: ({
+                        id?: string | number;
+                        field?: string;
+                        operator?: string;
+                        value?: unknown;
+                        displayValues?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    configuration?: {
+                        [key: string]: unknown;
+                    } | null;
+                    variables?: {
+                        [key: string]: unknown;
+                    } | null;
+                    transform?: {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataset_id: number;
+                        connection_id: number | null;
+                        method: string | null;
+                        route: string | null;
+                        headers: {
+                            key: string;
+                            value: string;
+                        }[];
+                        body: string | null;
+                        useGlobalHeaders: boolean;
+                        query: string | null;
+                        pagination: boolean;
+                        items: string | null;
+                        itemsLimit: number | null;
+                        offset: string | null;
+                        paginationField: string | null;
+                        template: string | null;
+                        conditions: unknown[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        variables: {
+                            [key: string]: unknown;
+                        };
+                        transform: {
+                            [key: string]: unknown;
+                        } | null;
+                        Connection: {
+                            id: number;
+                            name: string;
+                            type: string;
+                            subType: string | null;
+                            host?: string | null;
+                        } | null;
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getDataRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataset_id: number;
+                        connection_id: number | null;
+                        method: string | null;
+                        route: string | null;
+                        headers: {
+                            key: string;
+                            value: string;
+                        }[];
+                        body: string | null;
+                        useGlobalHeaders: boolean;
+                        query: string | null;
+                        pagination: boolean;
+                        items: string | null;
+                        itemsLimit: number | null;
+                        offset: string | null;
+                        paginationField: string | null;
+                        template: string | null;
+                        conditions: unknown[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        variables: {
+                            [key: string]: unknown;
+                        };
+                        transform: {
+                            [key: string]: unknown;
+                        } | null;
+                        Connection: {
+                            id: number;
+                            name: string;
+                            type: string;
+                            subType: string | null;
+                            host?: string | null;
+                        } | null;
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateDataRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "select * from orders where country = {{country}}"
+                 *     }
+                 */
+                "application/json": {
+                    connection_id?: number | null;
+                    method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
+                    route?: string | null;
+                    headers?: ({
+                        key: string;
+                        value: string | number | boolean | null;
+                    }[] | {
+                        [key: string]: string | number | boolean | null;
+                    }) | null;
+                    body?: string | null;
+                    useGlobalHeaders?: boolean;
+                    query?: string | null;
+                    pagination?: boolean;
+                    items?: string | null;
+                    itemsLimit?: number | null;
+                    offset?: string | null;
+                    paginationField?: string | null;
+                    template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
+                    conditions?: ({
+                        id?: string | number;
+                        field?: string;
+                        operator?: string;
+                        value?: unknown;
+                        displayValues?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null;
+                    configuration?: {
+                        [key: string]: unknown;
+                    } | null;
+                    variables?: {
+                        [key: string]: unknown;
+                    } | null;
+                    transform?: {
+                        [key: string]: unknown;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataset_id: number;
+                        connection_id: number | null;
+                        method: string | null;
+                        route: string | null;
+                        headers: {
+                            key: string;
+                            value: string;
+                        }[];
+                        body: string | null;
+                        useGlobalHeaders: boolean;
+                        query: string | null;
+                        pagination: boolean;
+                        items: string | null;
+                        itemsLimit: number | null;
+                        offset: string | null;
+                        paginationField: string | null;
+                        template: string | null;
+                        conditions: unknown[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        variables: {
+                            [key: string]: unknown;
+                        };
+                        transform: {
+                            [key: string]: unknown;
+                        } | null;
+                        Connection: {
+                            id: number;
+                            name: string;
+                            type: string;
+                            subType: string | null;
+                            host?: string | null;
+                        } | null;
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteDataRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createVariableBinding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "country",
+                 *       "type": "string",
+                 *       "default_value": "FR",
+                 *       "required": false
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {unknown} */
+                    type?: "string" | "number" | "boolean" | "date";
+                    default_value?: (string | number | boolean) | null;
+                    required?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataset_id: number;
+                        connection_id: number | null;
+                        method: string | null;
+                        route: string | null;
+                        headers: {
+                            key: string;
+                            value: string;
+                        }[];
+                        body: string | null;
+                        useGlobalHeaders: boolean;
+                        query: string | null;
+                        pagination: boolean;
+                        items: string | null;
+                        itemsLimit: number | null;
+                        offset: string | null;
+                        paginationField: string | null;
+                        template: string | null;
+                        conditions: unknown[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        variables: {
+                            [key: string]: unknown;
+                        };
+                        transform: {
+                            [key: string]: unknown;
+                        } | null;
+                        Connection: {
+                            id: number;
+                            name: string;
+                            type: string;
+                            subType: string | null;
+                            host?: string | null;
+                        } | null;
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateVariableBinding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+                id: number;
+                variable_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "default_value": "DE"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @enum {unknown} */
+                    type?: "string" | "number" | "boolean" | "date";
+                    default_value?: (string | number | boolean) | null;
+                    required?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataset_id: number;
+                        connection_id: number | null;
+                        method: string | null;
+                        route: string | null;
+                        headers: {
+                            key: string;
+                            value: string;
+                        }[];
+                        body: string | null;
+                        useGlobalHeaders: boolean;
+                        query: string | null;
+                        pagination: boolean;
+                        items: string | null;
+                        itemsLimit: number | null;
+                        offset: string | null;
+                        paginationField: string | null;
+                        template: string | null;
+                        conditions: unknown[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        variables: {
+                            [key: string]: unknown;
+                        };
+                        transform: {
+                            [key: string]: unknown;
+                        } | null;
+                        Connection: {
+                            id: number;
+                            name: string;
+                            type: string;
+                            subType: string | null;
+                            host?: string | null;
+                        } | null;
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteVariableBinding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+                id: number;
+                variable_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataset_id: number;
+                        connection_id: number | null;
+                        method: string | null;
+                        route: string | null;
+                        headers: {
+                            key: string;
+                            value: string;
+                        }[];
+                        body: string | null;
+                        useGlobalHeaders: boolean;
+                        query: string | null;
+                        pagination: boolean;
+                        items: string | null;
+                        itemsLimit: number | null;
+                        offset: string | null;
+                        paginationField: string | null;
+                        template: string | null;
+                        conditions: unknown[];
+                        configuration: {
+                            [key: string]: unknown;
+                        };
+                        variables: {
+                            [key: string]: unknown;
+                        };
+                        transform: {
+                            [key: string]: unknown;
+                        } | null;
+                        Connection: {
+                            id: number;
+                            name: string;
+                            type: string;
+                            subType: string | null;
+                            host?: string | null;
+                        } | null;
+                        VariableBindings: {
+                            id: number;
+                            entity_type: string;
+                            entity_id: string;
+                            name: string;
+                            type: string;
+                            default_value: string | null;
+                            required: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    testConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                connection_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getConnectionSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                connection_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schema: unknown;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    runDataRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "variables": {
+                 *         "status": "paid"
+                 *       },
+                 *       "limit": 100
+                 *     }
+                 */
+                "application/json": {
+                    variables?: {
+                        [key: string]: unknown;
+                    };
+                    filters?: unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    getCache?: boolean;
+                    noSource?: boolean;
+                    limit?: number;
+                    offset?: number;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        options: {
+                            [key: string]: unknown;
+                        };
+                        dataRequest: {
+                            responseData: {
+                                data: unknown;
+                                configuration: unknown;
+                            };
+                            meta: {
+                                columns: ({
+                                    name: string;
+                                    type: string;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                rowCount: number;
+                                /** @description True when a row limit cut the result (the rows are the first `rowLimit`) */
+                                truncated: boolean;
+                                /** @description The limit that cut the result, when truncated */
+                                rowLimit?: number;
+                                durationMs: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    runDatasetGet: {
+        parameters: {
+            query?: {
+                noSource?: "true" | "false" | "1" | "0";
+                getCache?: "true" | "false" | "1" | "0";
+                filters?: string;
+                /** @description JSON object of variable values */
+                variables?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dataset, its rows (joined and filtered), run metadata and cache status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        options: {
+                            [key: string]: unknown;
+                        };
+                        data: unknown;
+                        meta: {
+                            columns: ({
+                                name: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            rowCount: number;
+                            /** @description True when a row limit cut the result (the rows are the first `rowLimit`) */
+                            truncated: boolean;
+                            /** @description The limit that cut the result, when truncated */
+                            rowLimit?: number;
+                            durationMs: number;
+                        };
+                        cache: {
+                            status: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    runDataset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "variables": {
+                 *         "status": "paid"
+                 *       },
+                 *       "limit": 100
+                 *     }
+                 */
+                "application/json": {
+                    variables?: {
+                        [key: string]: unknown;
+                    };
+                    filters?: unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    getCache?: boolean;
+                    noSource?: boolean;
+                    limit?: number;
+                    offset?: number;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description The dataset, its rows (joined and filtered), run metadata and cache status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        options: {
+                            [key: string]: unknown;
+                        };
+                        data: unknown;
+                        meta: {
+                            columns: ({
+                                name: string;
+                                type: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            rowCount: number;
+                            /** @description True when a row limit cut the result (the rows are the first `rowLimit`) */
+                            truncated: boolean;
+                            /** @description The limit that cut the result, when truncated */
+                            rowLimit?: number;
+                            durationMs: number;
+                        };
+                        cache: {
+                            status: string;
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    runChart: {
+        parameters: {
+            query?: {
+                getCache?: "true" | "false" | "1" | "0";
+                noSource?: "true" | "false" | "1" | "0";
+                no_source?: "true" | "false" | "1" | "0";
+                skip_parsing?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "variables": {
+                 *         "status": "paid"
+                 *       },
+                 *       "filters": [
+                 *         {
+                 *           "field": "country",
+                 *           "operator": "is",
+                 *           "value": "FR"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    filters?: unknown[] | {
+                        [key: string]: unknown;
+                    };
+                    variables?: {
+                        [key: string]: unknown;
+                    };
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        project_id: number;
+                        name: string | null;
+                        type: string | null;
+                        subType: string | null;
+                        public: boolean;
+                        shareable: boolean;
+                        /** @description Last computed chart payload (server-owned) */
+                        chartData: unknown;
+                        chartDataUpdated: string | null;
+                        displayLegend: boolean;
+                        pointRadius: number | null;
+                        dataLabels: boolean;
+                        startDate: string | null;
+                        endDate: string | null;
+                        dateVarsFormat: string | null;
+                        includeZeros: boolean;
+                        currentEndDate: boolean;
+                        fixedStartDate: boolean;
+                        timeInterval: string;
+                        autoUpdate: number | null;
+                        lastAutoUpdate: string | null;
+                        draft: boolean;
+                        mode: string;
+                        maxValue: number | null;
+                        minValue: number | null;
+                        disabledExport: boolean | null;
+                        onReport: boolean;
+                        xLabelTicks: string | null;
+                        stacked: boolean;
+                        horizontal: boolean;
+                        showGrowth: boolean;
+                        invertGrowth: boolean;
+                        layout: unknown;
+                        isLogarithmic: boolean;
+                        content: string | null;
+                        ranges: unknown;
+                        dashedLastPoint: boolean;
+                        defaultRowsPerPage: number | null;
+                        dashboardOrder: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        ChartDatasetConfigs: {
+                            /** Format: uuid */
+                            id: string;
+                            chart_id: number;
+                            dataset_id: number;
+                            xAxis: string | null;
+                            xAxisOperation: string | null;
+                            yAxis: string | null;
+                            yAxisOperation: string | null;
+                            dateField: string | null;
+                            dateFormat: string | null;
+                            conditions: unknown[];
+                            formula: string | null;
+                            datasetColor: string | null;
+                            /** @description A colour or an array of colours (one per slice) */
+                            fillColor: unknown;
+                            fill: boolean;
+                            multiFill: boolean;
+                            legend: string | null;
+                            pointRadius: number | null;
+                            excludedFields: string[];
+                            sort: string | null;
+                            columnsOrder: string[];
+                            order: number | null;
+                            maxRecords: number | null;
+                            goal: number | null;
+                            /** @description Object; holds `variables: [{name, value}]` */
+                            configuration: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getProjectByIdRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: {
+                            id: number;
+                            project_id: number;
+                            /** @description Set for a single-chart refresh; null for a whole dashboard */
+                            chart_id: number | null;
+                            trigger: "manual" | "schedule" | "auto";
+                            status: "success" | "partial_failure" | "failure";
+                            /** Format: date-time */
+                            startedAt: string;
+                            durationMs: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            charts: {
+                                chart_id: number;
+                                status: "success" | "failure";
+                                /** @description How each dataset configuration was computed; empty when served from the cache */
+                                paths: ("pushdown" | "stream")[];
+                                rowsRead: number;
+                                cacheHit: boolean;
+                                durationMs: number;
+                                error: {
+                                    code: string;
+                                    message: string;
+                                } | null;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getProjectByProjectIdChartByIdRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: {
+                            id: number;
+                            project_id: number;
+                            /** @description Set for a single-chart refresh; null for a whole dashboard */
+                            chart_id: number | null;
+                            trigger: "manual" | "schedule" | "auto";
+                            status: "success" | "partial_failure" | "failure";
+                            /** Format: date-time */
+                            startedAt: string;
+                            durationMs: number;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            charts: {
+                                chart_id: number;
+                                status: "success" | "failure";
+                                /** @description How each dataset configuration was computed; empty when served from the cache */
+                                paths: ("pushdown" | "stream")[];
+                                rowsRead: number;
+                                cacheHit: boolean;
+                                durationMs: number;
+                                error: {
+                                    code: string;
+                                    message: string;
+                                } | null;
+                            }[];
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getProjectByProjectIdChartByIdAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        chart_id: number;
+                        project_id: number;
+                        cdc_id: string | null;
+                        name: string | null;
+                        type: string;
+                        rules: {
+                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                            value?: number;
+                        };
+                        recipients: string[];
+                        mediums: {
+                            email?: {
+                                enabled: boolean;
+                            };
+                            webhook?: {
+                                enabled: boolean;
+                                url: string;
+                            };
+                        };
+                        timeout: number;
+                        active: boolean;
+                        lastTriggeredAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
+                        webhookSecret?: string;
+                        /** @description Latest notifications, newest first (single-alert reads) */
+                        events?: {
+                            id: number;
+                            alert_id: number;
+                            chart_id: number;
+                            run_id: number | null;
+                            value: number | null;
+                            message: string;
+                            deliveries: {
+                                medium: string;
+                                ok: boolean;
+                                detail: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postProjectByProjectIdChartByIdAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "milestone"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
+                    name?: string | null;
+                    cdc_id?: string | null;
+                    rules?: {
+                        /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                        value?: number;
+                    };
+                    /** @description Emails of team members */
+                    recipients?: string[];
+                    mediums?: {
+                        email?: {
+                            enabled: boolean;
+                        };
+                        webhook?: {
+                            enabled: boolean;
+                            url?: string;
+                        };
+                    };
+                    /** @description Seconds before the alert may notify again (default 600) */
+                    timeout?: number;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        chart_id: number;
+                        project_id: number;
+                        cdc_id: string | null;
+                        name: string | null;
+                        type: string;
+                        rules: {
+                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                            value?: number;
+                        };
+                        recipients: string[];
+                        mediums: {
+                            email?: {
+                                enabled: boolean;
+                            };
+                            webhook?: {
+                                enabled: boolean;
+                                url: string;
+                            };
+                        };
+                        timeout: number;
+                        active: boolean;
+                        lastTriggeredAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
+                        webhookSecret?: string;
+                        /** @description Latest notifications, newest first (single-alert reads) */
+                        events?: {
+                            id: number;
+                            alert_id: number;
+                            chart_id: number;
+                            run_id: number | null;
+                            value: number | null;
+                            message: string;
+                            deliveries: {
+                                medium: string;
+                                ok: boolean;
+                                detail: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getProjectByProjectIdChartByIdAlertByAlertId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                alert_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        chart_id: number;
+                        project_id: number;
+                        cdc_id: string | null;
+                        name: string | null;
+                        type: string;
+                        rules: {
+                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                            value?: number;
+                        };
+                        recipients: string[];
+                        mediums: {
+                            email?: {
+                                enabled: boolean;
+                            };
+                            webhook?: {
+                                enabled: boolean;
+                                url: string;
+                            };
+                        };
+                        timeout: number;
+                        active: boolean;
+                        lastTriggeredAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
+                        webhookSecret?: string;
+                        /** @description Latest notifications, newest first (single-alert reads) */
+                        events?: {
+                            id: number;
+                            alert_id: number;
+                            chart_id: number;
+                            run_id: number | null;
+                            value: number | null;
+                            message: string;
+                            deliveries: {
+                                medium: string;
+                                ok: boolean;
+                                detail: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    putProjectByProjectIdChartByIdAlertByAlertId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                alert_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @enum {unknown} */
+                    type?: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
+                    name?: string | null;
+                    cdc_id?: string | null;
+                    rules?: {
+                        /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                        value?: number;
+                    };
+                    /** @description Emails of team members */
+                    recipients?: string[];
+                    mediums?: {
+                        email?: {
+                            enabled: boolean;
+                        };
+                        webhook?: {
+                            enabled: boolean;
+                            url?: string;
+                        };
+                    };
+                    /** @description Seconds before the alert may notify again (default 600) */
+                    timeout?: number;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        chart_id: number;
+                        project_id: number;
+                        cdc_id: string | null;
+                        name: string | null;
+                        type: string;
+                        rules: {
+                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                            value?: number;
+                        };
+                        recipients: string[];
+                        mediums: {
+                            email?: {
+                                enabled: boolean;
+                            };
+                            webhook?: {
+                                enabled: boolean;
+                                url: string;
+                            };
+                        };
+                        timeout: number;
+                        active: boolean;
+                        lastTriggeredAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
+                        webhookSecret?: string;
+                        /** @description Latest notifications, newest first (single-alert reads) */
+                        events?: {
+                            id: number;
+                            alert_id: number;
+                            chart_id: number;
+                            run_id: number | null;
+                            value: number | null;
+                            message: string;
+                            deliveries: {
+                                medium: string;
+                                ok: boolean;
+                                detail: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteProjectByProjectIdChartByIdAlertByAlertId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                alert_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        name: string;
+                        /** @description Unique slug of the dashboard, used in report URLs */
+                        brewName: string;
+                        dashboardTitle: string | null;
+                        description: string | null;
+                        backgroundColor: string | null;
+                        titleColor: string | null;
+                        headerCode: string | null;
+                        footerCode: string | null;
+                        logo: string | null;
+                        logoLink: string | null;
+                        public: boolean;
+                        passwordProtected: boolean;
+                        timezone: string | null;
+                        updateSchedule: {
+                            timezone?: string;
+                            frequency?: string;
+                            frequencyNumber?: string;
+                            time?: {
+                                hour?: number;
+                                minute?: number;
+                                second?: number;
+                                millisecond?: number;
+                            };
+                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+                        } | null;
+                        lastUpdatedAt: string | null;
+                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
+                        nextUpdateAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        Charts: {
+                            id: number;
+                            name: string | null;
+                            layout: unknown;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sales",
+                 *       "team_id": 1,
+                 *       "timezone": "Europe/Paris",
+                 *       "updateSchedule": {
+                 *         "frequency": "daily",
+                 *         "time": {
+                 *           "hour": 6,
+                 *           "minute": 0
+                 *         },
+                 *         "timezone": "Europe/Paris"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    team_id: number;
+                    dashboardTitle?: string | null;
+                    description?: string | null;
+                    backgroundColor?: string | null;
+                    titleColor?: string | null;
+                    headerCode?: string | null;
+                    footerCode?: string | null;
+                    logo?: string | null;
+                    logoLink?: string | null;
+                    public?: boolean;
+                    passwordProtected?: boolean;
+                    password?: string | null;
+                    timezone?: string | null;
+                    updateSchedule?: {
+                        timezone?: string;
+                        /** @enum {unknown} */
+                        frequency?: "every_x_minutes" | "every_x_hours" | "every_x_days" | "daily" | "weekly";
+                        frequencyNumber?: number | string;
+                        time?: {
+                            hour?: number;
+                            minute?: number;
+                            second?: number;
+                            millisecond?: number;
+                        };
+                        dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                        daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        name: string;
+                        /** @description Unique slug of the dashboard, used in report URLs */
+                        brewName: string;
+                        dashboardTitle: string | null;
+                        description: string | null;
+                        backgroundColor: string | null;
+                        titleColor: string | null;
+                        headerCode: string | null;
+                        footerCode: string | null;
+                        logo: string | null;
+                        logoLink: string | null;
+                        public: boolean;
+                        passwordProtected: boolean;
+                        timezone: string | null;
+                        updateSchedule: {
+                            timezone?: string;
+                            frequency?: string;
+                            frequencyNumber?: string;
+                            time?: {
+                                hour?: number;
+                                minute?: number;
+                                second?: number;
+                                millisecond?: number;
+                            };
+                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+                        } | null;
+                        lastUpdatedAt: string | null;
+                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
+                        nextUpdateAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        Charts: {
+                            id: number;
+                            project_id: number;
+                            name: string | null;
+                            type: string | null;
+                            subType: string | null;
+                            public: boolean;
+                            shareable: boolean;
+                            /** @description Last computed chart payload (server-owned) */
+                            chartData: unknown;
+                            chartDataUpdated: string | null;
+                            displayLegend: boolean;
+                            pointRadius: number | null;
+                            dataLabels: boolean;
+                            startDate: string | null;
+                            endDate: string | null;
+                            dateVarsFormat: string | null;
+                            includeZeros: boolean;
+                            currentEndDate: boolean;
+                            fixedStartDate: boolean;
+                            timeInterval: string;
+                            autoUpdate: number | null;
+                            lastAutoUpdate: string | null;
+                            draft: boolean;
+                            mode: string;
+                            maxValue: number | null;
+                            minValue: number | null;
+                            disabledExport: boolean | null;
+                            onReport: boolean;
+                            xLabelTicks: string | null;
+                            stacked: boolean;
+                            horizontal: boolean;
+                            showGrowth: boolean;
+                            invertGrowth: boolean;
+                            layout: unknown;
+                            isLogarithmic: boolean;
+                            content: string | null;
+                            ranges: unknown;
+                            dashedLastPoint: boolean;
+                            defaultRowsPerPage: number | null;
+                            dashboardOrder: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            ChartDatasetConfigs: {
+                                /** Format: uuid */
+                                id: string;
+                                chart_id: number;
+                                dataset_id: number;
+                                xAxis: string | null;
+                                xAxisOperation: string | null;
+                                yAxis: string | null;
+                                yAxisOperation: string | null;
+                                dateField: string | null;
+                                dateFormat: string | null;
+                                conditions: unknown[];
+                                formula: string | null;
+                                datasetColor: string | null;
+                                /** @description A colour or an array of colours (one per slice) */
+                                fillColor: unknown;
+                                fill: boolean;
+                                multiFill: boolean;
+                                legend: string | null;
+                                pointRadius: number | null;
+                                excludedFields: string[];
+                                sort: string | null;
+                                columnsOrder: string[];
+                                order: number | null;
+                                maxRecords: number | null;
+                                goal: number | null;
+                                /** @description Object; holds `variables: [{name, value}]` */
+                                configuration: unknown;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        }[];
+                        SharePolicies?: {
+                            id: number;
+                            /** @enum {unknown} */
+                            entity_type: "Project" | "Chart";
+                            entity_id: number;
+                            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                            share_string: string;
+                            /** @enum {unknown} */
+                            visibility: "private" | "disabled";
+                            params: {
+                                key: string;
+                                value: string;
+                            }[];
+                            allow_params: boolean;
+                            expires_at: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        name: string;
+                        /** @description Unique slug of the dashboard, used in report URLs */
+                        brewName: string;
+                        dashboardTitle: string | null;
+                        description: string | null;
+                        backgroundColor: string | null;
+                        titleColor: string | null;
+                        headerCode: string | null;
+                        footerCode: string | null;
+                        logo: string | null;
+                        logoLink: string | null;
+                        public: boolean;
+                        passwordProtected: boolean;
+                        timezone: string | null;
+                        updateSchedule: {
+                            timezone?: string;
+                            frequency?: string;
+                            frequencyNumber?: string;
+                            time?: {
+                                hour?: number;
+                                minute?: number;
+                                second?: number;
+                                millisecond?: number;
+                            };
+                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+                        } | null;
+                        lastUpdatedAt: string | null;
+                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
+                        nextUpdateAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        Charts: {
+                            id: number;
+                            project_id: number;
+                            name: string | null;
+                            type: string | null;
+                            subType: string | null;
+                            public: boolean;
+                            shareable: boolean;
+                            /** @description Last computed chart payload (server-owned) */
+                            chartData: unknown;
+                            chartDataUpdated: string | null;
+                            displayLegend: boolean;
+                            pointRadius: number | null;
+                            dataLabels: boolean;
+                            startDate: string | null;
+                            endDate: string | null;
+                            dateVarsFormat: string | null;
+                            includeZeros: boolean;
+                            currentEndDate: boolean;
+                            fixedStartDate: boolean;
+                            timeInterval: string;
+                            autoUpdate: number | null;
+                            lastAutoUpdate: string | null;
+                            draft: boolean;
+                            mode: string;
+                            maxValue: number | null;
+                            minValue: number | null;
+                            disabledExport: boolean | null;
+                            onReport: boolean;
+                            xLabelTicks: string | null;
+                            stacked: boolean;
+                            horizontal: boolean;
+                            showGrowth: boolean;
+                            invertGrowth: boolean;
+                            layout: unknown;
+                            isLogarithmic: boolean;
+                            content: string | null;
+                            ranges: unknown;
+                            dashedLastPoint: boolean;
+                            defaultRowsPerPage: number | null;
+                            dashboardOrder: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            ChartDatasetConfigs: {
+                                /** Format: uuid */
+                                id: string;
+                                chart_id: number;
+                                dataset_id: number;
+                                xAxis: string | null;
+                                xAxisOperation: string | null;
+                                yAxis: string | null;
+                                yAxisOperation: string | null;
+                                dateField: string | null;
+                                dateFormat: string | null;
+                                conditions: unknown[];
+                                formula: string | null;
+                                datasetColor: string | null;
+                                /** @description A colour or an array of colours (one per slice) */
+                                fillColor: unknown;
+                                fill: boolean;
+                                multiFill: boolean;
+                                legend: string | null;
+                                pointRadius: number | null;
+                                excludedFields: string[];
+                                sort: string | null;
+                                columnsOrder: string[];
+                                order: number | null;
+                                maxRecords: number | null;
+                                goal: number | null;
+                                /** @description Object; holds `variables: [{name, value}]` */
+                                configuration: unknown;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        }[];
+                        SharePolicies?: {
+                            id: number;
+                            /** @enum {unknown} */
+                            entity_type: "Project" | "Chart";
+                            entity_id: number;
+                            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                            share_string: string;
+                            /** @enum {unknown} */
+                            visibility: "private" | "disabled";
+                            params: {
+                                key: string;
+                                value: string;
+                            }[];
+                            allow_params: boolean;
+                            expires_at: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dashboardTitle": "Sales overview",
+                 *       "backgroundColor": "#0f172a",
+                 *       "titleColor": "#f8fafc",
+                 *       "timezone": "UTC"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    dashboardTitle?: string | null;
+                    description?: string | null;
+                    backgroundColor?: string | null;
+                    titleColor?: string | null;
+                    headerCode?: string | null;
+                    footerCode?: string | null;
+                    logo?: string | null;
+                    logoLink?: string | null;
+                    public?: boolean;
+                    passwordProtected?: boolean;
+                    password?: string | null;
+                    timezone?: string | null;
+                    updateSchedule?: {
+                        timezone?: string;
+                        /** @enum {unknown} */
+                        frequency?: "every_x_minutes" | "every_x_hours" | "every_x_days" | "daily" | "weekly";
+                        frequencyNumber?: number | string;
+                        time?: {
+                            hour?: number;
+                            minute?: number;
+                            second?: number;
+                            millisecond?: number;
+                        };
+                        dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                        daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        name: string;
+                        /** @description Unique slug of the dashboard, used in report URLs */
+                        brewName: string;
+                        dashboardTitle: string | null;
+                        description: string | null;
+                        backgroundColor: string | null;
+                        titleColor: string | null;
+                        headerCode: string | null;
+                        footerCode: string | null;
+                        logo: string | null;
+                        logoLink: string | null;
+                        public: boolean;
+                        passwordProtected: boolean;
+                        timezone: string | null;
+                        updateSchedule: {
+                            timezone?: string;
+                            frequency?: string;
+                            frequencyNumber?: string;
+                            time?: {
+                                hour?: number;
+                                minute?: number;
+                                second?: number;
+                                millisecond?: number;
+                            };
+                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+                        } | null;
+                        lastUpdatedAt: string | null;
+                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
+                        nextUpdateAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        Charts: {
+                            id: number;
+                            project_id: number;
+                            name: string | null;
+                            type: string | null;
+                            subType: string | null;
+                            public: boolean;
+                            shareable: boolean;
+                            /** @description Last computed chart payload (server-owned) */
+                            chartData: unknown;
+                            chartDataUpdated: string | null;
+                            displayLegend: boolean;
+                            pointRadius: number | null;
+                            dataLabels: boolean;
+                            startDate: string | null;
+                            endDate: string | null;
+                            dateVarsFormat: string | null;
+                            includeZeros: boolean;
+                            currentEndDate: boolean;
+                            fixedStartDate: boolean;
+                            timeInterval: string;
+                            autoUpdate: number | null;
+                            lastAutoUpdate: string | null;
+                            draft: boolean;
+                            mode: string;
+                            maxValue: number | null;
+                            minValue: number | null;
+                            disabledExport: boolean | null;
+                            onReport: boolean;
+                            xLabelTicks: string | null;
+                            stacked: boolean;
+                            horizontal: boolean;
+                            showGrowth: boolean;
+                            invertGrowth: boolean;
+                            layout: unknown;
+                            isLogarithmic: boolean;
+                            content: string | null;
+                            ranges: unknown;
+                            dashedLastPoint: boolean;
+                            defaultRowsPerPage: number | null;
+                            dashboardOrder: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            ChartDatasetConfigs: {
+                                /** Format: uuid */
+                                id: string;
+                                chart_id: number;
+                                dataset_id: number;
+                                xAxis: string | null;
+                                xAxisOperation: string | null;
+                                yAxis: string | null;
+                                yAxisOperation: string | null;
+                                dateField: string | null;
+                                dateFormat: string | null;
+                                conditions: unknown[];
+                                formula: string | null;
+                                datasetColor: string | null;
+                                /** @description A colour or an array of colours (one per slice) */
+                                fillColor: unknown;
+                                fill: boolean;
+                                multiFill: boolean;
+                                legend: string | null;
+                                pointRadius: number | null;
+                                excludedFields: string[];
+                                sort: string | null;
+                                columnsOrder: string[];
+                                order: number | null;
+                                maxRecords: number | null;
+                                goal: number | null;
+                                /** @description Object; holds `variables: [{name, value}]` */
+                                configuration: unknown;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        }[];
+                        SharePolicies?: {
+                            id: number;
+                            /** @enum {unknown} */
+                            entity_type: "Project" | "Chart";
+                            entity_id: number;
+                            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                            share_string: string;
+                            /** @enum {unknown} */
+                            visibility: "private" | "disabled";
+                            params: {
+                                key: string;
+                                value: string;
+                            }[];
+                            allow_params: boolean;
+                            expires_at: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listCharts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        project_id: number;
+                        name: string | null;
+                        type: string | null;
+                        subType: string | null;
+                        public: boolean;
+                        shareable: boolean;
+                        /** @description Last computed chart payload (server-owned) */
+                        chartData: unknown;
+                        chartDataUpdated: string | null;
+                        displayLegend: boolean;
+                        pointRadius: number | null;
+                        dataLabels: boolean;
+                        startDate: string | null;
+                        endDate: string | null;
+                        dateVarsFormat: string | null;
+                        includeZeros: boolean;
+                        currentEndDate: boolean;
+                        fixedStartDate: boolean;
+                        timeInterval: string;
+                        autoUpdate: number | null;
+                        lastAutoUpdate: string | null;
+                        draft: boolean;
+                        mode: string;
+                        maxValue: number | null;
+                        minValue: number | null;
+                        disabledExport: boolean | null;
+                        onReport: boolean;
+                        xLabelTicks: string | null;
+                        stacked: boolean;
+                        horizontal: boolean;
+                        showGrowth: boolean;
+                        invertGrowth: boolean;
+                        layout: unknown;
+                        isLogarithmic: boolean;
+                        content: string | null;
+                        ranges: unknown;
+                        dashedLastPoint: boolean;
+                        defaultRowsPerPage: number | null;
+                        dashboardOrder: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        ChartDatasetConfigs: {
+                            /** Format: uuid */
+                            id: string;
+                            chart_id: number;
+                            dataset_id: number;
+                            xAxis: string | null;
+                            xAxisOperation: string | null;
+                            yAxis: string | null;
+                            yAxisOperation: string | null;
+                            dateField: string | null;
+                            dateFormat: string | null;
+                            conditions: unknown[];
+                            formula: string | null;
+                            datasetColor: string | null;
+                            /** @description A colour or an array of colours (one per slice) */
+                            fillColor: unknown;
+                            fill: boolean;
+                            multiFill: boolean;
+                            legend: string | null;
+                            pointRadius: number | null;
+                            excludedFields: string[];
+                            sort: string | null;
+                            columnsOrder: string[];
+                            order: number | null;
+                            maxRecords: number | null;
+                            goal: number | null;
+                            /** @description Object; holds `variables: [{name, value}]` */
+                            configuration: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createChart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Revenue per day",
+                 *       "type": "line",
+                 *       "timeInterval": "day",
+                 *       "includeZeros": true
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {unknown} */
+                    type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+                    subType?: string | null;
+                    public?: boolean;
+                    shareable?: boolean;
+                    displayLegend?: boolean;
+                    pointRadius?: number | null;
+                    dataLabels?: boolean;
+                    startDate?: (string) | null;
+                    endDate?: (string) | null;
+                    dateVarsFormat?: string | null;
+                    includeZeros?: boolean;
+                    currentEndDate?: boolean;
+                    fixedStartDate?: boolean;
+                    /** @enum {unknown} */
+                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+                    autoUpdate?: number | null;
+                    draft?: boolean;
+                    /** @enum {unknown} */
+                    mode?: "chart" | "kpichart";
+                    maxValue?: number | null;
+                    minValue?: number | null;
+                    disabledExport?: boolean | null;
+                    onReport?: boolean;
+                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+                    stacked?: boolean;
+                    horizontal?: boolean;
+                    showGrowth?: boolean;
+                    invertGrowth?: boolean;
+                    layout?: {
+                        [key: string]: unknown;
+                    } | null;
+                    isLogarithmic?: boolean;
+                    content?: string | null;
+                    ranges?: unknown[] | null;
+                    dashedLastPoint?: boolean;
+                    defaultRowsPerPage?: number | null;
+                    dashboardOrder?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        project_id: number;
+                        name: string | null;
+                        type: string | null;
+                        subType: string | null;
+                        public: boolean;
+                        shareable: boolean;
+                        /** @description Last computed chart payload (server-owned) */
+                        chartData: unknown;
+                        chartDataUpdated: string | null;
+                        displayLegend: boolean;
+                        pointRadius: number | null;
+                        dataLabels: boolean;
+                        startDate: string | null;
+                        endDate: string | null;
+                        dateVarsFormat: string | null;
+                        includeZeros: boolean;
+                        currentEndDate: boolean;
+                        fixedStartDate: boolean;
+                        timeInterval: string;
+                        autoUpdate: number | null;
+                        lastAutoUpdate: string | null;
+                        draft: boolean;
+                        mode: string;
+                        maxValue: number | null;
+                        minValue: number | null;
+                        disabledExport: boolean | null;
+                        onReport: boolean;
+                        xLabelTicks: string | null;
+                        stacked: boolean;
+                        horizontal: boolean;
+                        showGrowth: boolean;
+                        invertGrowth: boolean;
+                        layout: unknown;
+                        isLogarithmic: boolean;
+                        content: string | null;
+                        ranges: unknown;
+                        dashedLastPoint: boolean;
+                        defaultRowsPerPage: number | null;
+                        dashboardOrder: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        ChartDatasetConfigs: {
+                            /** Format: uuid */
+                            id: string;
+                            chart_id: number;
+                            dataset_id: number;
+                            xAxis: string | null;
+                            xAxisOperation: string | null;
+                            yAxis: string | null;
+                            yAxisOperation: string | null;
+                            dateField: string | null;
+                            dateFormat: string | null;
+                            conditions: unknown[];
+                            formula: string | null;
+                            datasetColor: string | null;
+                            /** @description A colour or an array of colours (one per slice) */
+                            fillColor: unknown;
+                            fill: boolean;
+                            multiFill: boolean;
+                            legend: string | null;
+                            pointRadius: number | null;
+                            excludedFields: string[];
+                            sort: string | null;
+                            columnsOrder: string[];
+                            order: number | null;
+                            maxRecords: number | null;
+                            goal: number | null;
+                            /** @description Object; holds `variables: [{name, value}]` */
+                            configuration: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    quickCreateChart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Revenue per day",
+                 *       "type": "line",
+                 *       "timeInterval": "day",
+                 *       "includeZeros": true,
+                 *       "layout": {
+                 *         "lg": [
+                 *           0,
+                 *           0,
+                 *           6,
+                 *           2
+                 *         ]
+                 *       },
+                 *       "chartDatasetConfigs": [
+                 *         {
+                 *           "dataset_id": 7,
+                 *           "xAxis": "root[].created_at",
+                 *           "dateField": "root[].created_at",
+                 *           "yAxis": "root[].amount",
+                 *           "yAxisOperation": "sum",
+                 *           "legend": "Revenue"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {unknown} */
+                    type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+                    subType?: string | null;
+                    public?: boolean;
+                    shareable?: boolean;
+                    displayLegend?: boolean;
+                    pointRadius?: number | null;
+                    dataLabels?: boolean;
+                    startDate?: (string) | null;
+                    endDate?: (string) | null;
+                    dateVarsFormat?: string | null;
+                    includeZeros?: boolean;
+                    currentEndDate?: boolean;
+                    fixedStartDate?: boolean;
+                    /** @enum {unknown} */
+                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+                    autoUpdate?: number | null;
+                    draft?: boolean;
+                    /** @enum {unknown} */
+                    mode?: "chart" | "kpichart";
+                    maxValue?: number | null;
+                    minValue?: number | null;
+                    disabledExport?: boolean | null;
+                    onReport?: boolean;
+                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+                    stacked?: boolean;
+                    horizontal?: boolean;
+                    showGrowth?: boolean;
+                    invertGrowth?: boolean;
+                    layout?: {
+                        [key: string]: unknown;
+                    } | null;
+                    isLogarithmic?: boolean;
+                    content?: string | null;
+                    ranges?: unknown[] | null;
+                    dashedLastPoint?: boolean;
+                    defaultRowsPerPage?: number | null;
+                    dashboardOrder?: number | null;
+                    chartDatasetConfigs?: {
+                        dataset_id: number;
+                        xAxis?: string | null;
+                        xAxisOperation?: string | null;
+                        yAxis?: string | null;
+                        yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+                        dateField?: string | null;
+                        dateFormat?: string | null;
+                        conditions?: {
+                            id?: string;
+                            field?: string;
+                            /** @enum {unknown} */
+                            operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
+                            value?: string | number | boolean | null;
+                            displayValues?: boolean;
+                            exposed?: boolean;
+                            items?: (string | number | boolean | null)[];
+                        }[] | null;
+                        formula?: string | null;
+                        datasetColor?: string | null;
+                        fillColor?: (string | string[]) | null;
+                        fill?: boolean;
+                        multiFill?: boolean;
+                        legend?: string | null;
+                        pointRadius?: number | null;
+                        excludedFields?: string[] | null;
+                        sort?: ("asc" | "desc") | null;
+                        columnsOrder?: string[] | null;
+                        order?: number | null;
+                        maxRecords?: number | null;
+                        goal?: number | null;
+                        configuration?: ({
+                            variables?: {
+                                name: string;
+                                value?: string | number | boolean | null;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        project_id: number;
+                        name: string | null;
+                        type: string | null;
+                        subType: string | null;
+                        public: boolean;
+                        shareable: boolean;
+                        /** @description Last computed chart payload (server-owned) */
+                        chartData: unknown;
+                        chartDataUpdated: string | null;
+                        displayLegend: boolean;
+                        pointRadius: number | null;
+                        dataLabels: boolean;
+                        startDate: string | null;
+                        endDate: string | null;
+                        dateVarsFormat: string | null;
+                        includeZeros: boolean;
+                        currentEndDate: boolean;
+                        fixedStartDate: boolean;
+                        timeInterval: string;
+                        autoUpdate: number | null;
+                        lastAutoUpdate: string | null;
+                        draft: boolean;
+                        mode: string;
+                        maxValue: number | null;
+                        minValue: number | null;
+                        disabledExport: boolean | null;
+                        onReport: boolean;
+                        xLabelTicks: string | null;
+                        stacked: boolean;
+                        horizontal: boolean;
+                        showGrowth: boolean;
+                        invertGrowth: boolean;
+                        layout: unknown;
+                        isLogarithmic: boolean;
+                        content: string | null;
+                        ranges: unknown;
+                        dashedLastPoint: boolean;
+                        defaultRowsPerPage: number | null;
+                        dashboardOrder: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        ChartDatasetConfigs: {
+                            /** Format: uuid */
+                            id: string;
+                            chart_id: number;
+                            dataset_id: number;
+                            xAxis: string | null;
+                            xAxisOperation: string | null;
+                            yAxis: string | null;
+                            yAxisOperation: string | null;
+                            dateField: string | null;
+                            dateFormat: string | null;
+                            conditions: unknown[];
+                            formula: string | null;
+                            datasetColor: string | null;
+                            /** @description A colour or an array of colours (one per slice) */
+                            fillColor: unknown;
+                            fill: boolean;
+                            multiFill: boolean;
+                            legend: string | null;
+                            pointRadius: number | null;
+                            excludedFields: string[];
+                            sort: string | null;
+                            columnsOrder: string[];
+                            order: number | null;
+                            maxRecords: number | null;
+                            goal: number | null;
+                            /** @description Object; holds `variables: [{name, value}]` */
+                            configuration: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getChart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        project_id: number;
+                        name: string | null;
+                        type: string | null;
+                        subType: string | null;
+                        public: boolean;
+                        shareable: boolean;
+                        /** @description Last computed chart payload (server-owned) */
+                        chartData: unknown;
+                        chartDataUpdated: string | null;
+                        displayLegend: boolean;
+                        pointRadius: number | null;
+                        dataLabels: boolean;
+                        startDate: string | null;
+                        endDate: string | null;
+                        dateVarsFormat: string | null;
+                        includeZeros: boolean;
+                        currentEndDate: boolean;
+                        fixedStartDate: boolean;
+                        timeInterval: string;
+                        autoUpdate: number | null;
+                        lastAutoUpdate: string | null;
+                        draft: boolean;
+                        mode: string;
+                        maxValue: number | null;
+                        minValue: number | null;
+                        disabledExport: boolean | null;
+                        onReport: boolean;
+                        xLabelTicks: string | null;
+                        stacked: boolean;
+                        horizontal: boolean;
+                        showGrowth: boolean;
+                        invertGrowth: boolean;
+                        layout: unknown;
+                        isLogarithmic: boolean;
+                        content: string | null;
+                        ranges: unknown;
+                        dashedLastPoint: boolean;
+                        defaultRowsPerPage: number | null;
+                        dashboardOrder: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        ChartDatasetConfigs: {
+                            /** Format: uuid */
+                            id: string;
+                            chart_id: number;
+                            dataset_id: number;
+                            xAxis: string | null;
+                            xAxisOperation: string | null;
+                            yAxis: string | null;
+                            yAxisOperation: string | null;
+                            dateField: string | null;
+                            dateFormat: string | null;
+                            conditions: unknown[];
+                            formula: string | null;
+                            datasetColor: string | null;
+                            /** @description A colour or an array of colours (one per slice) */
+                            fillColor: unknown;
+                            fill: boolean;
+                            multiFill: boolean;
+                            legend: string | null;
+                            pointRadius: number | null;
+                            excludedFields: string[];
+                            sort: string | null;
+                            columnsOrder: string[];
+                            order: number | null;
+                            maxRecords: number | null;
+                            goal: number | null;
+                            /** @description Object; holds `variables: [{name, value}]` */
+                            configuration: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateChart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Revenue",
+                 *       "type": "bar",
+                 *       "layout": {
+                 *         "lg": [
+                 *           6,
+                 *           0,
+                 *           6,
+                 *           2
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @enum {unknown} */
+                    type?: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+                    subType?: string | null;
+                    public?: boolean;
+                    shareable?: boolean;
+                    displayLegend?: boolean;
+                    pointRadius?: number | null;
+                    dataLabels?: boolean;
+                    startDate?: (string) | null;
+                    endDate?: (string) | null;
+                    dateVarsFormat?: string | null;
+                    includeZeros?: boolean;
+                    currentEndDate?: boolean;
+                    fixedStartDate?: boolean;
+                    /** @enum {unknown} */
+                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+                    autoUpdate?: number | null;
+                    draft?: boolean;
+                    /** @enum {unknown} */
+                    mode?: "chart" | "kpichart";
+                    maxValue?: number | null;
+                    minValue?: number | null;
+                    disabledExport?: boolean | null;
+                    onReport?: boolean;
+                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+                    stacked?: boolean;
+                    horizontal?: boolean;
+                    showGrowth?: boolean;
+                    invertGrowth?: boolean;
+                    layout?: {
+                        [key: string]: unknown;
+                    } | null;
+                    isLogarithmic?: boolean;
+                    content?: string | null;
+                    ranges?: unknown[] | null;
+                    dashedLastPoint?: boolean;
+                    defaultRowsPerPage?: number | null;
+                    dashboardOrder?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        project_id: number;
+                        name: string | null;
+                        type: string | null;
+                        subType: string | null;
+                        public: boolean;
+                        shareable: boolean;
+                        /** @description Last computed chart payload (server-owned) */
+                        chartData: unknown;
+                        chartDataUpdated: string | null;
+                        displayLegend: boolean;
+                        pointRadius: number | null;
+                        dataLabels: boolean;
+                        startDate: string | null;
+                        endDate: string | null;
+                        dateVarsFormat: string | null;
+                        includeZeros: boolean;
+                        currentEndDate: boolean;
+                        fixedStartDate: boolean;
+                        timeInterval: string;
+                        autoUpdate: number | null;
+                        lastAutoUpdate: string | null;
+                        draft: boolean;
+                        mode: string;
+                        maxValue: number | null;
+                        minValue: number | null;
+                        disabledExport: boolean | null;
+                        onReport: boolean;
+                        xLabelTicks: string | null;
+                        stacked: boolean;
+                        horizontal: boolean;
+                        showGrowth: boolean;
+                        invertGrowth: boolean;
+                        layout: unknown;
+                        isLogarithmic: boolean;
+                        content: string | null;
+                        ranges: unknown;
+                        dashedLastPoint: boolean;
+                        defaultRowsPerPage: number | null;
+                        dashboardOrder: number | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        ChartDatasetConfigs: {
+                            /** Format: uuid */
+                            id: string;
+                            chart_id: number;
+                            dataset_id: number;
+                            xAxis: string | null;
+                            xAxisOperation: string | null;
+                            yAxis: string | null;
+                            yAxisOperation: string | null;
+                            dateField: string | null;
+                            dateFormat: string | null;
+                            conditions: unknown[];
+                            formula: string | null;
+                            datasetColor: string | null;
+                            /** @description A colour or an array of colours (one per slice) */
+                            fillColor: unknown;
+                            fill: boolean;
+                            multiFill: boolean;
+                            legend: string | null;
+                            pointRadius: number | null;
+                            excludedFields: string[];
+                            sort: string | null;
+                            columnsOrder: string[];
+                            order: number | null;
+                            maxRecords: number | null;
+                            goal: number | null;
+                            /** @description Object; holds `variables: [{name, value}]` */
+                            configuration: unknown;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteChart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createChartDatasetConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dataset_id": 7,
+                 *       "xAxis": "root[].created_at",
+                 *       "dateField": "root[].created_at",
+                 *       "yAxis": "root[].amount",
+                 *       "yAxisOperation": "sum",
+                 *       "legend": "Revenue"
+                 *     }
+                 */
+                "application/json": {
+                    dataset_id: number;
+                    xAxis?: string | null;
+                    xAxisOperation?: string | null;
+                    yAxis?: string | null;
+                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+                    dateField?: string | null;
+                    dateFormat?: string | null;
+                    conditions?: {
+                        id?: string;
+                        field?: string;
+                        /** @enum {unknown} */
+                        operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
+                        value?: string | number | boolean | null;
+                        displayValues?: boolean;
+                        exposed?: boolean;
+                        items?: (string | number | boolean | null)[];
+                    }[] | null;
+                    formula?: string | null;
+                    datasetColor?: string | null;
+                    fillColor?: (string | string[]) | null;
+                    fill?: boolean;
+                    multiFill?: boolean;
+                    legend?: string | null;
+                    pointRadius?: number | null;
+                    excludedFields?: string[] | null;
+                    sort?: ("asc" | "desc") | null;
+                    columnsOrder?: string[] | null;
+                    order?: number | null;
+                    maxRecords?: number | null;
+                    goal?: number | null;
+                    configuration?: ({
+                        variables?: {
+                            name: string;
+                            value?: string | number | boolean | null;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        chart_id: number;
+                        dataset_id: number;
+                        xAxis: string | null;
+                        xAxisOperation: string | null;
+                        yAxis: string | null;
+                        yAxisOperation: string | null;
+                        dateField: string | null;
+                        dateFormat: string | null;
+                        conditions: unknown[];
+                        formula: string | null;
+                        datasetColor: string | null;
+                        /** @description A colour or an array of colours (one per slice) */
+                        fillColor: unknown;
+                        fill: boolean;
+                        multiFill: boolean;
+                        legend: string | null;
+                        pointRadius: number | null;
+                        excludedFields: string[];
+                        sort: string | null;
+                        columnsOrder: string[];
+                        order: number | null;
+                        maxRecords: number | null;
+                        goal: number | null;
+                        /** @description Object; holds `variables: [{name, value}]` */
+                        configuration: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateChartDatasetConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                cdc_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "yAxisOperation": "avg",
+                 *       "formula": "€{val}",
+                 *       "datasetColor": "#4E79A7"
+                 *     }
+                 */
+                "application/json": {
+                    dataset_id?: number;
+                    xAxis?: string | null;
+                    xAxisOperation?: string | null;
+                    yAxis?: string | null;
+                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+                    dateField?: string | null;
+                    dateFormat?: string | null;
+                    conditions?: {
+                        id?: string;
+                        field?: string;
+                        /** @enum {unknown} */
+                        operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
+                        value?: string | number | boolean | null;
+                        displayValues?: boolean;
+                        exposed?: boolean;
+                        items?: (string | number | boolean | null)[];
+                    }[] | null;
+                    formula?: string | null;
+                    datasetColor?: string | null;
+                    fillColor?: (string | string[]) | null;
+                    fill?: boolean;
+                    multiFill?: boolean;
+                    legend?: string | null;
+                    pointRadius?: number | null;
+                    excludedFields?: string[] | null;
+                    sort?: ("asc" | "desc") | null;
+                    columnsOrder?: string[] | null;
+                    order?: number | null;
+                    maxRecords?: number | null;
+                    goal?: number | null;
+                    configuration?: ({
+                        variables?: {
+                            name: string;
+                            value?: string | number | boolean | null;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        chart_id: number;
+                        dataset_id: number;
+                        xAxis: string | null;
+                        xAxisOperation: string | null;
+                        yAxis: string | null;
+                        yAxisOperation: string | null;
+                        dateField: string | null;
+                        dateFormat: string | null;
+                        conditions: unknown[];
+                        formula: string | null;
+                        datasetColor: string | null;
+                        /** @description A colour or an array of colours (one per slice) */
+                        fillColor: unknown;
+                        fill: boolean;
+                        multiFill: boolean;
+                        legend: string | null;
+                        pointRadius: number | null;
+                        excludedFields: string[];
+                        sort: string | null;
+                        columnsOrder: string[];
+                        order: number | null;
+                        maxRecords: number | null;
+                        goal: number | null;
+                        /** @description Object; holds `variables: [{name, value}]` */
+                        configuration: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteChartDatasetConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                cdc_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listDashboardSharePolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {unknown} */
+                        entity_type: "Project" | "Chart";
+                        entity_id: number;
+                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                        share_string: string;
+                        /** @enum {unknown} */
+                        visibility: "private" | "disabled";
+                        params: {
+                            key: string;
+                            value: string;
+                        }[];
+                        allow_params: boolean;
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createDashboardSharePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {unknown} */
+                        entity_type: "Project" | "Chart";
+                        entity_id: number;
+                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                        share_string: string;
+                        /** @enum {unknown} */
+                        visibility: "private" | "disabled";
+                        params: {
+                            key: string;
+                            value: string;
+                        }[];
+                        allow_params: boolean;
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateDashboardSharePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                policy_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "params": [
+                 *         {
+                 *           "key": "country",
+                 *           "value": "FR"
+                 *         }
+                 *       ],
+                 *       "allow_params": false,
+                 *       "expires_at": "2030-01-01T00:00:00.000Z",
+                 *       "visibility": "private"
+                 *     }
+                 */
+                "application/json": {
+                    params?: {
+                        key: string;
+                        value: string;
+                    }[];
+                    allow_params?: boolean;
+                    expires_at?: string | null;
+                    /** @enum {unknown} */
+                    visibility?: "private" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {unknown} */
+                        entity_type: "Project" | "Chart";
+                        entity_id: number;
+                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                        share_string: string;
+                        /** @enum {unknown} */
+                        visibility: "private" | "disabled";
+                        params: {
+                            key: string;
+                            value: string;
+                        }[];
+                        allow_params: boolean;
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteDashboardSharePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                policy_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    revokeDashboardSharePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                policy_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {unknown} */
+                        entity_type: "Project" | "Chart";
+                        entity_id: number;
+                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                        share_string: string;
+                        /** @enum {unknown} */
+                        visibility: "private" | "disabled";
+                        params: {
+                            key: string;
+                            value: string;
+                        }[];
+                        allow_params: boolean;
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listChartSharePolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {unknown} */
+                        entity_type: "Project" | "Chart";
+                        entity_id: number;
+                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                        share_string: string;
+                        /** @enum {unknown} */
+                        visibility: "private" | "disabled";
+                        params: {
+                            key: string;
+                            value: string;
+                        }[];
+                        allow_params: boolean;
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createChartSharePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {unknown} */
+                        entity_type: "Project" | "Chart";
+                        entity_id: number;
+                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                        share_string: string;
+                        /** @enum {unknown} */
+                        visibility: "private" | "disabled";
+                        params: {
+                            key: string;
+                            value: string;
+                        }[];
+                        allow_params: boolean;
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateChartSharePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                policy_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "params": [
+                 *         {
+                 *           "key": "country",
+                 *           "value": "FR"
+                 *         }
+                 *       ],
+                 *       "allow_params": false,
+                 *       "expires_at": "2030-01-01T00:00:00.000Z",
+                 *       "visibility": "private"
+                 *     }
+                 */
+                "application/json": {
+                    params?: {
+                        key: string;
+                        value: string;
+                    }[];
+                    allow_params?: boolean;
+                    expires_at?: string | null;
+                    /** @enum {unknown} */
+                    visibility?: "private" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {unknown} */
+                        entity_type: "Project" | "Chart";
+                        entity_id: number;
+                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                        share_string: string;
+                        /** @enum {unknown} */
+                        visibility: "private" | "disabled";
+                        params: {
+                            key: string;
+                            value: string;
+                        }[];
+                        allow_params: boolean;
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteChartSharePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                policy_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    revokeChartSharePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                policy_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @enum {unknown} */
+                        entity_type: "Project" | "Chart";
+                        entity_id: number;
+                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+                        share_string: string;
+                        /** @enum {unknown} */
+                        visibility: "private" | "disabled";
+                        params: {
+                            key: string;
+                            value: string;
+                        }[];
+                        allow_params: boolean;
+                        expires_at: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createDashboardShareToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sharePolicyId": 3,
+                 *       "exp": "2030-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    share_policy?: {
+                        params?: {
+                            key: string;
+                            value: string;
+                        }[];
+                        allow_params?: boolean;
+                    };
+                    /** @description ISO 8601 date-time when the token stops working; default 99999 days */
+                    exp?: string;
+                    sharePolicyId?: number;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Signed JWT (HS256) naming the policy; re-checked against it on every use */
+                        token: string;
+                        /** @description Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=… */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createChartShareToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sharePolicyId": 3,
+                 *       "exp": "2030-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    share_policy?: {
+                        params?: {
+                            key: string;
+                            value: string;
+                        }[];
+                        allow_params?: boolean;
+                    };
+                    /** @description ISO 8601 date-time when the token stops working; default 99999 days */
+                    exp?: string;
+                    sharePolicyId?: number;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Signed JWT (HS256) naming the policy; re-checked against it on every use */
+                        token: string;
+                        /** @description Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=… */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listConnectionProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        id: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        /** @enum {unknown} */
+                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        /** @enum {unknown} */
+                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        name: string;
+                        category: string;
+                        description: string;
+                        capabilities: {
+                            test: boolean;
+                            schema: boolean;
+                            query: boolean;
+                            pushdown: boolean;
+                            streaming: boolean;
+                        };
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        project_ids: string[];
+                        oauth_id: string | null;
+                        name: string;
+                        /** @enum {unknown} */
+                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        /** @enum {unknown} */
+                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        active: boolean;
+                        host?: string | null;
+                        dbName?: string | null;
+                        port?: string | null;
+                        username?: string | null;
+                        password?: string | null;
+                        srv: boolean;
+                        options?: ({
+                            [key: string]: unknown;
+                        } | unknown[]) | null;
+                        connectionString?: string | null;
+                        authentication?: {
+                            type?: string | null;
+                            token?: string | null;
+                            user?: string | null;
+                            pass?: string | null;
+                        } | null;
+                        firebaseServiceAccount?: {
+                            [key: string]: unknown;
+                        } | null;
+                        ssl: boolean;
+                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+                        sslCa?: string | null;
+                        sslCert?: string | null;
+                        sslKey?: string | null;
+                        schema: ({
+                            [key: string]: unknown;
+                        } | unknown[]) | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    createConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Shop database",
+                 *       "type": "postgres",
+                 *       "host": "db.example.com",
+                 *       "port": "5432",
+                 *       "dbName": "shop",
+                 *       "username": "reader",
+                 *       "password": "secret",
+                 *       "ssl": true,
+                 *       "sslMode": "require"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {unknown} */
+                    type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                    project_ids?: (number | string)[];
+                    oauth_id?: string | null;
+                    subType?: ("timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
+                    active?: boolean;
+                    host?: string | null;
+                    dbName?: string | null;
+                    port?: string | null;
+                    username?: string | null;
+                    password?: string | null;
+                    srv?: boolean;
+                    options?: ({
+                        [key: string]: unknown;
+                    } | unknown[]) | null;
+                    connectionString?: string | null;
+                    authentication?: {
+                        type?: string | null;
+                        token?: string | null;
+                        user?: string | null;
+                        pass?: string | null;
+                    } | null;
+                    firebaseServiceAccount?: {
+                        [key: string]: unknown;
+                    } | null;
+                    ssl?: boolean;
+                    sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+                    schema?: ({
+                        [key: string]: unknown;
+                    } | unknown[]) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        project_ids: string[];
+                        oauth_id: string | null;
+                        name: string;
+                        /** @enum {unknown} */
+                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        /** @enum {unknown} */
+                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        active: boolean;
+                        host?: string | null;
+                        dbName?: string | null;
+                        port?: string | null;
+                        username?: string | null;
+                        password?: string | null;
+                        srv: boolean;
+                        options?: ({
+                            [key: string]: unknown;
+                        } | unknown[]) | null;
+                        connectionString?: string | null;
+                        authentication?: {
+                            type?: string | null;
+                            token?: string | null;
+                            user?: string | null;
+                            pass?: string | null;
+                        } | null;
+                        firebaseServiceAccount?: {
+                            [key: string]: unknown;
+                        } | null;
+                        ssl: boolean;
+                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+                        sslCa?: string | null;
+                        sslCert?: string | null;
+                        sslKey?: string | null;
+                        schema: ({
+                            [key: string]: unknown;
+                        } | unknown[]) | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                connection_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        project_ids: string[];
+                        oauth_id: string | null;
+                        name: string;
+                        /** @enum {unknown} */
+                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        /** @enum {unknown} */
+                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        active: boolean;
+                        host?: string | null;
+                        dbName?: string | null;
+                        port?: string | null;
+                        username?: string | null;
+                        password?: string | null;
+                        srv: boolean;
+                        options?: ({
+                            [key: string]: unknown;
+                        } | unknown[]) | null;
+                        connectionString?: string | null;
+                        authentication?: {
+                            type?: string | null;
+                            token?: string | null;
+                            user?: string | null;
+                            pass?: string | null;
+                        } | null;
+                        firebaseServiceAccount?: {
+                            [key: string]: unknown;
+                        } | null;
+                        ssl: boolean;
+                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+                        sslCa?: string | null;
+                        sslCert?: string | null;
+                        sslKey?: string | null;
+                        schema: ({
+                            [key: string]: unknown;
+                        } | unknown[]) | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    updateConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                connection_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Shop database (replica)",
+                 *       "host": "replica.example.com",
+                 *       "password": "********"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @enum {unknown} */
+                    type?: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                    project_ids?: (number | string)[];
+                    oauth_id?: string | null;
+                    subType?: ("timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
+                    active?: boolean;
+                    host?: string | null;
+                    dbName?: string | null;
+                    port?: string | null;
+                    username?: string | null;
+                    password?: string | null;
+                    srv?: boolean;
+                    options?: ({
+                        [key: string]: unknown;
+                    } | unknown[]) | null;
+                    connectionString?: string | null;
+                    authentication?: {
+                        type?: string | null;
+                        token?: string | null;
+                        user?: string | null;
+                        pass?: string | null;
+                    } | null;
+                    firebaseServiceAccount?: {
+                        [key: string]: unknown;
+                    } | null;
+                    ssl?: boolean;
+                    sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+                    schema?: ({
+                        [key: string]: unknown;
+                    } | unknown[]) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        project_ids: string[];
+                        oauth_id: string | null;
+                        name: string;
+                        /** @enum {unknown} */
+                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        /** @enum {unknown} */
+                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        active: boolean;
+                        host?: string | null;
+                        dbName?: string | null;
+                        port?: string | null;
+                        username?: string | null;
+                        password?: string | null;
+                        srv: boolean;
+                        options?: ({
+                            [key: string]: unknown;
+                        } | unknown[]) | null;
+                        connectionString?: string | null;
+                        authentication?: {
+                            type?: string | null;
+                            token?: string | null;
+                            user?: string | null;
+                            pass?: string | null;
+                        } | null;
+                        firebaseServiceAccount?: {
+                            [key: string]: unknown;
+                        } | null;
+                        ssl: boolean;
+                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+                        sslCa?: string | null;
+                        sslCert?: string | null;
+                        sslKey?: string | null;
+                        schema: ({
+                            [key: string]: unknown;
+                        } | unknown[]) | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteConnection: {
+        parameters: {
+            query?: {
+                removeDatasets?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path: {
+                team_id: number;
+                connection_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: boolean;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    uploadConnectionFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                connection_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        project_ids: string[];
+                        oauth_id: string | null;
+                        name: string;
+                        /** @enum {unknown} */
+                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        /** @enum {unknown} */
+                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        active: boolean;
+                        host?: string | null;
+                        dbName?: string | null;
+                        port?: string | null;
+                        username?: string | null;
+                        password?: string | null;
+                        srv: boolean;
+                        options?: ({
+                            [key: string]: unknown;
+                        } | unknown[]) | null;
+                        connectionString?: string | null;
+                        authentication?: {
+                            type?: string | null;
+                            token?: string | null;
+                            user?: string | null;
+                            pass?: string | null;
+                        } | null;
+                        firebaseServiceAccount?: {
+                            [key: string]: unknown;
+                        } | null;
+                        ssl: boolean;
+                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+                        sslCa?: string | null;
+                        sslCert?: string | null;
+                        sslKey?: string | null;
+                        schema: ({
+                            [key: string]: unknown;
+                        } | unknown[]) | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    exportChart: {
+        parameters: {
+            query: {
+                /** @description csv (UTF-8 with BOM) or xlsx */
+                format: "csv" | "xlsx";
+            };
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv or an XLSX workbook) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv; charset=utf-8": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    exportDataset: {
+        parameters: {
+            query: {
+                /** @description csv (UTF-8 with BOM) or xlsx */
+                format: "csv" | "xlsx";
+                /** @description JSON object of variable values */
+                variables?: string;
+            };
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (text/csv or an XLSX workbook) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,54 @@
+import { createContext, useContext, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
+
+/** The editor's own routes live under /app/, so a reload never lands on an API path. */
+export const BASE = '/app';
+
+const RouterContext = createContext<{ path: string; navigate: (to: string) => void }>({ path: '/', navigate: () => undefined });
+
+function current(): string {
+  const path = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : '/';
+  return path === '' ? '/' : path;
+}
+
+export function Router({ children }: { children: ReactNode }) {
+  const [path, setPath] = useState(current);
+  useEffect(() => {
+    const onPop = () => setPath(current());
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  const navigate = (to: string) => {
+    window.history.pushState(null, '', BASE + to);
+    setPath(to);
+    window.scrollTo(0, 0);
+  };
+  return <RouterContext.Provider value={{ path, navigate }}>{children}</RouterContext.Provider>;
+}
+
+export function useRouter() {
+  return useContext(RouterContext);
+}
+
+/** `/dashboards/:id` against a path: the named parts, or null. */
+export function match(pattern: string, path: string): Record<string, string> | null {
+  const names: string[] = [];
+  const re = new RegExp('^' + pattern.replace(/:(\w+)/g, (_m, name: string) => (names.push(name), '([^/]+)')) + '/?$');
+  const found = re.exec(path);
+  if (!found) return null;
+  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(found[i + 1]!)]));
+}
+
+export function Link({ to, children, className }: { to: string; children: ReactNode; className?: string }) {
+  const { navigate, path } = useRouter();
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    navigate(to);
+  };
+  const active = path === to || (to !== '/' && path.startsWith(to + '/'));
+  return (
+    <a href={BASE + to} onClick={onClick} className={className} aria-current={active ? 'page' : undefined}>
+      {children}
+    </a>
+  );
+}
