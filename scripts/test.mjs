@@ -26,5 +26,20 @@ const brokenFiles = (report.testResults ?? []).filter(
   (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
 ).length;
 const failed = (report.numFailedTests ?? 0) + brokenFiles;
+// Name every failure once more at the end, where a log cut to its tail still shows it.
+for (const file of report.testResults ?? []) {
+  const where = path.relative(process.cwd(), file.name);
+  const failures = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+  if (file.status === 'failed' && failures.length === 0) {
+    console.log(`FAILED ${where}: ${firstLine(file.message) || 'the file failed outside its tests'}`);
+  }
+  for (const a of failures) {
+    console.log(`FAILED ${where} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+  }
+}
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || run.status !== 0 ? 1 : 0);
+
+function firstLine(text) {
+  return String(text ?? '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
+}

@@ -185,11 +185,10 @@ describe('MongoSource without a server', () => {
   it('reports an unreachable server as SOURCE_UNREACHABLE within the deadline', async () => {
     const pools = new PoolManager();
     const source = new MongoSource(pools, { connectTimeoutMs: 300 });
-    const started = Date.now();
+    // Past the run's deadline this would be SOURCE_TIMEOUT: UNREACHABLE means the connect gave up first.
     await expect(
       source.run({ id: 'm1', type: 'mongodb', host: '127.0.0.1', port: '1', dbName: 'x' }, { query: "collection('o').find({})" }, { timeoutMs: 5_000 }),
     ).rejects.toMatchObject({ statusCode: 502, code: 'SOURCE_UNREACHABLE' });
-    expect(Date.now() - started).toBeLessThan(5_000);
     await pools.closeAll();
   });
 
