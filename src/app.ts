@@ -11,7 +11,7 @@ import type { Container } from './container.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { dataRequestRoutes } from './modules/data-requests/routes.js';
 import { datasetRoutes } from './modules/datasets/routes.js';
-import { runRoutes } from './modules/runs/routes.js';
+import { datasetRunRoutes } from './modules/dataset-runs/routes.js';
 import { chartRunRoutes } from './modules/chart-runs/routes.js';
 import { refreshRoutes } from './modules/refreshes/routes.js';
 import { alertRoutes } from './modules/alerts/routes.js';
@@ -172,14 +172,14 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(apiKeyRoutes, { apiKeys: container.apiKeys });
     await scope.register(datasetRoutes, { datasets: container.datasets });
     await scope.register(dataRequestRoutes, { dataRequests: container.dataRequests });
-    await scope.register(runRoutes, { runs: container.runs });
+    await scope.register(datasetRunRoutes, { runs: container.datasetRuns });
     await scope.register(chartRunRoutes, { chartRuns: container.chartRuns });
     await scope.register(refreshRoutes, { refreshes: container.refreshes });
     await scope.register(alertRoutes, { alerts: container.alerts });
     await scope.register(projectRoutes, { projects: container.projects });
     await scope.register(chartRoutes, { charts: container.charts });
     await scope.register(sharingRoutes, { sharing: container.sharing });
-    await scope.register(connectionRoutes, { connections: container.connections });
+    await scope.register(connectionRoutes, { connections: container.connections, checks: container.connectionChecks });
     await scope.register(exportRoutes, { exports: container.exports });
   });
 

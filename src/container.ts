@@ -24,8 +24,9 @@ import { TeamsService } from './modules/teams/service.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { UsersService } from './modules/users/service.js';
 import { ChartRunService } from './modules/chart-runs/service.js';
-import { DatasetRunner } from './modules/runs/dataset-runner.js';
-import { RunsService } from './modules/runs/service.js';
+import { DatasetRunner } from './modules/dataset-runs/runner.js';
+import { DatasetRunsService } from './modules/dataset-runs/service.js';
+import { ConnectionChecks } from './modules/connections/checks.js';
 import { AccessService } from './platform/access.js';
 import { loggerOptions } from './platform/logging.js';
 import { DataPathMetrics } from './platform/data-metrics.js';
@@ -68,7 +69,8 @@ export interface Container {
   readonly metrics: DataPathMetrics;
   readonly cache: ResultCache;
   readonly runner: DatasetRunner;
-  readonly runs: RunsService;
+  readonly datasetRuns: DatasetRunsService;
+  readonly connectionChecks: ConnectionChecks;
   readonly chartRuns: ChartRunService;
   readonly refreshes: RefreshService;
   readonly alerts: AlertsService;
@@ -141,10 +143,24 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
   connections.onChange((change) => sources.invalidate(change.connectionId));
   const datasets = new DatasetsService(store.db, datasetsRepo, dataRequestsRepo, connections, access);
-  const runner = new DatasetRunner(sources, connections, dataRequestsRepo, cache, { timeoutMs: config.queryTimeoutMs, rowLimit: config.rowLimit, ...cachePolicy }, logger);
-  const chartRuns = new ChartRunService(charts, projectsRepo, datasetsRepo, runner, cache, { ...cachePolicy, pushdown: config.chartPushdown, chartRowLimit: config.chartRowLimit, rowLimit: config.rowLimit });
+  const connectionChecks = new ConnectionChecks({ access, connections, registry: sources, log: logger });
+  const runner = new DatasetRunner({
+    registry: sources,
+    connections,
+    checks: connectionChecks,
+    requests: dataRequestsRepo,
+    cache,
+    settings: { timeoutMs: config.queryTimeoutMs, rowLimit: config.rowLimit, ...cachePolicy },
+  });
+  const chartRuns = new ChartRunService({
+    charts,
+    datasets,
+    runner,
+    cache,
+    settings: { ...cachePolicy, pushdown: config.chartPushdown, chartRowLimit: config.chartRowLimit, rowLimit: config.rowLimit },
+  });
   const shareTokens = new ShareTokens(config.shareSecret);
-  const shareViewer = new ShareViewer(sharingRepo, shareTokens, projects, charts, teamsRepo, chartRuns, cache, cachePolicy);
+  const shareViewer = new ShareViewer(sharingRepo, shareTokens, projects, charts, teamsRepo, chartRuns, {});
 
   // Refreshes: history, the scheduler and where its work runs (this process, or BullMQ with Redis).
   const refreshMetrics = new RefreshMetrics();
@@ -189,7 +205,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     metrics: dataPath,
     cache,
     runner,
-    runs: new RunsService(access, connections, datasets, dataRequestsRepo, runner),
+    datasetRuns: new DatasetRunsService({ datasets, runner }),
+    connectionChecks,
     chartRuns,
     refreshes,
     alerts,

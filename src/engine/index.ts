@@ -4,6 +4,7 @@
  * chartData from grouped rows (it builds AggregatedSeries and calls assembleChartData).
  */
 export { computeChartData, planChart, assembleChartData } from './chart-data.js';
+export { computeChart, type ChartRowSources, type ChartRunOutcome, type ChartPath, type SqlQuerySource } from './chart-run.js';
 export { createEngineContext, type EngineContext, DEFAULT_MAX_FILLED_BUCKETS, DEFAULT_MAX_TABLE_ROWS } from './context.js';
 export {
   planSeries,

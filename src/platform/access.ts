@@ -1,7 +1,7 @@
 import { ForbiddenError, NotFoundError } from '../errors/index.js';
 import type { TeamsRepository } from '../modules/teams/repository.js';
 import type { Actor } from './actor.js';
-import { can, isTeamWide, roleRank, type Action, type Membership, type Role } from './authorization.js';
+import { can, isTeamWide, roleRank, type Action, type Grant, type Membership, type Role } from './authorization.js';
 
 /**
  * Turns an actor and a team id into a Membership, then checks the role table.
@@ -21,6 +21,16 @@ export class AccessService {
       throw new ForbiddenError('You are not a member of this team');
     }
     return this.asMember(actor, teamId, role);
+  }
+
+  /**
+   * The membership from a grant read together with the entity it is about (one store read for
+   * both); `grant` is the user's team_roles row in `teamId`, undefined when they have none.
+   */
+  async fromGrant(actor: Actor, teamId: number, grant: Grant | undefined): Promise<Membership> {
+    if (actor.kind === 'apiKey') return this.membership(actor, teamId);
+    if (!grant) throw new ForbiddenError('You are not a member of this team');
+    return this.asMember(actor, teamId, grant);
   }
 
   /** A user's membership from their role row, capped by the ceiling of the personal key they call with. */

@@ -17,6 +17,20 @@ export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
+/** What a team_roles row grants: a role, and the projects it applies to for project roles. */
+export interface Grant {
+  readonly role: Role;
+  readonly projects: readonly number[];
+}
+
+/**
+ * A grant from the stored columns. A role outside the known set can only come from manual
+ * edits; it is read as the weakest role.
+ */
+export function grantFromColumns(role: string, projects: readonly unknown[]): Grant {
+  return { role: isRole(role) ? role : 'projectViewer', projects: projects.map(Number).filter(Number.isInteger) };
+}
+
 export function roleRank(role: Role): number {
   return RANK[role];
 }

@@ -10,6 +10,7 @@ import {
   SqliteDialect,
   sql,
   type KyselyPlugin,
+  type LogEvent,
   type Migration,
   type MigrationProvider,
   type PluginTransformQueryArgs,
@@ -73,7 +74,18 @@ const storeTypes = {
   },
 } as pg.CustomTypesConfig;
 
-export function createStore(target: StoreTarget): Store {
+export interface StoreOptions {
+  /** Told the SQL of every statement the store runs (query counts in tests and benchmarks). */
+  onQuery?: (sql: string) => void;
+}
+
+export function createStore(target: StoreTarget, options: StoreOptions = {}): Store {
+  const { onQuery } = options;
+  const log = onQuery
+    ? (event: LogEvent): void => {
+        if (event.level === 'query') onQuery(event.query.sql);
+      }
+    : undefined;
   if (target.kind === 'sqlite') {
     if (target.file !== ':memory:') mkdirSync(path.dirname(target.file), { recursive: true });
     const SQLite = sqliteDriver();
@@ -85,6 +97,7 @@ export function createStore(target: StoreTarget): Store {
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database }),
       plugins: [new SqliteBooleanPlugin()],
+      ...(log ? { log } : {}),
     });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
@@ -92,7 +105,7 @@ export function createStore(target: StoreTarget): Store {
   // An idle client that loses its server (restart, failover, forced drop) emits an error; without a
   // listener that would crash the process. The pool discards the client and the next query reconnects.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 

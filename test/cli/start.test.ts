@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 /*
  * `npm start` the way a process manager runs it: signals go to the npm process only. It must
  * drain in-flight requests and exit, leaving no server behind. Each start has its own random
- * port and temp data dir. (The first start may build dist/, hence the long timeouts.)
+ * port and temp data dir. dist/ is built before the suite starts (test/helpers/global-setup.ts).
  */
 
 // Vitest exports Vite's BASE_URL ("/") into the worker's environment; a real shell has none.
@@ -46,7 +46,9 @@ async function npmStart(): Promise<Started> {
   npm.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   npm.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
-  for (let i = 0; i < 3600 && !/Server listening/.test(text); i++) {
+  // A deadline, not a count of polls: on a loaded machine each poll takes longer than asked.
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline && !/Server listening/.test(text)) {
     if (npm.exitCode !== null) throw new Error(`npm start exited early: ${text}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

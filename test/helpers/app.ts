@@ -45,6 +45,8 @@ export interface TestAppOptions extends AppOptions {
   env?: Record<string, string>;
   /** Adds routes or hooks before the app is sealed (e.g. a route that fails on purpose). */
   beforeReady?: (app: FastifyInstance) => void;
+  /** Told the SQL of every statement the store runs. */
+  onStoreQuery?: (sql: string) => void;
   /** Scheduler seams (clock, tick interval, queue prefix). */
   scheduler?: ContainerOptions['scheduler'];
 }
@@ -66,9 +68,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   const config = loadConfig(env);
   const logs = new LogCapture();
-  const { scheduler, ...appOptions } = options;
+  const { scheduler, onStoreQuery, ...appOptions } = options;
   const container = await createContainer(config, {
-    store: createStore(config.database),
+    store: createStore(config.database, onStoreQuery ? { onQuery: onStoreQuery } : {}),
     logger: pino(loggerOptions('info'), logs),
     ...(scheduler ? { scheduler } : {}),
   });

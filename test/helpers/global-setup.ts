@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
 import { startTestPostgres } from './postgres-server.js';
 
@@ -7,6 +8,10 @@ import { startTestPostgres } from './postgres-server.js';
  * from the provided context and make their own databases.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // dist/ (server and pages) is built once, before any test file runs, when sources changed: the
+  // tests that start the built server or open the pages then never build, nor race each other.
+  const build = spawnSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then((m) => m.buildIfNeeded())"], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`building dist/ failed (exit ${build.status})`);
   const server = await startTestPostgres();
   project.provide('postgresUrl', server.url);
   project.provide('postgresSource', server.source);

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { PreparedDataset } from '../../src/modules/dataset-runs/runner.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
@@ -126,7 +127,7 @@ describe.each([
       { xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].id', yAxisOperation: 'count', legend: 'Count' },
       { xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].amount', yAxisOperation: 'sum', legend: 'Sum' },
     ]);
-    const stream = vi.spyOn(t.container.runner, 'stream');
+    const stream = vi.spyOn(PreparedDataset.prototype, 'stream');
     const compute = vi.spyOn(t.container.chartRuns, 'compute');
     let res;
     try {
@@ -156,8 +157,8 @@ describe.each([
   });
 
   it('creating or updating a chart does not run sources', async () => {
-    const stream = vi.spyOn(t.container.runner, 'stream');
-    const target = vi.spyOn(t.container.runner, 'sqlTarget');
+    const stream = vi.spyOn(PreparedDataset.prototype, 'stream');
+    const target = vi.spyOn(PreparedDataset.prototype, 'sqlQuery');
     try {
       const c = await chart({ name: 'Idle', type: 'bar' }, [{ xAxis: 'root[].country', yAxis: 'root[].id', yAxisOperation: 'count' }]);
       await t.request({ method: 'PUT', url: `/project/${projectId}/chart/${c.id}`, token: owner.token, payload: { name: 'Still idle' } });

@@ -273,7 +273,7 @@ describe('charts', () => {
       const put = await t.request({ method: 'PUT', url: `/project/${projectId}/chart/${chart.id}`, token: owner.token, payload: { name: 'Renamed', chartData: { hacked: true }, chartDataUpdated: null } });
       expect(put.json()).toMatchObject({ name: 'Renamed', chartData: { data: { labels: ['a'], datasets: [{ data: [1] }] } }, chartDataUpdated: '2024-05-01T10:00:00.000Z' });
       const loaded = await t.container.charts.loadForRun(owner.teamId, chart.id);
-      expect(loaded?.chartData).toEqual({ data: { labels: ['a'], datasets: [{ data: [1] }] } });
+      expect(loaded?.chart.chartData).toEqual({ data: { labels: ['a'], datasets: [{ data: [1] }] } });
       const stranger = await t.signup('Stranger');
       expect(await t.container.charts.loadForRun(stranger.teamId, chart.id)).toBeUndefined();
     });

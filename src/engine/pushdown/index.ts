@@ -132,6 +132,27 @@ export function planSeriesPushdown(
 }
 
 /**
+ * The grouped query of configuration `index`, built once, or null when the database cannot give
+ * exactly the engine's answer for it (the reason is then of no use to a run: it streams instead).
+ */
+export function planPushdown(
+  ctx: EngineContext,
+  plans: readonly SeriesPlan[],
+  index: number,
+  dialect: PushdownDialect,
+  columns: readonly ResultColumn[],
+  query: CompiledQuery,
+): PushdownPlan | null {
+  try {
+    const built = buildSeriesQuery(ctx, plans, index, dialect, columns, query, true);
+    return built ? { dialect, sql: built.sql, params: built.params, reading: built.reading } : null;
+  } catch (error) {
+    if (error instanceof Unsupported) return null;
+    throw error;
+  }
+}
+
+/**
  * A query that returns no rows but the user's query's columns, for `RunMeta.columns`. It embeds
  * the user's SQL as written (with its `{{variables}}`), so it runs through a source's ordinary
  * `run(conn, { query }, { variables })`. Null when the query cannot be wrapped.

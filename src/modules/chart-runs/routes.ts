@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { Id, parseQueryBool, QueryBool } from '../../platform/http-schemas.js';
 import { Chart } from '../charts/schemas.js';
-import { parseFilters } from '../runs/filters.js';
+import { parseFilters } from '../dataset-runs/filters.js';
 import type { ChartRunService } from './service.js';
 
 const QueryBody = Type.Union([
@@ -38,7 +38,7 @@ export const chartRunRoutes: FastifyPluginAsyncTypebox<{ chartRuns: ChartRunServ
     async (request) => {
       const body = request.body ?? {};
       const q = request.query;
-      return chartRuns.query(actorOf(request), request.params.project_id, request.params.id, {
+      return chartRuns.refresh(actorOf(request), request.params.project_id, request.params.id, {
         getCache: parseQueryBool(q.getCache),
         noSource: parseQueryBool(q.noSource) || parseQueryBool(q.no_source),
         filters: parseFilters(body.filters, 'body.filters'),

@@ -1,35 +1,16 @@
-import {
-  aggregateSeries,
-  assembleChartData,
-  computeChartData,
-  createEngineContext,
-  planChart,
-  type ChartInput,
-  type DatasetConfigInput,
-  type DatasetInput,
-  type RowSource,
-} from '../../engine/index.js';
-import {
-  checkSeriesPushdown,
-  describeSql,
-  planSeriesPushdown,
-  PUSHDOWN_CHART_TYPES,
-  PushdownFallbackError,
-  resultToSeries,
-} from '../../engine/pushdown/index.js';
-import { compileSql } from '../../sources/index.js';
+import { computeChart, type ChartInput, type ChartPath, type DatasetConfigInput, type RowSource } from '../../engine/index.js';
 import { NotFoundError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import { can } from '../../platform/authorization.js';
 import { cacheKey, type CacheStatus, type ResultCache } from '../../runtime/cache/index.js';
 import { stableHash } from '../../runtime/cache/cache-key.js';
 import type { Row, RunMeta } from '../../sources/index.js';
-import type { Chart, ChartDatasetConfig } from '../charts/repository.js';
+import type { Chart, ChartDatasetConfig, ProjectRef } from '../charts/repository.js';
 import type { ChartsService } from '../charts/service.js';
-import type { DatasetRecord, DatasetsRepository } from '../datasets/repository.js';
-import type { ProjectsRepository } from '../projects/repository.js';
-import type { DatasetRows, DatasetRunner } from '../runs/dataset-runner.js';
-import { filtersToConditions, type RuntimeFilter } from '../runs/filters.js';
+import type { DatasetRecord } from '../datasets/repository.js';
+import type { DatasetsService } from '../datasets/service.js';
+import type { DatasetRows, DatasetRunner, PreparedDataset } from '../dataset-runs/runner.js';
+import { filtersToConditions, type RuntimeFilter } from '../dataset-runs/filters.js';
 
 export interface ChartRunInputs {
   /** Runtime variables (request body, share params): used for this answer only. */
@@ -48,9 +29,15 @@ export interface ChartRunResult {
   chartDataUpdated: string | null;
   cache: CacheStatus | 'bypass';
   /** How each dataset configuration was computed (empty when served from the cache). */
-  paths: ('pushdown' | 'stream')[];
+  paths: ChartPath[];
   /** Rows the sources answered with (grouped rows for pushdown); 0 when served from the cache. */
   rowsRead: number;
+}
+
+/** A chart loaded for a run, with what the run needs of its dashboard. */
+export interface LoadedChart {
+  chart: Chart;
+  project: ProjectRef;
 }
 
 /** Told about every refresh that persists a chart's data from a request (run history, alerts). */
@@ -71,11 +58,29 @@ export interface Truncation {
   rowLimit: number;
 }
 
-interface Computed {
-  chartData: unknown;
-  paths: ChartRunResult['paths'];
-  truncation: Truncation | undefined;
-  rowsRead: number;
+export interface ChartRunSettings {
+  cacheTtlMs: number;
+  cacheStaleMs: number;
+  pushdown: boolean;
+  /** Rows an aggregating chart may read (0 = no limit). */
+  chartRowLimit: number;
+  /** Rows a table chart may hold. */
+  rowLimit: number;
+}
+
+export interface ChartRunDeps {
+  charts: ChartsService;
+  datasets: DatasetsService;
+  runner: DatasetRunner;
+  cache: ResultCache;
+  settings: ChartRunSettings;
+}
+
+/** A configuration ready to compute: the saved one, and what the engine gets (dataset fallbacks and runtime filters applied). */
+interface Bound {
+  raw: ChartDatasetConfig;
+  config: DatasetConfigInput;
+  dataset: PreparedDataset;
 }
 
 /**
@@ -188,19 +193,13 @@ function chartInput(chart: Chart, timezone: string | null): ChartInput {
 }
 
 /**
- * Computes a chart's data on the server: each configuration's dataset runs once (shared by the
- * configurations that bind it with the same variables), rows stream into the engine, and the
- * result is saved only for a plain run by a role that may persist.
+ * Computes a chart's data on the server, in one straight line: load the chart (authorized once)
+ * and what its datasets need (read once), key the answer by everything that changes it, then
+ * either serve it from the cache or compute it with the engine (pushdown or streaming, decided
+ * there) and save it when the run may persist.
  */
 export class ChartRunService {
-  constructor(
-    private readonly charts: ChartsService,
-    private readonly projects: ProjectsRepository,
-    private readonly datasets: DatasetsRepository,
-    private readonly runner: DatasetRunner,
-    private readonly cache: ResultCache,
-    private readonly settings: { cacheTtlMs: number; cacheStaleMs: number; pushdown: boolean; chartRowLimit: number; rowLimit: number },
-  ) {}
+  constructor(private readonly deps: ChartRunDeps) {}
 
   /** Identical chart runs in flight in this process share one computation (with or without getCache). */
   readonly #inFlight = new Map<string, Promise<Omit<ChartRunResult, 'cache'>>>();
@@ -212,22 +211,91 @@ export class ChartRunService {
     this.observer = observer;
   }
 
-  /** `POST /project/{pid}/chart/{id}/query`: the chart with fresh chartData. */
-  async query(actor: Actor, projectId: number, chartId: number, inputs: Omit<ChartRunInputs, 'persist'> & { noSource?: boolean }): Promise<Chart> {
-    const { membership, project } = await this.charts.authorize(actor, projectId, chartId, 'chart:query');
-    if (inputs.noSource) return this.charts.get(actor, projectId, chartId);
+  /** `POST /project/{pid}/chart/{id}/query`: the chart with fresh chartData, saved unless the run has runtime inputs. */
+  async refresh(actor: Actor, projectId: number, chartId: number, inputs: Omit<ChartRunInputs, 'persist'> & { noSource?: boolean }): Promise<Chart> {
+    const { membership, project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:query');
+    if (inputs.noSource) return chart;
     const runtime = Object.keys(inputs.variables ?? {}).length > 0 || (inputs.filters ?? []).length > 0;
     const persist = can(membership, 'chart:persist') && !runtime;
-    const result = persist
-      ? await this.observed(project.team_id, projectId, chartId, () => this.compute(project.team_id, chartId, { ...inputs, persist }))
-      : await this.compute(project.team_id, chartId, { ...inputs, persist });
-    const chart = await this.charts.get(actor, projectId, chartId);
-    return persist ? chart : { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated };
+    const loaded = { chart, project };
+    const result = persist ? await this.observed(loaded, () => this.compute(loaded, { ...inputs, persist })) : await this.compute(loaded, { ...inputs, persist });
+    return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated };
   }
 
-  private async observed(teamId: number, projectId: number, chartId: number, run: () => Promise<ChartRunResult>): Promise<ChartRunResult> {
+  /** A chart of a team by id, access decided elsewhere (scheduled refreshes). */
+  async computeById(teamId: number, chartId: number, inputs: ChartRunInputs): Promise<ChartRunResult> {
+    const loaded = await this.deps.charts.loadForRun(teamId, chartId);
+    if (!loaded) throw new NotFoundError('Chart');
+    return this.compute(loaded, inputs);
+  }
+
+  /** A loaded chart's data: from the cache when asked and held, else computed (once for identical concurrent runs), and saved when `persist`. */
+  async compute({ chart, project }: LoadedChart, inputs: ChartRunInputs): Promise<ChartRunResult> {
+    const teamId = project.team_id;
+    const timezone = project.timezone ?? 'UTC';
+    const datasets = await this.deps.datasets.loadForChart(
+      teamId,
+      chart.ChartDatasetConfigs.map((c) => c.dataset_id),
+    );
+    const prepared = await this.deps.runner.prepare(teamId, [...datasets.values()]);
+    const bound = this.bind(chart, prepared, inputs.filters ?? []);
+    const key = cacheKey('chart', {
+      chartId: chart.id,
+      chartUpdatedAt: chart.updatedAt,
+      configs: chart.ChartDatasetConfigs.map((c) => [c.id, c.updatedAt]),
+      datasets: [...prepared.values()].map(({ dataset, parts }) => [
+        dataset.id,
+        dataset.version,
+        parts.requests.map((r) => [r.id, r.updatedAt, r.connection_id === null ? null : (parts.connections.get(r.connection_id)?.updatedAt ?? null)]),
+        parts.bindings.map((b) => [b.id, b.updatedAt]),
+      ]),
+      timezone,
+      variables: inputs.variables ?? {},
+      filters: inputs.filters ?? [],
+      // A rolling window moves with the clock: key it by the current bucket day.
+      day: chart.currentEndDate ? new Date().toISOString().slice(0, 10) : null,
+    });
+
+    let paths: ChartPath[] = [];
+    let rowsRead = 0;
+    const calculate = async (): Promise<unknown> => {
+      const computed = await this.calculate(chart, timezone, bound, inputs.variables ?? {});
+      paths = computed.paths;
+      rowsRead = computed.rowsRead;
+      return markTruncated(computed.chartData, computed.truncation);
+    };
+    const save = async (chartData: unknown): Promise<string | null> => {
+      if (!inputs.persist) return chart.chartDataUpdated;
+      const at = new Date().toISOString();
+      await this.deps.charts.saveChartData(chart.project_id, chart.id, chartData, at);
+      return at;
+    };
+
+    if (inputs.getCache || inputs.refreshCache) {
+      const { settings } = this.deps;
+      const cached = await this.deps.cache.getOrCompute(key, calculate, {
+        ttlMs: settings.cacheTtlMs,
+        staleMs: settings.cacheStaleMs,
+        ...(inputs.refreshCache ? { refresh: true } : {}),
+      });
+      return { chartData: cached.value, chartDataUpdated: await save(cached.value), cache: cached.status, paths, rowsRead };
+    }
+    // Without the cache, concurrent identical runs still share one computation (and one save).
+    const flightKey = `${key}:${inputs.persist ? 'persist' : 'answer'}`;
+    let shared = this.#inFlight.get(flightKey);
+    if (!shared) {
+      shared = (async () => {
+        const chartData = await calculate();
+        return { chartData, chartDataUpdated: await save(chartData), paths, rowsRead };
+      })().finally(() => this.#inFlight.delete(flightKey));
+      this.#inFlight.set(flightKey, shared);
+    }
+    return { ...(await shared), cache: 'bypass' };
+  }
+
+  private async observed({ chart, project }: LoadedChart, run: () => Promise<ChartRunResult>): Promise<ChartRunResult> {
     const started = performance.now();
-    const base = { teamId, projectId, chartId };
+    const base = { teamId: project.team_id, projectId: project.id, chartId: chart.id };
     try {
       const result = await run();
       await this.observer?.manualRefresh({ ...base, durationMs: performance.now() - started, result });
@@ -238,123 +306,44 @@ export class ChartRunService {
     }
   }
 
-  async compute(teamId: number, chartId: number, inputs: ChartRunInputs): Promise<ChartRunResult> {
-    const chart = await this.charts.loadForRun(teamId, chartId);
-    if (!chart) throw new NotFoundError('Chart');
-    const project = await this.projects.findById(teamId, chart.project_id);
-    const timezone = project?.timezone ?? null;
-    const datasets = new Map<number, DatasetRecord>();
-    for (const id of new Set(chart.ChartDatasetConfigs.map((c) => c.dataset_id))) {
-      const dataset = await this.datasets.find(teamId, id);
-      if (dataset) datasets.set(id, dataset);
-    }
-    // Runtime filters become conditions of every configuration, so both paths apply them alike.
-    const configs = chart.ChartDatasetConfigs.filter((c) => datasets.has(c.dataset_id)).map((c) => {
-      const config = effectiveConfig(c, datasets.get(c.dataset_id)!);
-      const extra = filtersToConditions(inputs.filters ?? [], config.dateField ?? null);
-      return { raw: c, config: extra.length > 0 ? { ...config, conditions: [...(config.conditions ?? []), ...extra] } : config };
+  /** The configurations whose dataset still exists, with the dataset's fallbacks and the runtime filters as conditions. */
+  private bind(chart: Chart, prepared: Map<number, PreparedDataset>, filters: RuntimeFilter[]): Bound[] {
+    return chart.ChartDatasetConfigs.flatMap((raw) => {
+      const dataset = prepared.get(raw.dataset_id);
+      if (!dataset) return [];
+      const config = effectiveConfig(raw, dataset.dataset);
+      // Runtime filters become conditions of every configuration, so both paths apply them alike.
+      const extra = filtersToConditions(filters, config.dateField ?? null);
+      return [{ raw, dataset, config: extra.length > 0 ? { ...config, conditions: [...(config.conditions ?? []), ...extra] } : config }];
     });
-
-    const key = cacheKey('chart', {
-      chartId,
-      chartUpdatedAt: chart.updatedAt,
-      configs: chart.ChartDatasetConfigs.map((c) => c.updatedAt),
-      datasets: [...datasets.values()].map((d) => [d.id, d.version]),
-      timezone,
-      variables: inputs.variables ?? {},
-      filters: inputs.filters ?? [],
-      // A rolling window moves with the clock: key it by the current bucket day.
-      day: chart.currentEndDate ? new Date().toISOString().slice(0, 10) : null,
-    });
-    let paths: ChartRunResult['paths'] = [];
-    let rowsRead = 0;
-    const run = async (): Promise<unknown> => {
-      const computed = await this.computeNow(teamId, chart, timezone, configs, datasets, inputs);
-      paths = computed.paths;
-      rowsRead = computed.rowsRead;
-      return markTruncated(computed.chartData, computed.truncation);
-    };
-    if (inputs.getCache || inputs.refreshCache) {
-      const cached = await this.cache.getOrCompute(key, run, {
-        ttlMs: this.settings.cacheTtlMs,
-        staleMs: this.settings.cacheStaleMs,
-        ...(inputs.refreshCache ? { refresh: true } : {}),
-      });
-      let chartDataUpdated = chart.chartDataUpdated;
-      if (inputs.persist) {
-        chartDataUpdated = new Date().toISOString();
-        await this.charts.saveChartData(chart.project_id, chart.id, cached.value, chartDataUpdated);
-      }
-      return { chartData: cached.value, chartDataUpdated, cache: cached.status, paths, rowsRead };
-    }
-    // Without the cache, concurrent identical runs still share one computation (and one save).
-    const flightKey = `${key}:${inputs.persist ? 'persist' : 'answer'}`;
-    let shared = this.#inFlight.get(flightKey);
-    if (!shared) {
-      shared = (async () => {
-        const chartData = await run();
-        let chartDataUpdated = chart.chartDataUpdated;
-        if (inputs.persist) {
-          chartDataUpdated = new Date().toISOString();
-          await this.charts.saveChartData(chart.project_id, chart.id, chartData, chartDataUpdated);
-        }
-        return { chartData, chartDataUpdated, paths, rowsRead };
-      })().finally(() => this.#inFlight.delete(flightKey));
-      this.#inFlight.set(flightKey, shared);
-    }
-    const result = await shared;
-    return { ...result, cache: 'bypass' };
   }
 
-  private async computeNow(
-    teamId: number,
+  /** The engine's computation over the prepared datasets; counts what was read and what a limit cut. */
+  private async calculate(
     chart: Chart,
-    timezone: string | null,
-    configs: { raw: ChartDatasetConfig; config: DatasetConfigInput }[],
-    datasets: Map<number, DatasetRecord>,
-    inputs: ChartRunInputs,
-  ): Promise<Computed> {
-    const input = chartInput(chart, timezone);
-    const runInputs = { variables: inputs.variables ?? {}, timezone: timezone ?? 'UTC' };
-    const pushable = this.settings.pushdown && (PUSHDOWN_CHART_TYPES as ReadonlySet<string>).has(input.type);
-    const counter = { rows: 0 };
-    if (!pushable) {
-      const { chartData, truncation } = await this.streamAll(teamId, input, configs, datasets, runInputs, counter);
-      return { chartData, paths: configs.map(() => 'stream'), truncation, rowsRead: counter.rows };
-    }
-
-    // The database groups and aggregates where it can give exactly the engine's answer.
-    const ctx = createEngineContext(input);
-    const plans = planChart(ctx, configs.map((c) => c.config));
-    const series = new Array<Awaited<ReturnType<typeof aggregateSeries>>>(configs.length);
-    const paths: ChartRunResult['paths'] = configs.map(() => 'stream');
-    for (const [index, { raw, config }] of configs.entries()) {
-      const configured = { ...runInputs, configured: config.configuration?.variables ?? [] };
-      const target = await this.runner.sqlTarget(teamId, datasets.get(raw.dataset_id)!, configured);
-      if (!target) continue;
-      const describe = describeSql(target.query, target.dialect);
-      if (!describe) continue;
-      const columns = await target.columns(describe);
-      const query = compileSql(target.query, target.dialect, target.variables);
-      if (!checkSeriesPushdown(ctx, plans, index, target.dialect, { columns, query }).ok) continue;
-      const plan = planSeriesPushdown(ctx, plans, index, query, target.dialect, columns);
-      const result = await target.run({ text: plan.sql, values: plan.params });
-      if (result.meta.truncated || !Array.isArray(result.data)) continue;
-      counter.rows += result.data.length;
-      try {
-        series[index] = resultToSeries(plan, result.data as Row[]);
-        paths[index] = 'pushdown';
-      } catch (error) {
-        if (!(error instanceof PushdownFallbackError)) throw error;
-      }
-    }
-
-    // The rest stream through the engine, one run per dataset and set of configured variables.
-    const rest = configs.map((c, i) => ({ ...c, index: i })).filter((c) => paths[c.index] === 'stream');
-    const truncation = await this.withRows(teamId, rest, datasets, runInputs, this.aggregationRowLimit(), async (sources) => {
-      await Promise.all(rest.map((c, k) => aggregateSeries(ctx, plans[c.index]!, sources[k]!).then((s) => (series[c.index] = s))));
-    }, counter);
-    return { chartData: assembleChartData(ctx, plans, series), paths, truncation, rowsRead: counter.rows };
+    timezone: string,
+    bound: Bound[],
+    variables: Record<string, unknown>,
+  ): Promise<{ chartData: unknown; paths: ChartPath[]; truncation: Truncation | undefined; rowsRead: number }> {
+    const runInputs = (b: Bound) => ({ variables, timezone, configured: b.config.configuration?.variables ?? [] });
+    let rowsRead = 0;
+    let truncation: Truncation | undefined;
+    const outcome = await computeChart(
+      chartInput(chart, timezone),
+      bound.map((b) => b.config),
+      {
+        sqlQuery: (index) => bound[index]!.dataset.sqlQuery(runInputs(bound[index]!), (count) => (rowsRead += count)),
+        withRows: async (indices, purpose, use) => {
+          // A table shows its rows, so it holds them: the row limit of a run applies. Other types aggregate.
+          const rowLimit = purpose === 'table' ? this.deps.settings.rowLimit : this.aggregationRowLimit();
+          const opened = await this.withRows(indices.map((i) => bound[i]!), runInputs, rowLimit, use);
+          rowsRead += opened.rows;
+          truncation = worstOf(truncation, opened.truncation);
+        },
+      },
+      { pushdown: this.deps.settings.pushdown },
+    );
+    return { ...outcome, truncation, rowsRead };
   }
 
   /**
@@ -362,59 +351,32 @@ export class ChartRunService {
    * (0 = no limit) rather than the much lower row limit of a collected run.
    */
   private aggregationRowLimit(): number {
-    return this.settings.chartRowLimit === 0 ? Number.MAX_SAFE_INTEGER : this.settings.chartRowLimit;
-  }
-
-  private async streamAll(
-    teamId: number,
-    input: ChartInput,
-    configs: { raw: ChartDatasetConfig; config: DatasetConfigInput }[],
-    datasets: Map<number, DatasetRecord>,
-    runInputs: { variables: Record<string, unknown>; timezone: string },
-    counter: { rows: number },
-  ): Promise<{ chartData: unknown; truncation: Truncation | undefined }> {
-    let chartData: unknown;
-    // A table shows its rows, so it holds them: the row limit of a run applies. Other types aggregate.
-    const rowLimit = input.type === 'table' ? this.settings.rowLimit : this.aggregationRowLimit();
-    const truncation = await this.withRows(teamId, configs, datasets, runInputs, rowLimit, async (sources) => {
-      const datasetInputs: DatasetInput[] = configs.map(({ config }, i) => ({ config, rows: sources[i]! }));
-      chartData = await computeChartData(input, datasetInputs);
-    }, counter);
-    return { chartData, truncation };
+    return this.deps.settings.chartRowLimit === 0 ? Number.MAX_SAFE_INTEGER : this.deps.settings.chartRowLimit;
   }
 
   /**
    * Opens one run per dataset (and set of configured variables) for the given configurations and
-   * hands out a row source per configuration; runs bound by several configurations are held once.
-   * Every run is closed afterwards, also on failure. Returns what a limit cut, if anything.
+   * hands out a row source per configuration; runs bound by several configurations are read once.
+   * Every run is closed afterwards, also on failure.
    */
   private async withRows(
-    teamId: number,
-    configs: { raw: ChartDatasetConfig; config: DatasetConfigInput }[],
-    datasets: Map<number, DatasetRecord>,
-    runInputs: { variables: Record<string, unknown>; timezone: string },
+    bound: Bound[],
+    runInputs: (b: Bound) => { variables: Record<string, unknown>; timezone: string; configured: { name: string; value: unknown }[] },
     rowLimit: number,
     use: (sources: RowSource[]) => Promise<void>,
-    counter: { rows: number },
-  ): Promise<Truncation | undefined> {
-    const groups = new Map<string, { dataset: DatasetRecord; configured: unknown; members: number[] }>();
-    configs.forEach(({ raw, config }, index) => {
-      const configured = config.configuration?.variables ?? [];
-      const key = `${raw.dataset_id}:${stableHash(configured)}`;
-      const group = groups.get(key) ?? { dataset: datasets.get(raw.dataset_id)!, configured, members: [] };
+  ): Promise<{ rows: number; truncation: Truncation | undefined }> {
+    const groups = new Map<string, { bound: Bound; members: number[] }>();
+    bound.forEach((b, index) => {
+      const key = `${b.raw.dataset_id}:${stableHash(b.config.configuration?.variables ?? [])}`;
+      const group = groups.get(key) ?? { bound: b, members: [] };
       group.members.push(index);
       groups.set(key, group);
     });
     const opened: DatasetRows[] = [];
-    const sources = new Array<RowSource>(configs.length);
+    const sources = new Array<RowSource>(bound.length);
     try {
       for (const group of groups.values()) {
-        const rows = await this.runner.stream(
-          teamId,
-          group.dataset,
-          { ...runInputs, configured: group.configured as { name: string; value: unknown }[] },
-          { rowLimit },
-        );
+        const rows = await group.bound.dataset.stream(runInputs(group.bound), { rowLimit });
         opened.push(rows);
         if (group.members.length === 1) {
           sources[group.members[0]!] = { batches: rows };
@@ -426,13 +388,15 @@ export class ChartRunService {
         }
       }
       await use(sources);
-      for (const rows of opened) counter.rows += rows.meta().rowCount;
-      return worstTruncation(
-        opened.map((rows) => rows.meta()),
-        rowLimit,
-      );
+      const metas = opened.map((rows) => rows.meta());
+      return { rows: metas.reduce((sum, meta) => sum + meta.rowCount, 0), truncation: worstTruncation(metas, rowLimit) };
     } finally {
       await Promise.all(opened.map((rows) => rows.close().catch(() => undefined)));
     }
   }
+}
+
+function worstOf(a: Truncation | undefined, b: Truncation | undefined): Truncation | undefined {
+  if (!a || !b) return a ?? b;
+  return a.rowLimit <= b.rowLimit ? a : b;
 }

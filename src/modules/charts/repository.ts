@@ -3,6 +3,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toBoolOrNull, toIso, toJson } from '../../store/columns.js';
 import type { ChartDatasetConfigsTable, ChartsTable } from '../../store/types.js';
+import { grantFromColumns, type Grant } from '../../platform/authorization.js';
 
 export interface ChartDatasetConfig {
   id: string;
@@ -31,6 +32,13 @@ export interface ChartDatasetConfig {
   configuration: Record<string, unknown>;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What a chart run and the chart routes need of its dashboard. */
+export interface ProjectRef {
+  id: number;
+  team_id: number;
+  timezone: string | null;
 }
 
 export interface Chart {
@@ -287,18 +295,50 @@ export class ChartsRepository {
     return chart;
   }
 
+  /**
+   * A chart of a dashboard with what deciding access to it and running it needs: the dashboard's
+   * team and timezone and the team_roles row of `userId` (none for API keys). Two reads: the chart
+   * with them, and its dataset configs.
+   */
+  async findWithGrant(projectId: number, chartId: number, userId: number | null): Promise<{ chart: Chart; project: ProjectRef; grant: Grant | undefined } | undefined> {
+    const row = await this.db
+      .selectFrom('charts')
+      .innerJoin('projects', 'projects.id', 'charts.project_id')
+      .leftJoin('team_roles', (join) => join.onRef('team_roles.team_id', '=', 'projects.team_id').on('team_roles.user_id', '=', userId ?? -1))
+      .selectAll('charts')
+      .select(['projects.team_id as project_team_id', 'projects.timezone as project_timezone', 'team_roles.role as grant_role', 'team_roles.projects as grant_projects'])
+      .where('charts.project_id', '=', projectId)
+      .where('charts.id', '=', chartId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { project_team_id, project_timezone, grant_role, grant_projects, ...chartRow } = row;
+    const [chart] = await this.withConfigs([chartRow]);
+    return {
+      chart: chart!,
+      project: { id: projectId, team_id: project_team_id, timezone: project_timezone },
+      grant: grant_role === null ? undefined : grantFromColumns(grant_role, fromJson<unknown[]>(grant_projects, [])),
+    };
+  }
+
   /** A chart of a team, looked up by id alone (share links resolve a chart from a policy). */
   async findInTeam(teamId: number, chartId: number): Promise<Chart | undefined> {
+    return (await this.findInTeamWithProject(teamId, chartId))?.chart;
+  }
+
+  /** The same, with what a run needs of its dashboard (two reads: the chart with it, its configs). */
+  async findInTeamWithProject(teamId: number, chartId: number): Promise<{ chart: Chart; project: ProjectRef } | undefined> {
     const row = await this.db
       .selectFrom('charts')
       .innerJoin('projects', 'projects.id', 'charts.project_id')
       .selectAll('charts')
+      .select(['projects.timezone as project_timezone'])
       .where('projects.team_id', '=', teamId)
       .where('charts.id', '=', chartId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const [chart] = await this.withConfigs([row]);
-    return chart;
+    const { project_timezone, ...chartRow } = row;
+    const [chart] = await this.withConfigs([chartRow]);
+    return { chart: chart!, project: { id: chartRow.project_id, team_id: teamId, timezone: project_timezone } };
   }
 
   async ids(projectId: number, db: Db = this.db): Promise<number[]> {

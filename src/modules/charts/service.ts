@@ -6,7 +6,7 @@ import type { Db } from '../../store/index.js';
 import type { Project } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import type { SharingRepository } from '../sharing/repository.js';
-import type { CdcFields, Chart, ChartDatasetConfig, ChartFields, ChartsRepository, DatasetRef } from './repository.js';
+import type { CdcFields, Chart, ChartDatasetConfig, ChartFields, ChartsRepository, DatasetRef, ProjectRef } from './repository.js';
 import {
   Condition,
   UpdateChart,
@@ -26,7 +26,7 @@ const DATE_KEYS = new Set<string>(['startDate', 'endDate']);
 
 /** A chart the actor may act on, with its dashboard and the membership that allowed it. */
 export interface AuthorizedChart {
-  project: Project;
+  project: ProjectRef;
   membership: Membership;
   chart: Chart;
 }
@@ -41,10 +41,14 @@ export class ChartsService {
 
   /** The access check of every route under /project/{pid}/chart/{id}; a chart of another dashboard is a 404. */
   async authorize(actor: Actor, projectId: number, chartId: number, action: Action): Promise<AuthorizedChart> {
-    const { project, membership } = await this.projects.authorize(actor, projectId, action);
-    const chart = await this.charts.find(projectId, chartId);
-    if (!chart) throw new NotFoundError('Chart');
-    return { project, membership, chart };
+    const found = await this.charts.findWithGrant(projectId, chartId, actor.kind === 'user' ? actor.userId : null);
+    if (!found) {
+      // The same answer as any other route of the dashboard (404, 403), else the chart is missing.
+      await this.projects.authorize(actor, projectId, action);
+      throw new NotFoundError('Chart');
+    }
+    const membership = await this.projects.admit(actor, found.project.team_id, projectId, found.grant, action);
+    return { ...found, membership };
   }
 
   async list(actor: Actor, projectId: number): Promise<Chart[]> {
@@ -115,9 +119,9 @@ export class ChartsService {
     if (!(await this.charts.deleteConfig(chartId, cdcId.toLowerCase()))) throw new NotFoundError('Chart dataset config');
   }
 
-  /** A chart with its configs for a run, once access is decided elsewhere (share links, schedules). */
-  async loadForRun(teamId: number, chartId: number): Promise<Chart | undefined> {
-    return this.charts.findInTeam(teamId, chartId);
+  /** A chart with its configs and its dashboard's timezone for a run, once access is decided elsewhere (share links, schedules). */
+  async loadForRun(teamId: number, chartId: number): Promise<{ chart: Chart; project: ProjectRef } | undefined> {
+    return this.charts.findInTeamWithProject(teamId, chartId);
   }
 
   /** Persists a computed result and its time; request bodies never reach these columns. */
@@ -143,7 +147,7 @@ export class ChartsService {
    * A config may only draw a dataset of the dashboard's team, and for project roles one of their own
    * projects. Unknown, foreign and not-own ids get the same answer, so nothing leaks across tenants.
    */
-  private async dataset(project: Project, membership: Membership, datasetId: number, path: string, db: Db): Promise<DatasetRef> {
+  private async dataset(project: ProjectRef, membership: Membership, datasetId: number, path: string, db: Db): Promise<DatasetRef> {
     const dataset = await this.charts.datasetInTeam(project.team_id, datasetId, db);
     if (!dataset || !ownsAny(membership, dataset.project_ids)) {
       throw ValidationError.field(path, 'is not a dataset of this team that you may use');

@@ -131,6 +131,12 @@ export class ConnectionsRepository {
     return row && toRecord(row);
   }
 
+  async findMany(teamId: number, ids: readonly number[]): Promise<ConnectionRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('connections').selectAll().where('team_id', '=', teamId).where('id', 'in', ids).execute();
+    return rows.map(toRecord);
+  }
+
   async list(teamId: number): Promise<ConnectionRecord[]> {
     const rows = await this.db.selectFrom('connections').selectAll().where('team_id', '=', teamId).orderBy('id', 'desc').execute();
     return rows.map(toRecord);

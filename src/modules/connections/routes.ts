@@ -7,6 +7,7 @@ import { AppError, BadRequestError } from '../../errors/index.js';
 import { actorOf } from '../../platform/auth.js';
 import { Removed, TeamParams, parseQueryBool } from '../../platform/http-schemas.js';
 import { Connection, ConnectionParams, ConnectionUpdate, DeleteQuery, NewConnection, Provider } from './schemas.js';
+import type { ConnectionChecks } from './checks.js';
 import { FILE_FIELDS, type ConnectionFiles, type ConnectionsService, type FileField } from './service.js';
 
 /** Per uploaded file; a larger one is a 413. */
@@ -65,7 +66,7 @@ async function readFiles(request: FastifyRequest): Promise<ConnectionFiles> {
   return files;
 }
 
-export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: ConnectionsService }> = async (app, { connections }) => {
+export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: ConnectionsService; checks: ConnectionChecks }> = async (app, { connections, checks }) => {
   const tags = ['connections'];
 
   // Registered in this plugin's scope only: no other route accepts multipart bodies.
@@ -147,5 +148,31 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
       await connections.assertWritable(actor, team_id, connection_id);
       return connections.attachFiles(actor, team_id, connection_id, await readFiles(request));
     },
+  );
+
+  app.get(
+    '/team/:team_id/connections/:connection_id/test',
+    {
+      schema: {
+        tags,
+        summary: 'Connect and check the credentials',
+        params: ConnectionParams,
+        response: { 200: Type.Object({ success: Type.Boolean() }) },
+      },
+    },
+    async (request) => checks.test(actorOf(request), request.params.team_id, request.params.connection_id),
+  );
+
+  app.get(
+    '/team/:team_id/connections/:connection_id/schema',
+    {
+      schema: {
+        tags,
+        summary: 'Introspect tables (or collections) with their columns and types; saved on the connection',
+        params: ConnectionParams,
+        response: { 200: Type.Object({ schema: Type.Unknown() }) },
+      },
+    },
+    async (request) => checks.schema(actorOf(request), request.params.team_id, request.params.connection_id),
   );
 };

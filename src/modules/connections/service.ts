@@ -204,6 +204,12 @@ export class ConnectionsService {
     return this.decrypt(record);
   }
 
+  /** The connections with these ids that exist in the team, decrypted for a run, in one read. */
+  async getManyForRun(teamId: number, connectionIds: readonly number[]): Promise<Map<number, RunnableConnection>> {
+    const records = await this.connections.findMany(teamId, [...new Set(connectionIds)]);
+    return new Map(records.map((record) => [record.id, this.decrypt(record)]));
+  }
+
   /**
    * For ids taken from a body (a dataset's or data request's connection_id): is it a connection of
    * this team that the caller may see? A project role may only use connections of its projects.

@@ -186,6 +186,23 @@ export class DataRequestsRepository {
     return rows.map(toBinding);
   }
 
+  /** The bindings of these datasets and of these data requests, in one read. */
+  async bindingsFor(datasetIds: readonly number[], requestIds: readonly number[]): Promise<VariableBinding[]> {
+    if (datasetIds.length === 0 && requestIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('variable_bindings')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('entity_type', '=', 'Dataset'), eb('entity_id', 'in', datasetIds.length > 0 ? datasetIds.map(String) : [''])]),
+          eb.and([eb('entity_type', '=', 'DataRequest'), eb('entity_id', 'in', requestIds.length > 0 ? requestIds.map(String) : [''])]),
+        ]),
+      )
+      .orderBy('id')
+      .execute();
+    return rows.map(toBinding);
+  }
+
   async createBinding(
     teamId: number,
     entityType: string,

@@ -100,6 +100,12 @@ export class DatasetsRepository {
     return row && toRecord(row);
   }
 
+  async findMany(teamId: number, ids: readonly number[]): Promise<DatasetRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('datasets').selectAll().where('team_id', '=', teamId).where('id', 'in', ids).execute();
+    return rows.map(toRecord);
+  }
+
   async create(teamId: number, fields: Partial<DatasetFields>, db: Db = this.db): Promise<DatasetRecord> {
     const at = now();
     const row = await db

@@ -1,6 +1,6 @@
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { AccessService } from '../../platform/access.js';
-import type { ConnectionsService } from '../connections/service.js';
+import type { ConnectionSummary, ConnectionsService } from '../connections/service.js';
 import type { Actor } from '../../platform/actor.js';
 import { can, ownsAny, projectScope, type Action, type Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
@@ -64,6 +64,12 @@ export class DatasetsService {
     const dataset = await this.datasets.find(teamId, datasetId);
     if (!dataset || !ownsAny(membership, dataset.project_ids)) throw new NotFoundError('Dataset');
     return { membership, dataset };
+  }
+
+  /** Datasets a chart draws, read in one go; access was decided on the chart. Missing ones are left out. */
+  async loadForChart(teamId: number, ids: readonly number[]): Promise<Map<number, DatasetRecord>> {
+    const records = await this.datasets.findMany(teamId, [...new Set(ids)]);
+    return new Map(records.map((record) => [record.id, record]));
   }
 
   async list(actor: Actor, teamId: number): Promise<DatasetView[]> {
@@ -242,19 +248,38 @@ export class DatasetsService {
   async views(membership: Membership, datasets: DatasetRecord[]): Promise<DatasetView[]> {
     const ids = datasets.map((d) => d.id);
     const requests = await this.requests.listForDatasets(ids);
-    const requestViews = await this.requestViews(membership, requests);
-    const datasetBindings = await this.requests.bindingsOf('Dataset', ids.map(String));
-    return datasets.map(({ version: _version, ...dataset }) => ({
-      ...dataset,
-      DataRequests: requestViews.filter((r) => r.dataset_id === dataset.id),
-      VariableBindings: datasetBindings.filter((b) => b.entity_id === String(dataset.id)),
-    }));
+    const [connections, bindings] = await Promise.all([
+      this.connections.summaries(membership.teamId, connectionIdsOf(requests)),
+      this.requests.bindingsFor(
+        ids,
+        requests.map((r) => r.id),
+      ),
+    ]);
+    return datasets.map((dataset) => this.viewOf(membership, dataset, { requests: requests.filter((r) => r.dataset_id === dataset.id), bindings, connections }));
   }
 
-  async requestViews(membership: Membership, requests: Awaited<ReturnType<DataRequestsRepository['listForDatasets']>>): Promise<DataRequestView[]> {
-    const connectionIds = [...new Set(requests.map((r) => r.connection_id).filter((id): id is number => id !== null))];
+  /** The view of a dataset from parts already read (a prepared run holds them): no store read. */
+  viewOf(membership: Membership, dataset: DatasetRecord, parts: { requests: readonly DataRequestRecord[]; bindings: readonly VariableBinding[]; connections: Iterable<ConnectionSummary> }): DatasetView {
+    const { version: _version, ...fields } = dataset;
+    const connections = [...parts.connections];
+    const showHost = can(membership, 'connection:readSecrets');
+    return {
+      ...fields,
+      DataRequests: parts.requests.map((r) =>
+        dataRequestView(
+          r,
+          connections.find((c) => c.id === r.connection_id),
+          parts.bindings.filter((b) => b.entity_type === 'DataRequest' && b.entity_id === String(r.id)),
+          showHost,
+        ),
+      ),
+      VariableBindings: parts.bindings.filter((b) => b.entity_type === 'Dataset' && b.entity_id === String(dataset.id)),
+    };
+  }
+
+  async requestViews(membership: Membership, requests: DataRequestRecord[]): Promise<DataRequestView[]> {
     const [connections, bindings] = await Promise.all([
-      this.connections.summaries(membership.teamId, connectionIds),
+      this.connections.summaries(membership.teamId, connectionIdsOf(requests)),
       this.requests.bindingsOf('DataRequest', requests.map((r) => String(r.id))),
     ]);
     const showHost = can(membership, 'connection:readSecrets');
@@ -267,6 +292,10 @@ export class DatasetsService {
       ),
     );
   }
+}
+
+function connectionIdsOf(requests: readonly DataRequestRecord[]): number[] {
+  return [...new Set(requests.map((r) => r.connection_id).filter((id): id is number => id !== null))];
 }
 
 export function checkBinding(input: BindingInput, field: string): { name: string; type: BindingType; default_value: string | null; required: boolean } {

@@ -3,7 +3,7 @@ import { ForbiddenError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ChartRunService } from '../chart-runs/service.js';
 import type { DatasetsService } from '../datasets/service.js';
-import type { DatasetRunner } from '../runs/dataset-runner.js';
+import type { DatasetRunner } from '../dataset-runs/runner.js';
 import type { ShareViewer, ViewRequest } from '../sharing/viewer.js';
 import { cell, chartTables, singleTable } from './tables.js';
 import { csvStream, tableStream, xlsxStream, type ExportFormat } from './writers.js';
@@ -25,7 +25,7 @@ export class ExportService {
 
   /** The chart's data (from the cache when it holds this run), as the editor shows it. */
   async chart(actor: Actor, projectId: number, chartId: number, format: ExportFormat): Promise<ExportFile> {
-    const chart = await this.chartRuns.query(actor, projectId, chartId, { getCache: true });
+    const chart = await this.chartRuns.refresh(actor, projectId, chartId, { getCache: true });
     const tables = chartTables(chart.type ?? null, chart.chartData);
     return { name: chart.name ?? `chart-${chartId}`, body: tableStream(format, tables, singleTable(tables)) };
   }
@@ -45,7 +45,7 @@ export class ExportService {
    */
   async dataset(actor: Actor, teamId: number, datasetId: number, variables: Record<string, unknown>, format: ExportFormat): Promise<ExportFile> {
     const { dataset } = await this.datasets.load(actor, teamId, datasetId, 'dataset:run');
-    const rows = await this.runner.stream(teamId, dataset, { variables });
+    const rows = await (await this.runner.prepareOne(teamId, dataset)).stream({ variables });
     const iterator = rows[Symbol.asyncIterator]();
     let first: IteratorResult<Record<string, unknown>[]>;
     try {

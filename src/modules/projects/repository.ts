@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { ProjectsTable } from '../../store/types.js';
+import { grantFromColumns, type Grant } from '../../platform/authorization.js';
 import type { StoredSchedule } from './schemas.js';
 
 export type UpdateSchedule = StoredSchedule;
@@ -95,6 +96,23 @@ export class ProjectsRepository {
   async teamOf(id: number): Promise<number | undefined> {
     const row = await this.db.selectFrom('projects').select('team_id').where('id', '=', id).executeTakeFirst();
     return row?.team_id;
+  }
+
+  /**
+   * A dashboard with the team_roles row of `userId` in its team (none for API keys), in one read:
+   * what deciding access to it needs.
+   */
+  async findWithGrant(id: number, userId: number | null): Promise<{ project: Project; grant: Grant | undefined } | undefined> {
+    const row = await this.db
+      .selectFrom('projects')
+      .leftJoin('team_roles', (join) => join.onRef('team_roles.team_id', '=', 'projects.team_id').on('team_roles.user_id', '=', userId ?? -1))
+      .selectAll('projects')
+      .select(['team_roles.role as grant_role', 'team_roles.projects as grant_projects'])
+      .where('projects.id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { grant_role, grant_projects, ...project } = row;
+    return { project: toProject(project), grant: grant_role === null ? undefined : grantFromColumns(grant_role, fromJson<unknown[]>(grant_projects, [])) };
   }
 
   async findById(teamId: number, id: number): Promise<Project | undefined> {

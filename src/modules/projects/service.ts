@@ -2,7 +2,7 @@ import { hashPassword, verifyPassword } from '../../crypto/passwords.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/index.js';
 import { assertCan, type AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import { can, ownsProject, projectScope, type Action, type Membership } from '../../platform/authorization.js';
+import { can, ownsProject, projectScope, type Action, type Grant, type Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
 import type { Chart, ChartsRepository } from '../charts/repository.js';
 import type { SharePolicy, SharingRepository } from '../sharing/repository.js';
@@ -49,20 +49,27 @@ export class ProjectsService {
    * is a 404 (its existence is not revealed); inside the team, the role and the project list decide (403).
    */
   async authorize(actor: Actor, projectId: number, action: Action): Promise<AuthorizedProject> {
-    const teamId = await this.projects.teamOf(projectId);
-    if (teamId === undefined) throw new NotFoundError('Project');
+    const found = await this.projects.findWithGrant(projectId, actor.kind === 'user' ? actor.userId : null);
+    if (!found) throw new NotFoundError('Project');
+    const membership = await this.admit(actor, found.project.team_id, projectId, found.grant, action);
+    return { project: found.project, membership };
+  }
+
+  /**
+   * The access decision of `authorize` for a dashboard and grant already read (with a chart of it,
+   * say): outside the team a 404, inside it the role and the project list decide (403).
+   */
+  async admit(actor: Actor, teamId: number, projectId: number, grant: Grant | undefined, action: Action): Promise<Membership> {
     let membership: Membership;
     try {
-      membership = await this.access.membership(actor, teamId);
+      membership = await this.access.fromGrant(actor, teamId, grant);
     } catch (error) {
       if (error instanceof ForbiddenError) throw new NotFoundError('Project');
       throw error;
     }
     assertCan(membership, action);
     if (!ownsProject(membership, projectId)) throw new ForbiddenError('This dashboard is not one of your projects');
-    const project = await this.projects.findById(teamId, projectId);
-    if (!project) throw new NotFoundError('Project');
-    return { project, membership };
+    return membership;
   }
 
   async list(actor: Actor, teamId: number): Promise<ProjectListItem[]> {

@@ -3,7 +3,7 @@ import { AppError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import type { RefreshMetrics } from '../../runtime/scheduler/metrics.js';
 import type { RefreshJob } from '../../runtime/scheduler/dispatch.js';
-import type { ChartRunResult, ChartRunService, ManualRefreshObserver } from '../chart-runs/service.js';
+import type { ChartRunResult, ChartRunService, LoadedChart, ManualRefreshObserver } from '../chart-runs/service.js';
 import type { ChartsRepository } from '../charts/repository.js';
 import type { ChartsService } from '../charts/service.js';
 import type { ProjectsService } from '../projects/service.js';
@@ -59,7 +59,8 @@ export class RefreshService implements ManualRefreshObserver {
     const started = this.settings.clock();
     const t0 = performance.now();
     const charts = dashboard.Charts.filter((chart) => chart.type !== 'markdown');
-    const outcomes = await mapLimited(charts, this.settings.chartConcurrency, (chart) => this.runChart(teamId, chart.id));
+    const project = { id: dashboard.id, team_id: teamId, timezone: dashboard.timezone };
+    const outcomes = await mapLimited(charts, this.settings.chartConcurrency, (chart) => this.runChart({ chart, project }));
     const entries = outcomes.map((o) => o.entry);
     const failed = entries.filter((e) => e.status === 'failure').length;
     const status: RefreshStatus = failed === 0 ? 'success' : failed === entries.length ? 'failure' : 'partial_failure';
@@ -69,11 +70,12 @@ export class RefreshService implements ManualRefreshObserver {
   }
 
   async refreshChart(teamId: number, chartId: number, trigger: RefreshTrigger): Promise<RefreshRun | undefined> {
-    const chart = await this.charts.findInTeam(teamId, chartId);
-    if (!chart || chart.type === 'markdown') return undefined;
+    const loaded = await this.chartsService.loadForRun(teamId, chartId);
+    if (!loaded || loaded.chart.type === 'markdown') return undefined;
+    const { chart } = loaded;
     const started = this.settings.clock();
     const t0 = performance.now();
-    const outcome = await this.runChart(teamId, chartId);
+    const outcome = await this.runChart(loaded);
     const status: RefreshStatus = outcome.entry.status === 'success' ? 'success' : 'failure';
     const run = await this.record({ teamId, projectId: chart.project_id, chartId, trigger, status, started, durationMs: performance.now() - t0, entries: [outcome.entry], error: outcome.entry.error });
     await this.checkAlerts(teamId, chart.project_id, [outcome], run.id);
@@ -113,10 +115,11 @@ export class RefreshService implements ManualRefreshObserver {
     return { ...(await this.history.listByChart(projectId, chartId, page)), ...page };
   }
 
-  private async runChart(teamId: number, chartId: number): Promise<{ entry: ChartRunEntry; chartData?: unknown }> {
+  private async runChart(loaded: LoadedChart): Promise<{ entry: ChartRunEntry; chartData?: unknown }> {
+    const chartId = loaded.chart.id;
     const t0 = performance.now();
     try {
-      const result = await this.chartRuns.compute(teamId, chartId, { persist: true, refreshCache: true });
+      const result = await this.chartRuns.compute(loaded, { persist: true, refreshCache: true });
       return { entry: successEntry(chartId, result, performance.now() - t0), chartData: result.chartData };
     } catch (error) {
       if (!(error instanceof AppError)) this.logger.error({ err: error, chartId }, 'chart refresh failed');

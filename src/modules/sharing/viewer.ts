@@ -1,6 +1,5 @@
 import { AppError, NotFoundError, ValidationError } from '../../errors/index.js';
-import { cacheKey, type ResultCache } from '../../runtime/cache/index.js';
-import type { Chart } from '../charts/repository.js';
+import type { Chart, ProjectRef } from '../charts/repository.js';
 import type { ChartsService } from '../charts/service.js';
 import type { Project } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
@@ -14,8 +13,7 @@ import { mapLimited } from '../../runtime/map-limited.js';
 /** The chart computation the viewer needs (ChartRunService satisfies it). */
 export interface ChartComputer {
   compute(
-    teamId: number,
-    chartId: number,
+    loaded: { chart: Chart; project: ProjectRef },
     inputs: { variables?: Record<string, unknown>; persist: boolean; getCache?: boolean },
   ): Promise<{ chartData: unknown; chartDataUpdated: string | null }>;
 }
@@ -25,8 +23,6 @@ export interface BrandingSource {
 }
 
 export interface ViewerSettings {
-  cacheTtlMs: number;
-  cacheStaleMs: number;
   /** Charts of one dashboard computed at the same time (a report must not flood the sources). */
   concurrency?: number;
 }
@@ -71,7 +67,6 @@ export class ShareViewer {
     private readonly charts: ChartsService,
     private readonly teams: BrandingSource,
     private readonly computer: ChartComputer,
-    private readonly cache: ResultCache,
     private readonly settings: ViewerSettings,
   ) {}
 
@@ -79,8 +74,9 @@ export class ShareViewer {
   async chart(shareString: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedChartView> {
     const policy = await this.sharing.findByShareString(shareString);
     if (!policy || policy.entity_type !== 'Chart') throw new NotFoundError('Share link');
-    const chart = await this.charts.loadForRun(policy.team_id, policy.entity_id);
-    if (!chart) throw new NotFoundError('Share link');
+    const loaded = await this.charts.loadForRun(policy.team_id, policy.entity_id);
+    if (!loaded) throw new NotFoundError('Share link');
+    const { chart } = loaded;
     const entity: Entity = { teamId: policy.team_id, type: 'Chart', id: chart.id };
     if (request.token !== undefined && request.token !== '') {
       const granted = await this.authorizeToken(request.token, entity, policy);
@@ -92,7 +88,7 @@ export class ShareViewer {
     }
     const variables = shareVariables(policy, request.query);
     const team = await this.teams.findById(policy.team_id);
-    const view = await this.render(policy.team_id, chart, variables, failures);
+    const view = await this.render(loaded, variables, failures);
     if (view.error) throw new AppError(view.error.code === 'CHART_VARIABLES_INVALID' ? 400 : 502, view.error.code, view.error.message);
     return { ...view, showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os' };
   }
@@ -131,7 +127,8 @@ export class ShareViewer {
     const variables = shareVariables(policy, request.query);
     const team = await this.teams.findById(found.team_id);
     const onReport = dashboard.Charts.filter((chart) => chart.onReport);
-    const Charts = await mapLimited(onReport, this.settings.concurrency ?? 3, (chart) => this.render(found.team_id, chart, variables, failures));
+    const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
+    const Charts = await mapLimited(onReport, this.settings.concurrency ?? 3, (chart) => this.render({ chart, project }, variables, failures));
     return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts };
   }
 
@@ -152,27 +149,18 @@ export class ShareViewer {
     return policy;
   }
 
-  /** The saved data when no variable applies; otherwise a run with them, cached, never saved. */
-  private async render(teamId: number, chart: Chart, variables: Record<string, string>, failures: ChartFailure[]): Promise<PublicChartView> {
+  /**
+   * The saved data when no variable applies; otherwise a run with them, never saved, through the
+   * result cache of chart runs (its key holds every version the answer depends on).
+   */
+  private async render(loaded: { chart: Chart; project: ProjectRef }, variables: Record<string, string>, failures: ChartFailure[]): Promise<PublicChartView> {
+    const { chart } = loaded;
     if (Object.keys(variables).length === 0 || chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) {
       return publicChart(chart, chart.chartData, chart.chartDataUpdated);
     }
-    const key = cacheKey('share-chart', {
-      chartId: chart.id,
-      chartUpdatedAt: chart.updatedAt,
-      configsUpdatedAt: chart.ChartDatasetConfigs.map((config) => [config.id, config.updatedAt]),
-      variables,
-    });
     try {
-      const { value } = await this.cache.getOrCompute(
-        key,
-        async () => {
-          const result = await this.computer.compute(teamId, chart.id, { variables, persist: false, getCache: true });
-          return { chartData: result.chartData, chartDataUpdated: result.chartDataUpdated };
-        },
-        { ttlMs: this.settings.cacheTtlMs, staleMs: this.settings.cacheStaleMs },
-      );
-      return publicChart(chart, value.chartData, value.chartDataUpdated);
+      const result = await this.computer.compute(loaded, { variables, persist: false, getCache: true });
+      return publicChart(chart, result.chartData, result.chartDataUpdated);
     } catch (error) {
       failures.push({ chartId: chart.id, error });
       // Never fall back to the saved data: it was computed without the link's locked params.

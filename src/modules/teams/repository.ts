@@ -1,7 +1,7 @@
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { TeamRoleRow, TeamRow } from '../../store/types.js';
-import { isRole, type Role } from '../../platform/authorization.js';
+import { grantFromColumns, type Role } from '../../platform/authorization.js';
 
 export interface TeamRole {
   id: number;
@@ -46,16 +46,8 @@ function toTeam(row: TeamRow): Team {
 }
 
 function toRole(row: Pick<TeamRoleRow, 'id' | 'team_id' | 'user_id' | 'role' | 'projects' | 'canExport'>): TeamRole {
-  // A role outside the known set can only come from manual edits; treat it as the weakest role.
-  const role = isRole(row.role) ? row.role : 'projectViewer';
-  return {
-    id: row.id,
-    team_id: row.team_id,
-    user_id: row.user_id,
-    role,
-    projects: fromJson<unknown[]>(row.projects, []).map(Number).filter(Number.isInteger),
-    canExport: toBool(row.canExport),
-  };
+  const { role, projects } = grantFromColumns(row.role, fromJson<unknown[]>(row.projects, []));
+  return { id: row.id, team_id: row.team_id, user_id: row.user_id, role, projects: [...projects], canExport: toBool(row.canExport) };
 }
 
 export class TeamsRepository {

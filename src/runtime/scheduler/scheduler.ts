@@ -65,12 +65,17 @@ export class Scheduler {
     this.timer.unref();
   }
 
-  /** Stops ticking; waits for the tick in progress and closes the dispatcher (running refreshes finish). */
-  async stop(): Promise<void> {
+  /** Stops ticking and waits for the tick in progress; refreshes already handed to the dispatcher go on. */
+  async pause(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.running?.catch(() => undefined);
+  }
+
+  /** Stops ticking, waits for the tick in progress and closes the dispatcher (running refreshes finish). */
+  async stop(): Promise<void> {
+    await this.pause();
     await this.dispatcher.close();
   }
 

@@ -1,12 +1,9 @@
 import { Readable } from 'node:stream';
 import { NotFoundError } from '../../errors/index.js';
-import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ResultData, RunMeta } from '../../sources/index.js';
-import type { ConnectionsService } from '../connections/service.js';
-import type { DataRequestsRepository } from '../data-requests/repository.js';
 import type { DatasetsService, DatasetView } from '../datasets/service.js';
-import type { DatasetRunner, RunInputs } from './dataset-runner.js';
+import type { DatasetRunner, PreparedDataset, RunInputs } from './runner.js';
 import type { RuntimeFilter } from './filters.js';
 
 export interface DatasetRunOptions {
@@ -22,36 +19,22 @@ export type DatasetRunAnswer =
   | { kind: 'json'; body: { options: DatasetView; data: ResultData; meta: RunMeta; cache: { status: string; createdAt: string } } }
   | { kind: 'stream'; body: Readable };
 
-/** Runs on behalf of an actor: connection test and schema, one data request, a whole dataset. */
-export class RunsService {
-  constructor(
-    private readonly access: AccessService,
-    private readonly connections: ConnectionsService,
-    private readonly datasets: DatasetsService,
-    private readonly requests: DataRequestsRepository,
-    private readonly runner: DatasetRunner,
-  ) {}
+export interface DatasetRunsDeps {
+  datasets: DatasetsService;
+  runner: DatasetRunner;
+}
 
-  async testConnection(actor: Actor, teamId: number, connectionId: number): Promise<{ success: true }> {
-    await this.access.require(actor, teamId, 'connection:write');
-    await this.runner.test(await this.connections.getForRun(teamId, connectionId));
-    return { success: true };
-  }
+/** Runs on behalf of an actor: a whole dataset, or one of its data requests alone. */
+export class DatasetRunsService {
+  constructor(private readonly deps: DatasetRunsDeps) {}
 
-  async connectionSchema(actor: Actor, teamId: number, connectionId: number): Promise<{ schema: unknown }> {
-    await this.access.require(actor, teamId, 'connection:write');
-    const schema = await this.runner.schema(await this.connections.getForRun(teamId, connectionId));
-    await this.connections.saveSchema(teamId, connectionId, schema);
-    return { schema };
-  }
-
+  /** `POST …/datasets/{id}/dataRequests/{rid}/request`. */
   async runDataRequest(actor: Actor, teamId: number, datasetId: number, requestId: number, options: DatasetRunOptions) {
-    const { membership, dataset } = await this.datasets.load(actor, teamId, datasetId, 'dataset:run');
-    const request = await this.requests.find(datasetId, requestId);
+    const { view, prepared } = await this.prepare(actor, teamId, datasetId);
+    const request = prepared.parts.requests.find((r) => r.id === requestId);
     if (!request) throw new NotFoundError('Data request');
-    const result = await this.runner.runRequest(teamId, dataset, request, { variables: options.variables ?? {} });
-    const [view] = await this.datasets.views(membership, [dataset]);
-    return { options: view!, dataRequest: { responseData: { data: page(result.data, options), configuration: request.configuration }, meta: result.meta } };
+    const result = await prepared.runRequest(request, { variables: options.variables ?? {} });
+    return { options: view, dataRequest: { responseData: { data: page(result.data, options), configuration: request.configuration }, meta: result.meta } };
   }
 
   /**
@@ -60,16 +43,23 @@ export class RunsService {
    * rows stream to the client as they arrive instead of being held in memory.
    */
   async runDataset(actor: Actor, teamId: number, datasetId: number, options: DatasetRunOptions): Promise<DatasetRunAnswer> {
-    const { membership, dataset } = await this.datasets.load(actor, teamId, datasetId, 'dataset:run');
-    const [view] = await this.datasets.views(membership, [dataset]);
+    const { view, prepared } = await this.prepare(actor, teamId, datasetId);
     const inputs: RunInputs = { variables: options.variables ?? {}, filters: options.filters ?? [] };
-    if (options.getCache || options.noSource || !(await this.runner.streamable(teamId, dataset))) {
-      const result = await this.runner.collect(teamId, dataset, inputs, { refresh: !options.getCache && !options.noSource, cacheOnly: options.noSource === true });
-      return { kind: 'json', body: { options: view!, data: page(result.data, options), meta: result.meta, cache: result.cache } };
+    if (options.getCache || options.noSource || !prepared.streamable) {
+      const result = await prepared.collect(inputs, { refresh: !options.getCache && !options.noSource, cacheOnly: options.noSource === true });
+      return { kind: 'json', body: { options: view, data: page(result.data, options), meta: result.meta, cache: result.cache } };
     }
     const offset = options.offset ?? 0;
-    const rows = await this.runner.stream(teamId, dataset, inputs, options.limit !== undefined ? { rowLimit: offset + options.limit } : {});
-    return { kind: 'stream', body: Readable.from(jsonChunks(view!, rows, offset, options.limit)) };
+    const rows = await prepared.stream(inputs, options.limit !== undefined ? { rowLimit: offset + options.limit } : {});
+    return { kind: 'stream', body: Readable.from(jsonChunks(view, rows, offset, options.limit)) };
+  }
+
+  /** Authorizes once and reads what the run needs once; the answer's dataset view comes from the same reads. */
+  private async prepare(actor: Actor, teamId: number, datasetId: number): Promise<{ view: DatasetView; prepared: PreparedDataset }> {
+    const { membership, dataset } = await this.deps.datasets.load(actor, teamId, datasetId, 'dataset:run');
+    const prepared = await this.deps.runner.prepareOne(teamId, dataset);
+    const view = this.deps.datasets.viewOf(membership, dataset, { ...prepared.parts, connections: prepared.parts.connections.values() });
+    return { view, prepared };
   }
 }
 

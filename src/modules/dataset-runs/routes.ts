@@ -5,9 +5,8 @@ import { actorOf } from '../../platform/auth.js';
 import { Id, parseQueryBool, QueryBool } from '../../platform/http-schemas.js';
 import { parseFilters } from './filters.js';
 import type { FastifyReply } from 'fastify';
-import type { DatasetRunAnswer, RunsService } from './service.js';
+import type { DatasetRunAnswer, DatasetRunsService } from './service.js';
 
-const ConnectionParams = Type.Object({ team_id: Id, connection_id: Id });
 const DatasetParams = Type.Object({ team_id: Id, dataset_id: Id });
 const RequestParams = Type.Object({ team_id: Id, dataset_id: Id, id: Id });
 
@@ -69,33 +68,7 @@ function send(reply: FastifyReply, answer: DatasetRunAnswer) {
   return answer.body;
 }
 
-export const runRoutes: FastifyPluginAsyncTypebox<{ runs: RunsService }> = async (app, { runs }) => {
-  app.get(
-    '/team/:team_id/connections/:connection_id/test',
-    {
-      schema: {
-        tags: ['connections'],
-        summary: 'Connect and check the credentials',
-        params: ConnectionParams,
-        response: { 200: Type.Object({ success: Type.Boolean() }) },
-      },
-    },
-    async (request) => runs.testConnection(actorOf(request), request.params.team_id, request.params.connection_id),
-  );
-
-  app.get(
-    '/team/:team_id/connections/:connection_id/schema',
-    {
-      schema: {
-        tags: ['connections'],
-        summary: 'Introspect tables (or collections) with their columns and types; saved on the connection',
-        params: ConnectionParams,
-        response: { 200: Type.Object({ schema: Type.Unknown() }) },
-      },
-    },
-    async (request) => runs.connectionSchema(actorOf(request), request.params.team_id, request.params.connection_id),
-  );
-
+export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsService }> = async (app, { runs }) => {
   app.post(
     '/team/:team_id/datasets/:dataset_id/dataRequests/:id/request',
     {

@@ -1,0 +1,99 @@
+/**
+ * One entry point for computing a chart from its datasets: it decides, per dataset configuration,
+ * whether the database groups the rows (SQL pushdown) or the rows stream through the engine, and
+ * assembles the same chartData either way. What reaches the sources is the caller's: it hands in
+ * a way to open row streams and, for datasets that are one SQL query, a way to run a grouped query.
+ */
+import { assembleChartData, computeChartData, planChart } from './chart-data.js';
+import { createEngineContext } from './context.js';
+import { PUSHDOWN_CHART_TYPES, planPushdown, PushdownFallbackError, resultToSeries, describeSql, type CompiledQuery, type PushdownDialect, type ResultColumn } from './pushdown/index.js';
+import { aggregateSeries, type AggregatedSeries } from './series.js';
+import type { ChartInput, ChartType, DatasetConfigInput, Row, RowSource } from './types.js';
+
+/** A dataset that is one SQL query on a source that can run the chart's grouped query itself. */
+export interface SqlQuerySource {
+  readonly dialect: PushdownDialect;
+  /** The user's SQL as written, with its `{{variables}}` (wrapped by `describeSql`). */
+  readonly text: string;
+  /** The same query with its variables bound as parameters. */
+  readonly compiled: CompiledQuery;
+  /** The result columns of a statement that returns none (the user's query wrapped by `describeSql`). */
+  columns(describeStatement: string): Promise<readonly ResultColumn[]>;
+  /** Runs a compiled statement; null when its answer was cut by a limit or is not rows. */
+  rows(statement: { text: string; values: readonly unknown[] }): Promise<Row[] | null>;
+}
+
+/** What a chart run reads from: given by the caller for the configurations of one chart. */
+export interface ChartRowSources {
+  /** The dataset of configuration `index` as one SQL query, or null when it is not one. */
+  sqlQuery(index: number): SqlQuerySource | null;
+  /**
+   * Opens a row source for each configuration at `indices` and calls `use` with them (in that
+   * order); closes them afterwards, also on failure. A table keeps its rows, so it reads them
+   * under the row limit of a collected run; every other type aggregates as rows go by.
+   */
+  withRows(indices: readonly number[], purpose: 'aggregate' | 'table', use: (sources: RowSource[]) => Promise<void>): Promise<void>;
+}
+
+export type ChartPath = 'pushdown' | 'stream';
+
+export interface ChartRunOutcome {
+  chartData: unknown;
+  /** How each dataset configuration was computed. */
+  paths: ChartPath[];
+}
+
+/**
+ * Computes a chart: with `pushdown`, every configuration whose dataset is one SQL query and whose
+ * series the database can compute exactly becomes one grouped query (built once); the rest, and
+ * every configuration of a chart type that cannot be pushed down, stream through the engine.
+ */
+export async function computeChart(chart: ChartInput, configs: readonly DatasetConfigInput[], sources: ChartRowSources, options: { pushdown: boolean }): Promise<ChartRunOutcome> {
+  const all = configs.map((_, index) => index);
+  if (!options.pushdown || !PUSHDOWN_CHART_TYPES.has(chart.type as ChartType)) {
+    let chartData: unknown;
+    await sources.withRows(all, chart.type === 'table' ? 'table' : 'aggregate', async (rows) => {
+      chartData = await computeChartData(chart, configs.map((config, i) => ({ config, rows: rows[i]! })));
+    });
+    return { chartData, paths: configs.map(() => 'stream') };
+  }
+
+  const ctx = createEngineContext(chart);
+  const plans = planChart(ctx, configs);
+  const series = new Array<AggregatedSeries>(configs.length);
+  const paths: ChartPath[] = configs.map(() => 'stream');
+  for (const index of all) {
+    const pushed = await pushDown(index);
+    if (pushed) {
+      series[index] = pushed;
+      paths[index] = 'pushdown';
+    }
+  }
+  const rest = all.filter((index) => paths[index] === 'stream');
+  if (rest.length > 0) {
+    await sources.withRows(rest, 'aggregate', async (rows) => {
+      await Promise.all(rest.map(async (index, k) => (series[index] = await aggregateSeries(ctx, plans[index]!, rows[k]!))));
+    });
+  }
+  return { chartData: assembleChartData(ctx, plans, series), paths };
+
+  /** The series of configuration `index` from one grouped query, or null to stream it instead. */
+  async function pushDown(index: number): Promise<AggregatedSeries | null> {
+    const query = sources.sqlQuery(index);
+    if (!query) return null;
+    const describe = describeSql(query.text, query.dialect);
+    if (!describe) return null;
+    const columns = await query.columns(describe);
+    const plan = planPushdown(ctx, plans, index, query.dialect, columns, query.compiled);
+    if (!plan) return null;
+    const rows = await query.rows({ text: plan.sql, values: plan.params });
+    if (!rows) return null;
+    try {
+      return resultToSeries(plan, rows);
+    } catch (error) {
+      // The grouped rows hold what the engine cannot reproduce exactly (see PushdownFallbackError).
+      if (error instanceof PushdownFallbackError) return null;
+      throw error;
+    }
+  }
+}
