@@ -9,19 +9,21 @@ import { loadConfig } from '../../src/config/index.js';
 import { createContainer } from '../../src/container.js';
 
 const run = promisify(execFile);
-const tsx = path.resolve('node_modules/.bin/tsx');
-const main = path.resolve('src/main.ts');
+// The built CLI, as `npm install -g` or `npx plotline` runs it (dist/ is built before the suite
+// starts, see test/helpers/global-setup.ts): no compile step per call.
+const main = path.resolve('dist/main.js');
+const node = process.execPath;
 
-// Each CLI call compiles the sources with tsx in a fresh process; several in a row on a loaded
-// two-core machine (another worker may be building dist/) take longer than vitest's default.
-const CLI_TEST_TIMEOUT_MS = 180_000;
+// Generous bounds: several processes in a row on a loaded two-core machine.
+const CLI_TEST_TIMEOUT_MS = 300_000;
+const CALL_TIMEOUT_MS = 120_000;
 
 describe('plotline CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   let dir: string;
   // Vitest exports Vite's BASE_URL ("/") into the worker's environment; a real shell has none.
   const { BASE_URL: _viteBase, ...inherited } = process.env;
   const env = () => ({ ...inherited, PLOTLINE_DATA_DIR: dir, LOG_LEVEL: 'silent' });
-  const cli = (...args: string[]) => run(tsx, [main, ...args], { env: env(), timeout: 60_000 });
+  const cli = (...args: string[]) => run(node, [main, ...args], { env: env(), timeout: CALL_TIMEOUT_MS });
 
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'plotline-cli-'));
@@ -68,12 +70,12 @@ describe('plotline CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
       .values({ team_id: team.id, name: 'w', brewName: `w-${Date.now()}`, updateSchedule: JSON.stringify({ frequency: 'every_x_hours', frequencyNumber: '1' }), createdAt: at, updatedAt: at })
       .returning('id')
       .executeTakeFirstOrThrow();
-    // node itself (with tsx's loader) receives the signal: no wrapper process in between.
-    const worker = spawn(process.execPath, ['--import', 'tsx', main, 'worker'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    // node itself receives the signal: no wrapper process in between.
+    const worker = spawn(node, [main, 'worker'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     worker.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     try {
-      const deadline = Date.now() + 45_000;
+      const deadline = Date.now() + 180_000;
       let runs = 0;
       while (runs === 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -92,7 +94,7 @@ describe('plotline CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
   });
 
   it('a bad configuration value stops the process with a message naming the variable', async () => {
-    await expect(run(tsx, [main, 'migrate'], { env: { ...env(), PORT: 'nope' }, timeout: 60_000 })).rejects.toMatchObject({
+    await expect(run(node, [main, 'migrate'], { env: { ...env(), PORT: 'nope' }, timeout: CALL_TIMEOUT_MS })).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining('PORT'),
     });
