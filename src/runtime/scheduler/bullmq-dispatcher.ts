@@ -48,8 +48,9 @@ export class BullmqDispatcher implements Dispatcher {
     return added.id === jobId;
   }
 
-  busy(): boolean {
-    return false;
+  /** Waiting or running in any process: the queue still holds the job's deduplication key. */
+  async busy(job: Pick<RefreshJob, 'kind' | 'id'>): Promise<boolean> {
+    return (await this.queue.getDeduplicationJobId(jobKey(job))) !== null;
   }
 
   async depth(): Promise<number> {

@@ -13,8 +13,8 @@ export type RefreshExecutor = (job: RefreshJob) => Promise<void>;
 export interface Dispatcher {
   /** False when the same dashboard or chart is already waiting or running (deduplicated). */
   dispatch(job: RefreshJob): Promise<boolean>;
-  /** True when this dashboard or chart is waiting or running here (a new period is not claimed meanwhile). */
-  busy(job: Pick<RefreshJob, 'kind' | 'id'>): boolean;
+  /** True when this dashboard or chart is waiting or running (a new period is not claimed meanwhile). */
+  busy(job: Pick<RefreshJob, 'kind' | 'id'>): boolean | Promise<boolean>;
   /** Waiting plus running. */
   depth(): Promise<number>;
   /** Starts taking jobs (a worker); the in-process dispatcher always does. */

@@ -114,8 +114,10 @@ export class Scheduler {
       report.dueCharts += 1;
       due.push({ kind: 'chart', teamId: chart.team_id, id: chart.id, period: answer.period });
     }
-    // Still running here from an earlier period: leave this period unclaimed for a later tick.
-    const free = due.filter((job) => !this.dispatcher.busy(job));
+    // Still waiting or running from an earlier period: leave this period unclaimed for a later tick
+    // (claiming it would coalesce it into that refresh, and the period would never run itself).
+    const busy = await Promise.all(due.map((job) => this.dispatcher.busy(job)));
+    const free = due.filter((_, i) => !busy[i]);
     const won = await this.store.claim(free, at);
     for (const job of free) {
       if (!won.has(jobKey(job))) continue;
