@@ -102,11 +102,6 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const logger = options.logger ?? pino(loggerOptions(config.logLevel));
   const redis = config.redisUrl ? new RedisLink(config.redisUrl, logger) : undefined;
   const secrets = new SecretBox(config.encryptionKey, config.previousEncryptionKeys);
-  let metrics: DataPathMetrics | undefined;
-  const cacheHooks = {
-    onResult: (key: string, status: CacheStatus) => metrics?.cacheResult(key, status),
-  };
-  const cache: ResultCache = redis ? new RedisResultCache(redis, cacheHooks) : new MemoryResultCache({ ...cacheHooks, maxBytes: config.cacheMaxBytes });
   const pool = { maxConnections: config.sourcePool.size, queueLimit: config.sourcePool.queueLimit, waitTimeoutMs: config.sourcePool.waitTimeoutMs };
   const sources = createSourceRegistry({
     endpoints: config.sourceEndpoints,
@@ -115,8 +110,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
     mysql: { ...pool, ...options.sources?.mysql },
     allowPrivateHosts: config.allowPrivateHosts,
   });
-  metrics = new DataPathMetrics(() => sources.pools.stats());
-  const dataPath = metrics;
+  const dataPath = new DataPathMetrics(() => sources.pools.stats());
+  const cacheHooks = {
+    onResult: (key: string, status: CacheStatus) => dataPath.cacheResult(key, status),
+  };
+  const cache: ResultCache = redis ? new RedisResultCache(redis, cacheHooks) : new MemoryResultCache({ ...cacheHooks, maxBytes: config.cacheMaxBytes });
   // Every source run: metrics, and one structured log line with the connection id and duration.
   sources.observe((event) => {
     dataPath.sourceRun(event);

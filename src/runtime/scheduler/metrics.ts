@@ -21,13 +21,13 @@ export class RefreshMetrics {
     });
     this.lastTick = new Gauge({ name: 'plotline_scheduler_last_tick_timestamp_seconds', help: 'When this process last ran a scheduler tick (unix seconds)', registers });
     this.tickDuration = new Histogram({ name: 'plotline_scheduler_tick_duration_seconds', help: 'Time to find and claim due refreshes', buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers });
-    const self = this;
+    const depth = () => this.depthSource();
     new Gauge({
       name: 'plotline_refresh_queue_depth',
       help: 'Refreshes waiting or running (this process, or the shared queue with Redis)',
       registers,
       async collect() {
-        this.set(await self.depthSource());
+        this.set(await depth());
       },
     });
   }

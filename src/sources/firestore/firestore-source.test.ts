@@ -116,10 +116,10 @@ describe('FirestoreSource against a local Firestore REST server', () => {
 
   it('joins each document’s sub-collection (selectedSubCollection + populateAttributes), or lists it with _parent', async () => {
     const joined = await source.run(conn, { query: 'orders', configuration: { orderBy: 'total', orderByDirection: 'desc', selectedSubCollection: 'items', populateAttributes: true } });
-    const rows = joined.data as Record<string, any>[];
-    expect(rows.find((r) => r['_id'] === 'o1')!['items'].map((i: { sku: string }) => i.sku).sort()).toEqual(['A', 'B']);
-    expect(rows.find((r) => r['_id'] === 'o2')!['items']).toEqual([{ _id: 'i3', _path: 'orders/o2/items/i3', sku: 'A', qty: 5 }]);
-    expect(rows.find((r) => r['_id'] === 'o3')!['items']).toEqual([]);
+    const rows = joined.data as { _id: string; items: { sku: string }[] }[];
+    expect(rows.find((r) => r._id === 'o1')!.items.map((i) => i.sku).sort()).toEqual(['A', 'B']);
+    expect(rows.find((r) => r._id === 'o2')!.items).toEqual([{ _id: 'i3', _path: 'orders/o2/items/i3', sku: 'A', qty: 5 }]);
+    expect(rows.find((r) => r._id === 'o3')!.items).toEqual([]);
     const group = firestore.queries.at(-1)!;
     expect(group.from).toEqual([{ collectionId: 'items', allDescendants: true }]);
     const flat = await source.run(conn, {
