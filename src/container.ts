@@ -166,8 +166,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Alert webhooks leave through the same address policy as HTTP sources.
   const alertHttp = new OutboundClient(new OutboundPolicy({ allowPrivateHosts: config.allowPrivateHosts }), { maxBytes: 64 * 1024 });
   const notifier = new AlertNotifier(alertHttp, { url: config.smtpUrl, from: config.smtpFrom });
-  const alerts = new AlertsService(new AlertsRepository(store.db), charts, chartsRepo, teamsRepo, secrets, notifier, clock, logger);
-  const refreshes = new RefreshService(refreshRepo, chartsRepo, charts, projects, chartRuns, alerts, refreshMetrics, { chartConcurrency: config.refreshConcurrency, clock }, logger);
+  const alerts = new AlertsService(new AlertsRepository(store.db), charts, teamsRepo, secrets, notifier, clock, logger);
+  const refreshes = new RefreshService(refreshRepo, charts, projects, chartRuns, alerts, refreshMetrics, { chartConcurrency: config.refreshConcurrency, clock }, logger);
   chartRuns.observe(refreshes);
   const execute = (job: RefreshJob) => refreshes.run(job);
   // BullMQ is loaded only when Redis is configured (it is a heavy import for every CLI command).
@@ -196,7 +196,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     apiKeys: new ApiKeysService(apiKeysRepo, teamsRepo, access),
     projects,
     charts,
-    sharing: new SharingService(sharingRepo, projects, chartsRepo, shareTokens, config.appUrl),
+    sharing: new SharingService(sharingRepo, projects, charts, shareTokens, config.appUrl),
     shareViewer,
     connections,
     sources,

@@ -1,14 +1,25 @@
 import { ForbiddenError, NotFoundError } from '../errors/index.js';
-import type { TeamsRepository } from '../modules/teams/repository.js';
 import type { Actor } from './actor.js';
 import { can, isTeamWide, roleRank, type Action, type Grant, type Membership, type Role } from './authorization.js';
+
+/**
+ * What access checks read of teams. Declared here so that platform does not depend on a module:
+ * the teams module's repository implements it and the container passes it in.
+ */
+export interface TeamDirectory {
+  /** The user's role row in the team, if any. */
+  findRole(teamId: number, userId: number): Promise<{ role: Role; projects: readonly number[] } | undefined>;
+  exists(teamId: number): Promise<boolean>;
+  /** The dashboards of the teams. */
+  projectsOf(teamIds: readonly number[]): Promise<{ id: number }[]>;
+}
 
 /**
  * Turns an actor and a team id into a Membership, then checks the role table.
  * A team that does not exist is a 404; one the actor is not in (or an API key of another team) a 403.
  */
 export class AccessService {
-  constructor(private readonly teams: TeamsRepository) {}
+  constructor(private readonly teams: TeamDirectory) {}
 
   async membership(actor: Actor, teamId: number): Promise<Membership> {
     if (actor.kind === 'apiKey') {

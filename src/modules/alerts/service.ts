@@ -3,11 +3,10 @@ import type { Logger } from 'pino';
 import type { SecretBox } from '../../crypto/secrets.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
-import type { Chart, ChartsRepository } from '../charts/repository.js';
+import type { Chart } from '../charts/repository.js';
 import type { ChartsService } from '../charts/service.js';
 import { isHttpUrl } from '../projects/validation.js';
 import type { AlertChecker } from '../refreshes/service.js';
-import type { TeamsRepository } from '../teams/repository.js';
 import { evaluate, type AlertType } from './evaluate.js';
 import type { AlertNotifier } from './notifier.js';
 import type { AlertEvent, AlertFields, AlertMediums, AlertRecord, AlertsRepository, Delivery } from './repository.js';
@@ -16,6 +15,11 @@ import type { CreateAlertInput, UpdateAlertInput } from './schemas.js';
 /** Chart types whose chartData has no numeric series to check. */
 const UNSUPPORTED_CHART_TYPES = new Set(['markdown', 'table', 'matrix']);
 const MASK = '********';
+
+/** Who may receive a team's alert e-mails (the teams module provides it). */
+export interface TeamMembers {
+  members(teamId: number): Promise<{ email: string }[]>;
+}
 
 export interface AlertView {
   id: number;
@@ -45,8 +49,7 @@ export class AlertsService implements AlertChecker {
   constructor(
     private readonly alerts: AlertsRepository,
     private readonly charts: ChartsService,
-    private readonly chartsRepo: ChartsRepository,
-    private readonly teams: TeamsRepository,
+    private readonly teams: TeamMembers,
     private readonly secrets: SecretBox,
     private readonly notifier: AlertNotifier,
     private readonly clock: () => Date,
@@ -97,7 +100,7 @@ export class AlertsService implements AlertChecker {
   async check(input: { teamId: number; projectId: number; chartId: number; chartData: unknown; runId: number }): Promise<void> {
     const alerts = (await this.alerts.list(input.chartId)).filter((a) => a.active && a.team_id === input.teamId);
     if (alerts.length === 0) return;
-    const chart = await this.chartsRepo.findInTeam(input.teamId, input.chartId);
+    const chart = (await this.charts.loadForRun(input.teamId, input.chartId))?.chart;
     if (!chart) return;
     for (const alert of alerts) {
       const index = alert.cdc_id ? Math.max(0, chart.ChartDatasetConfigs.findIndex((c) => c.id === alert.cdc_id)) : 0;

@@ -1,9 +1,8 @@
 import { hashToken, newToken } from '../../crypto/tokens.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/index.js';
-import type { AccessService } from '../../platform/access.js';
+import type { AccessService, TeamDirectory } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { isTeamWide, mayGrant, type Role } from '../../platform/authorization.js';
-import type { TeamsRepository } from '../teams/repository.js';
 import type { ApiKey, ApiKeysRepository, PersonalApiKey } from './repository.js';
 
 export interface NewApiKey {
@@ -23,7 +22,8 @@ export interface PersonalApiKeyWithToken extends PersonalApiKey {
 export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
-    private readonly teams: TeamsRepository,
+    /** Whether a team exists and which dashboards it has (the teams module provides it). */
+    private readonly teams: Pick<TeamDirectory, 'exists' | 'projectsOf'>,
     private readonly access: AccessService,
   ) {}
 

@@ -3,9 +3,8 @@ import type { Actor } from '../../platform/actor.js';
 import { ownsAny, type Action, type Membership } from '../../platform/authorization.js';
 import { toIso } from '../../store/columns.js';
 import type { Db } from '../../store/index.js';
-import type { Project } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
-import type { SharingRepository } from '../sharing/repository.js';
+import type { EntityType } from '../sharing/schemas.js';
 import type { CdcFields, Chart, ChartDatasetConfig, ChartFields, ChartsRepository, DatasetRef, ProjectRef } from './repository.js';
 import {
   Condition,
@@ -24,6 +23,11 @@ const CDC_KEYS = Object.keys(UpdateChartDatasetConfig.properties) as (keyof CdcI
 const CONDITION_KEYS = Object.keys(Condition.properties);
 const DATE_KEYS = new Set<string>(['startDate', 'endDate']);
 
+/** Share policies go with the chart or dashboard they share, in its transaction (the sharing module provides it). */
+export interface SharePolicyCleanup {
+  deleteForEntities(teamId: number, type: EntityType, ids: readonly number[], db: Db): Promise<void>;
+}
+
 /** A chart the actor may act on, with its dashboard and the membership that allowed it. */
 export interface AuthorizedChart {
   project: ProjectRef;
@@ -36,7 +40,7 @@ export class ChartsService {
     private readonly db: Db,
     private readonly charts: ChartsRepository,
     private readonly projects: ProjectsService,
-    private readonly sharing: SharingRepository,
+    private readonly sharing: SharePolicyCleanup,
   ) {}
 
   /** The access check of every route under /project/{pid}/chart/{id}; a chart of another dashboard is a 404. */
@@ -122,6 +126,11 @@ export class ChartsService {
   /** A chart with its configs and its dashboard's timezone for a run, once access is decided elsewhere (share links, schedules). */
   async loadForRun(teamId: number, chartId: number): Promise<{ chart: Chart; project: ProjectRef } | undefined> {
     return this.charts.findInTeamWithProject(teamId, chartId);
+  }
+
+  /** Whether the chart is on that dashboard, once access to the dashboard is decided elsewhere (share policies). */
+  async isOnDashboard(projectId: number, chartId: number): Promise<boolean> {
+    return (await this.charts.find(projectId, chartId)) !== undefined;
   }
 
   /** Persists a computed result and its time; request bodies never reach these columns. */

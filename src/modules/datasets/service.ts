@@ -4,10 +4,9 @@ import type { ConnectionSummary, ConnectionsService } from '../connections/servi
 import type { Actor } from '../../platform/actor.js';
 import { can, ownsAny, projectScope, type Action, type Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
-import type { BindingType, DataRequestFields, DataRequestsRepository, VariableBinding } from '../data-requests/repository.js';
+import type { BindingType, DataRequestFields, DataRequestRecord, VariableBinding } from '../data-requests/repository.js';
 import { bindingDefault, bindingName, dataRequestView, normalizeHeaders, type DataRequestView } from '../data-requests/views.js';
 import type { Static } from 'typebox';
-import type { DataRequestRecord } from '../data-requests/repository.js';
 import type { DatasetFields, DatasetRecord, DatasetsRepository, Join } from './repository.js';
 import type { BindingBody, DataRequestBody, QuickCreateDataset, UpdateDataset } from './schemas.js';
 
@@ -15,6 +14,23 @@ export interface DatasetView extends Omit<DatasetRecord, 'version'> {
   DataRequests: DataRequestView[];
   VariableBindings: VariableBinding[];
 }
+
+/**
+ * The data requests and variable bindings of datasets, written in the dataset's transaction (the
+ * data-requests module provides it; its service cannot, as it builds on this one).
+ */
+export interface DatasetRequests {
+  listForDatasets(datasetIds: readonly number[], db?: Db): Promise<DataRequestRecord[]>;
+  find(datasetId: number, id: number, db?: Db): Promise<DataRequestRecord | undefined>;
+  create(datasetId: number, fields: Partial<DataRequestFields>, db?: Db): Promise<DataRequestRecord>;
+  bindingsOf(entityType: BindingEntity, entityIds: readonly string[], db?: Db): Promise<VariableBinding[]>;
+  /** The bindings of these datasets and of these data requests, in one read. */
+  bindingsFor(datasetIds: readonly number[], requestIds: readonly number[]): Promise<VariableBinding[]>;
+  createBinding(teamId: number, entityType: BindingEntity, entityId: string, binding: NewBinding, db?: Db): Promise<VariableBinding>;
+  deleteBindingsOf(entityType: BindingEntity, entityIds: readonly string[], db?: Db): Promise<void>;
+}
+type BindingEntity = 'Dataset' | 'DataRequest';
+type NewBinding = ReturnType<typeof checkBinding>;
 
 /** Bodies as their schemas describe them; `null` clears a field. */
 export type DatasetInput = Static<typeof UpdateDataset>;
@@ -53,7 +69,7 @@ export class DatasetsService {
   constructor(
     private readonly db: Db,
     private readonly datasets: DatasetsRepository,
-    private readonly requests: DataRequestsRepository,
+    private readonly requests: DatasetRequests,
     private readonly connections: ConnectionsService,
     private readonly access: AccessService,
   ) {}

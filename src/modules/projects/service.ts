@@ -4,8 +4,9 @@ import { assertCan, type AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { can, ownsProject, projectScope, type Action, type Grant, type Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
-import type { Chart, ChartsRepository } from '../charts/repository.js';
-import type { SharePolicy, SharingRepository } from '../sharing/repository.js';
+import type { Chart } from '../charts/repository.js';
+import type { EntityRef, SharePolicy } from '../sharing/repository.js';
+import type { EntityType } from '../sharing/schemas.js';
 import type { Project, ProjectFields, ProjectsRepository, UpdateSchedule } from './repository.js';
 import type { CreateProjectInput, ProjectInput, UpdateScheduleBody } from './schemas.js';
 import { dashboardDue, scheduleZone } from '../../runtime/scheduler/due.js';
@@ -20,6 +21,22 @@ export interface ProjectView extends Project {
 export interface ProjectListItem extends Project {
   nextUpdateAt: string | null;
   Charts: { id: number; name: string | null; layout: unknown }[];
+}
+
+/**
+ * The charts of dashboards, as dashboards need them (the charts module provides it; its service
+ * cannot, as it authorizes through this one).
+ */
+export interface DashboardCharts {
+  listByProject(projectId: number, db?: Db): Promise<Chart[]>;
+  summaries(projectIds: readonly number[]): Promise<{ id: number; project_id: number; name: string | null; layout: unknown }[]>;
+  ids(projectId: number, db?: Db): Promise<number[]>;
+}
+
+/** The share policies of a dashboard and its charts, which go with them (the sharing module provides it). */
+export interface DashboardShares {
+  list(entity: EntityRef): Promise<SharePolicy[]>;
+  deleteForEntities(teamId: number, type: EntityType, ids: readonly number[], db: Db): Promise<void>;
 }
 
 /** A dashboard the actor may act on, with the membership that allowed it. */
@@ -37,8 +54,8 @@ export class ProjectsService {
   constructor(
     private readonly db: Db,
     private readonly projects: ProjectsRepository,
-    private readonly charts: ChartsRepository,
-    private readonly sharing: SharingRepository,
+    private readonly charts: DashboardCharts,
+    private readonly sharing: DashboardShares,
     private readonly access: AccessService,
     /** The scheduler's clock, for `nextUpdateAt`. */
     private readonly clock: () => Date = () => new Date(),

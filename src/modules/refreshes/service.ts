@@ -4,7 +4,6 @@ import type { Actor } from '../../platform/actor.js';
 import type { RefreshMetrics } from '../../runtime/scheduler/metrics.js';
 import type { RefreshJob } from '../../runtime/scheduler/dispatch.js';
 import type { ChartRunResult, ChartRunService, LoadedChart, ManualRefreshObserver } from '../chart-runs/service.js';
-import type { ChartsRepository } from '../charts/repository.js';
 import type { ChartsService } from '../charts/service.js';
 import type { ProjectsService } from '../projects/service.js';
 import type { ChartRunEntry, RefreshRepository, RefreshRun, RefreshStatus, RefreshTrigger } from './repository.js';
@@ -37,7 +36,6 @@ export function describeError(error: unknown): { code: string; message: string }
 export class RefreshService implements ManualRefreshObserver {
   constructor(
     private readonly history: RefreshRepository,
-    private readonly charts: ChartsRepository,
     private readonly chartsService: ChartsService,
     private readonly projects: ProjectsService,
     private readonly chartRuns: ChartRunService,

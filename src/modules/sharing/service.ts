@@ -2,7 +2,7 @@ import { randomId } from '../../crypto/tokens.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import { toIso } from '../../store/columns.js';
-import type { ChartsRepository } from '../charts/repository.js';
+import type { ChartsService } from '../charts/service.js';
 import type { Project } from '../projects/repository.js';
 import type { ProjectsService } from '../projects/service.js';
 import type { EntityRef, PolicyParam, SharePolicyFields, SharePolicyRecord, SharingRepository } from './repository.js';
@@ -22,7 +22,7 @@ export class SharingService {
   constructor(
     private readonly sharing: SharingRepository,
     private readonly projects: ProjectsService,
-    private readonly charts: ChartsRepository,
+    private readonly charts: ChartsService,
     private readonly tokens: ShareTokens,
     private readonly appUrl: string,
   ) {}
@@ -122,7 +122,7 @@ export class SharingService {
   private async scope(actor: Actor, target: ShareTarget): Promise<{ entity: EntityRef; project: Project }> {
     const { project } = await this.projects.authorize(actor, target.projectId, 'share:manage');
     if (target.chartId === undefined) return { project, entity: { teamId: project.team_id, type: 'Project', id: project.id } };
-    if (!(await this.charts.find(project.id, target.chartId))) throw new NotFoundError('Chart');
+    if (!(await this.charts.isOnDashboard(project.id, target.chartId))) throw new NotFoundError('Chart');
     return { project, entity: { teamId: project.team_id, type: 'Chart', id: target.chartId } };
   }
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { TeamRoleRow, TeamRow } from '../../store/types.js';
+import type { TeamDirectory } from '../../platform/access.js';
 import { grantFromColumns, type Role } from '../../platform/authorization.js';
 
 export interface TeamRole {
@@ -50,7 +51,7 @@ function toRole(row: Pick<TeamRoleRow, 'id' | 'team_id' | 'user_id' | 'role' | '
   return { id: row.id, team_id: row.team_id, user_id: row.user_id, role, projects: [...projects], canExport: toBool(row.canExport) };
 }
 
-export class TeamsRepository {
+export class TeamsRepository implements TeamDirectory {
   constructor(private readonly db: Db) {}
 
   async create(input: { name: string } & TeamFlags, ownerId: number | null, db: Db = this.db): Promise<Team> {

@@ -3,10 +3,18 @@ import { assertCan, type AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { can, isTeamWide, mayGrant, ownsProject, roleRank, type Membership, type Role } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
-import type { ApiKeysRepository } from '../api-keys/repository.js';
-import type { UsersRepository } from '../users/repository.js';
 import { normalizeEmail } from '../users/service.js';
 import type { Member, Team, TeamFlags, TeamRole, TeamsRepository } from './repository.js';
+
+/** People who can be added to a team, found by e-mail (the users module provides it). */
+export interface UserDirectory {
+  findByEmail(email: string): Promise<{ id: number } | undefined>;
+}
+
+/** Team API keys leave with their creator, in the same transaction (the api-keys module provides it). */
+export interface CreatedKeys {
+  deleteCreatedBy(teamId: number, userId: number, db: Db): Promise<unknown>;
+}
 
 /** A team as the caller may see it: project roles get id and name, plus their own role. */
 export type TeamView = Partial<Omit<Team, 'id' | 'name'>> & {
@@ -20,9 +28,9 @@ export class TeamsService {
   constructor(
     private readonly db: Db,
     private readonly teams: TeamsRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UserDirectory,
     private readonly access: AccessService,
-    private readonly apiKeys: ApiKeysRepository,
+    private readonly apiKeys: CreatedKeys,
   ) {}
 
   async create(actor: Actor, input: { name: string } & TeamFlags): Promise<TeamView> {

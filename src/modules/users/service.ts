@@ -4,8 +4,7 @@ import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, Valida
 import type { Actor } from '../../platform/actor.js';
 import { lesserGrant, type Role } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
-import type { ApiKeysRepository } from '../api-keys/repository.js';
-import type { TeamsRepository } from '../teams/repository.js';
+import type { ApiKeyWithCreatorGrant, PersonalApiKey } from '../api-keys/repository.js';
 import type { User, UsersRepository } from './repository.js';
 import type { Me } from './schemas.js';
 
@@ -26,14 +25,28 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** Bearer keys by the hash of their token, for authentication (the api-keys module provides it). */
+export interface KeyLookup {
+  findByHash(tokenHash: string): Promise<ApiKeyWithCreatorGrant | undefined>;
+  findPersonalByHash(tokenHash: string): Promise<(PersonalApiKey & { userId: number }) | undefined>;
+  /** Records a use (throttled by the caller). */
+  touch(id: number): Promise<void>;
+  touchPersonal(id: number): Promise<void>;
+}
+
+/** A new user's own team, created in the sign-up transaction (the teams module provides it). */
+export interface FirstTeam {
+  create(input: { name: string }, ownerId: number, db: Db): Promise<unknown>;
+}
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export class UsersService {
   constructor(
     private readonly db: Db,
     private readonly users: UsersRepository,
-    private readonly teams: TeamsRepository,
-    private readonly apiKeys: ApiKeysRepository,
+    private readonly teams: FirstTeam,
+    private readonly apiKeys: KeyLookup,
     private readonly signup: 'open' | 'closed',
   ) {}
 
