@@ -19,5 +19,3 @@ export class PeakRss {
     return Math.round((this.peak / 1024 / 1024) * 10) / 10;
   }
 }
-
-export const mib = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;

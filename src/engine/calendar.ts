@@ -107,11 +107,6 @@ function pad4(n: number): string {
 }
 
 /** `YYYY-MM-DD` of a wall-clock millisecond value. */
-export function formatDay(wallMs: number): string {
-  const c = civilFromMs(wallMs);
-  return `${pad4(c.year)}-${pad2(c.month)}-${pad2(c.day)}`;
-}
-
 export function formatWall(wallMs: number, precision: 'year' | 'month' | 'day' | 'hour' | 'minute' | 'second'): string {
   const c = civilFromMs(wallMs);
   switch (precision) {

@@ -61,12 +61,6 @@ export class ConflictError extends AppError {
   }
 }
 
-export class PayloadTooLargeError extends AppError {
-  constructor(message = 'Request body is too large') {
-    super(413, 'PAYLOAD_TOO_LARGE', message);
-  }
-}
-
 export class RateLimitedError extends AppError {
   constructor(retryAfterSeconds: number) {
     super(429, 'RATE_LIMITED', `Too many requests; retry in ${retryAfterSeconds} s`, undefined, {

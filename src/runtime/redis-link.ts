@@ -20,7 +20,6 @@ export interface RedisLinkOptions {
 export class RedisLink {
   readonly client: Redis;
   #state: RedisState = 'connecting';
-  #listeners = new Set<(state: RedisState) => void>();
   #closed = false;
 
   constructor(
@@ -45,10 +44,6 @@ export class RedisLink {
     this.client.on('ready', () => this.transition('up'));
   }
 
-  get state(): RedisState {
-    return this.#state;
-  }
-
   /** True while commands can be sent now. */
   get available(): boolean {
     return this.client.status === 'ready';
@@ -68,11 +63,6 @@ export class RedisLink {
       if (!isReplyError(error)) this.transition('down', error as Error);
       throw error;
     }
-  }
-
-  onChange(listener: (state: RedisState) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
   }
 
   async close(): Promise<void> {
@@ -99,7 +89,6 @@ export class RedisLink {
     } else {
       this.log.info({ event: 'redis_available', previous }, 'Redis is available');
     }
-    for (const listener of this.#listeners) listener(next);
   }
 }
 

@@ -68,10 +68,6 @@ export class RunControl {
     return () => this.hooks.delete(hook);
   }
 
-  throwIfAborted(): void {
-    if (this.failure) throw this.failure;
-  }
-
   /**
    * Waits for `work` unless the run is aborted first; then rejects with the run's error after the
    * cancel hooks have finished (bounded). A result that arrives late goes to `onLate` (e.g. to

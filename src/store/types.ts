@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /*
  * Row types of Plotline's own store. Column names follow the interface spec's field names
@@ -384,6 +384,3 @@ export type TeamRow = Selectable<TeamsTable>;
 export type TeamRoleRow = Selectable<TeamRolesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type PersonalApiKeyRow = Selectable<PersonalApiKeysTable>;
-export type SessionRow = Selectable<SessionsTable>;
-export type NewUser = Insertable<UsersTable>;
-export type TeamUpdate = Updateable<TeamsTable>;

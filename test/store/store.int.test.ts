@@ -176,7 +176,6 @@ describe.each(targets)('store on $name', (target) => {
     await users.createSession(user.id, 'dead-hash', new Date(Date.now() - 60_000));
     expect(await users.findSession('live-hash')).toMatchObject({ userId: user.id });
     expect(await users.findSession('dead-hash')).toBeUndefined();
-    expect(await users.deleteExpiredSessions()).toBeGreaterThanOrEqual(1);
   });
 
   it('uses the dialect’s native types', async () => {

@@ -380,11 +380,6 @@ export class ChartsRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Set by the auto-update job when it starts a refresh. */
-  async markAutoUpdated(projectId: number, chartId: number, at: string = now()): Promise<void> {
-    await this.db.updateTable('charts').set({ lastAutoUpdate: at }).where('project_id', '=', projectId).where('id', '=', chartId).execute();
-  }
-
   async delete(projectId: number, chartId: number, db: Db = this.db): Promise<boolean> {
     const result = await db.deleteFrom('charts').where('project_id', '=', projectId).where('id', '=', chartId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

@@ -56,8 +56,3 @@ export function singleTable(tables: ExportTable[]): ExportTable {
   );
   return { name: 'data', columns: ['dataset', ...columns], rows };
 }
-
-/** A row object flattened to cells: nested objects as dotted keys would need a schema, so they go out as JSON text. */
-export function rowCells(row: Record<string, unknown>, columns: readonly string[]): unknown[] {
-  return columns.map((column) => cell(row[column]));
-}

@@ -60,14 +60,6 @@ export class SharingService {
     if (!(await this.sharing.delete((await this.scope(actor, target)).entity, policyId))) throw new NotFoundError('Share policy');
   }
 
-  /** A policy of an entity the actor may manage sharing for (share tokens pick one of these). */
-  async findForTarget(actor: Actor, target: ShareTarget, policyId?: number): Promise<{ entity: EntityRef; policy: SharePolicyRecord | undefined }> {
-    const { entity } = await this.scope(actor, target);
-    if (policyId !== undefined) return { entity, policy: await this.sharing.find(entity, policyId) };
-    const policies = await this.sharing.list(entity);
-    return { entity, policy: policies[policies.length - 1] };
-  }
-
   /** Public chart links: the share string is all a visitor has. Access rules are the caller's. */
   async findByShareString(shareString: string): Promise<SharePolicyRecord | undefined> {
     return this.sharing.findByShareString(shareString);

@@ -75,9 +75,4 @@ export class UsersRepository {
   async deleteSession(sessionId: number): Promise<void> {
     await this.db.deleteFrom('sessions').where('id', '=', sessionId).execute();
   }
-
-  async deleteExpiredSessions(): Promise<number> {
-    const result = await this.db.deleteFrom('sessions').where('expiresAt', '<=', now()).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }
 }

@@ -50,10 +50,6 @@ export function findPlaceholders(text: string): PlaceholderMatch[] {
   return found;
 }
 
-export function hasPlaceholder(text: string | null | undefined): boolean {
-  return typeof text === 'string' && text.includes('{{') && findPlaceholders(text).length > 0;
-}
-
 /** The single placeholder that makes up the whole text, if it is exactly one. */
 export function exactPlaceholder(text: string): string | undefined {
   const found = findPlaceholders(text);
