@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, MaskWithoutValue, isSecretName, maskConnectionString, maskTree, restoreConnectionString, restoreTree } from './redaction.js';
+import { MASK, MaskWithoutValue, isSecretName, maskConnectionString, maskTree, restoreConnectionString, restoreTree } from './index.js';
 
 describe('maskConnectionString', () => {
   it.each([

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { SecretBox } from '../../crypto/secrets.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
+import { MASK } from '../../redaction/index.js';
 import type { Chart } from '../charts/repository.js';
 import type { ChartsService } from '../charts/service.js';
 import { isHttpUrl } from '../projects/validation.js';
@@ -14,7 +15,6 @@ import type { CreateAlertInput, UpdateAlertInput } from './schemas.js';
 
 /** Chart types whose chartData has no numeric series to check. */
 const UNSUPPORTED_CHART_TYPES = new Set(['markdown', 'table', 'matrix']);
-const MASK = '********';
 
 /** Who may receive a team's alert e-mails (the teams module provides it). */
 export interface TeamMembers {

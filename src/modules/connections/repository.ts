@@ -2,6 +2,7 @@ import type { Selectable, Updateable } from 'kysely';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { Db } from '../../store/index.js';
 import type { ConnectionsTable } from '../../store/types.js';
+import { CONNECTION_SECRET_FIELDS } from '../../redaction/index.js';
 
 /**
  * A connection as stored. Secret columns (`password`, `options`, `connectionString`,
@@ -45,7 +46,7 @@ export interface ConnectionRecord {
 export type ConnectionWrite = Partial<Omit<ConnectionRecord, 'id' | 'team_id' | 'createdAt' | 'updatedAt' | 'schemaUpdatedAt'>>;
 
 /** Text columns that may hold SecretBox envelopes, per table, for key rotation. */
-export const CONNECTION_SECRET_COLUMNS = ['password', 'options', 'connectionString', 'authentication', 'firebaseServiceAccount', 'sslKey'] as const;
+export const CONNECTION_SECRET_COLUMNS = CONNECTION_SECRET_FIELDS;
 export const DATA_REQUEST_SECRET_COLUMNS = ['headers', 'body'] as const;
 
 type Row = Selectable<ConnectionsTable>;

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, QueryBool, Timestamp } from '../../platform/http-schemas.js';
 import { CONNECTION_SUBTYPES, CONNECTION_TYPES, SSL_MODES } from './catalog.js';
-import { MASK } from './redaction.js';
+import { MASK } from '../../redaction/index.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

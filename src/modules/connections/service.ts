@@ -16,13 +16,14 @@ import {
   type SslMode,
 } from './catalog.js';
 import {
+  CONNECTION_SECRET_FIELDS,
   MASK,
   MaskWithoutValue,
-  maskConnectionString,
-  maskTree,
+  maskConnectionField,
+  maskValue,
   restoreConnectionString,
   restoreTree,
-} from './redaction.js';
+} from '../../redaction/index.js';
 import type { ConnectionRecord, ConnectionsRepository, ConnectionWrite } from './repository.js';
 import type { ConnectionUpdateBody, ConnectionView, NewConnectionBody } from './schemas.js';
 
@@ -98,12 +99,6 @@ export type ConnectionListener = (change: ConnectionChange) => void | Promise<vo
 
 const MAX_DB_ID = 2147483647;
 const ENVELOPE_IN_TEXT = /(?<![\w.-])v1\.[0-9a-f]{8}\.[\w-]+\.[\w-]+\.[\w-]*(?![\w.-])/g;
-
-/** Only the private key of a service account is secret; its ids and e-mail help recognise it. */
-function maskPrivateKey(account: Record<string, unknown>): Record<string, unknown> {
-  const key = account['private_key'];
-  return typeof key === 'string' && key !== '' ? { ...account, private_key: MASK } : account;
-}
 
 function maskedPath(err: unknown): never {
   if (err instanceof MaskWithoutValue) throw ValidationError.field(err.path, `is "${MASK}" but no stored value exists to keep`);
@@ -342,8 +337,6 @@ export class ConnectionsService {
   private fullView(record: ConnectionRecord): ConnectionView {
     const plain = this.decrypt(record);
     const auth = plain.authentication;
-    const account = plain.firebaseServiceAccount;
-    const masked = (value: string | null | undefined): string | null => (value === undefined || value === null ? null : value === '' ? '' : MASK);
     const base = this.restrictedView(record);
     return {
       id: base.id,
@@ -358,12 +351,13 @@ export class ConnectionsService {
       dbName: plain.dbName,
       port: plain.port,
       username: plain.username,
-      password: masked(plain.password),
+      password: maskValue(plain.password),
       srv: base.srv,
-      options: maskTree(plain.options) as ConnectionView['options'],
-      connectionString: plain.connectionString === null ? null : maskConnectionString(plain.connectionString),
-      authentication: auth === null ? null : { type: auth.type ?? null, token: masked(auth.token), user: auth.user ?? null, pass: masked(auth.pass) },
-      firebaseServiceAccount: account === null ? null : maskPrivateKey(account),
+      options: maskConnectionField('options', plain.options) as ConnectionView['options'],
+      connectionString: maskConnectionField('connectionString', plain.connectionString) as string | null,
+      // Every key of the view is present (null when unset), as the response schema lists them.
+      authentication: auth === null ? null : { type: auth.type ?? null, token: maskValue(auth.token), user: auth.user ?? null, pass: maskValue(auth.pass) },
+      firebaseServiceAccount: maskConnectionField('firebaseServiceAccount', plain.firebaseServiceAccount) as ConnectionView['firebaseServiceAccount'],
       ssl: base.ssl,
       sslMode: base.sslMode,
       sslCa: record.sslCaName,
@@ -409,7 +403,7 @@ export class ConnectionsService {
       maskedPath(err);
     }
     // Everything above is plaintext until here; only envelopes reach the repository.
-    for (const field of ['password', 'connectionString', 'authentication', 'firebaseServiceAccount', 'options'] as const) {
+    for (const field of CONNECTION_SECRET_FIELDS) {
       if (write[field] !== undefined) write[field] = this.secrets.encryptNullable(write[field]);
     }
     return write;

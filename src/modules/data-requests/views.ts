@@ -1,15 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
+import { isSecretName, MASK } from '../../redaction/index.js';
 import type { ConnectionSummary } from '../connections/service.js';
 import type { BindingType, DataRequestRecord, Header, VariableBinding } from './repository.js';
-
-export const MASK = '********';
-
-/** Header names whose values are credentials: stored encrypted, never answered. */
-const SECRET_HEADER = /authorization|cookie|token|key|secret|password|passwd|session/i;
-
-export function isSecretHeader(name: string): boolean {
-  return SECRET_HEADER.test(name);
-}
 
 export interface DataRequestView extends Omit<DataRequestRecord, 'headers'> {
   headers: Header[];
@@ -25,7 +17,7 @@ export function dataRequestView(
 ): DataRequestView {
   return {
     ...record,
-    headers: record.headers.map((h) => ({ key: h.key, value: isSecretHeader(h.key) && h.value !== '' ? MASK : h.value })),
+    headers: record.headers.map((h) => ({ key: h.key, value: isSecretName(h.key) && h.value !== '' ? MASK : h.value })),
     Connection: connection
       ? { id: connection.id, name: connection.name, type: connection.type, subType: connection.subType, ...(showHost ? { host: connection.host } : {}) }
       : null,

@@ -88,9 +88,7 @@ export function providerMessage(json: unknown): string {
 
 /** The typed error for a provider answer that is not a success. */
 export function providerError(label: ProviderLabel, answer: JsonAnswer, conn: SourceConnection | undefined, secrets: readonly string[] = []): AppError {
-  let message = providerMessage(answer.json).slice(0, 500);
-  for (const secret of secrets) if (secret.length >= 4) message = message.split(secret).join('********');
-  message = redactSecrets(message, conn);
+  const message = redactSecrets(providerMessage(answer.json).slice(0, 500), conn, secrets);
   const suffix = message ? `: ${message}` : '';
   if (answer.status === 401 || answer.status === 403) {
     return new SourceQueryError(`${label.name} refused the ${label.credential} (HTTP ${answer.status})${suffix}`, [{ path: 'connection', message: `${label.credential} refused` }]);
