@@ -4,35 +4,14 @@ import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toBoolOrNull, toIso, toJson } from '../../store/columns.js';
 import type { ChartDatasetConfigsTable, ChartsTable } from '../../store/types.js';
 import { grantFromColumns, type Grant } from '../../platform/authorization.js';
+import type { Static } from 'typebox';
+import type { CdcInput, ChartInput, Chart as ChartSchema, ChartDatasetConfig as ChartDatasetConfigSchema } from './schemas.js';
 
-export interface ChartDatasetConfig {
-  id: string;
-  chart_id: number;
-  dataset_id: number;
-  xAxis: string | null;
-  xAxisOperation: string | null;
-  yAxis: string | null;
-  yAxisOperation: string | null;
-  dateField: string | null;
-  dateFormat: string | null;
-  conditions: unknown[];
-  formula: string | null;
-  datasetColor: string | null;
-  fillColor: unknown;
-  fill: boolean;
-  multiFill: boolean;
-  legend: string | null;
-  pointRadius: number | null;
-  excludedFields: string[];
-  sort: string | null;
-  columnsOrder: string[];
-  order: number | null;
-  maxRecords: number | null;
-  goal: number | null;
-  configuration: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * A chart dataset config as stored and answered: its response schema. The store always holds an
+ * object in `configuration` (NULL reads as {}), which the schema documents loosely.
+ */
+export type ChartDatasetConfig = Omit<Static<typeof ChartDatasetConfigSchema>, 'configuration'> & { configuration: Record<string, unknown> };
 
 /** What a chart run and the chart routes need of its dashboard. */
 export interface ProjectRef {
@@ -41,113 +20,8 @@ export interface ProjectRef {
   timezone: string | null;
 }
 
-export interface Chart {
-  id: number;
-  project_id: number;
-  name: string | null;
-  type: string | null;
-  subType: string | null;
-  public: boolean;
-  shareable: boolean;
-  chartData: unknown;
-  chartDataUpdated: string | null;
-  displayLegend: boolean;
-  pointRadius: number | null;
-  dataLabels: boolean;
-  startDate: string | null;
-  endDate: string | null;
-  dateVarsFormat: string | null;
-  includeZeros: boolean;
-  currentEndDate: boolean;
-  fixedStartDate: boolean;
-  timeInterval: string;
-  autoUpdate: number | null;
-  lastAutoUpdate: string | null;
-  draft: boolean;
-  mode: string;
-  maxValue: number | null;
-  minValue: number | null;
-  disabledExport: boolean | null;
-  onReport: boolean;
-  xLabelTicks: string | null;
-  stacked: boolean;
-  horizontal: boolean;
-  showGrowth: boolean;
-  invertGrowth: boolean;
-  layout: unknown;
-  isLogarithmic: boolean;
-  content: string | null;
-  ranges: unknown;
-  dashedLastPoint: boolean;
-  defaultRowsPerPage: number | null;
-  dashboardOrder: number | null;
-  createdAt: string;
-  updatedAt: string;
-  ChartDatasetConfigs: ChartDatasetConfig[];
-}
-
-/** Writable chart columns, validated by the service; JSON columns as values, dates as ISO strings. */
-export interface ChartFields {
-  name?: string;
-  type?: string;
-  subType?: string | null;
-  public?: boolean;
-  shareable?: boolean;
-  displayLegend?: boolean;
-  pointRadius?: number | null;
-  dataLabels?: boolean;
-  startDate?: string | null;
-  endDate?: string | null;
-  dateVarsFormat?: string | null;
-  includeZeros?: boolean;
-  currentEndDate?: boolean;
-  fixedStartDate?: boolean;
-  timeInterval?: string;
-  autoUpdate?: number | null;
-  draft?: boolean;
-  mode?: string;
-  maxValue?: number | null;
-  minValue?: number | null;
-  disabledExport?: boolean | null;
-  onReport?: boolean;
-  xLabelTicks?: string | null;
-  stacked?: boolean;
-  horizontal?: boolean;
-  showGrowth?: boolean;
-  invertGrowth?: boolean;
-  layout?: unknown;
-  isLogarithmic?: boolean;
-  content?: string | null;
-  ranges?: unknown;
-  dashedLastPoint?: boolean;
-  defaultRowsPerPage?: number | null;
-  dashboardOrder?: number | null;
-}
-
-export interface CdcFields {
-  dataset_id?: number;
-  xAxis?: string | null;
-  xAxisOperation?: string | null;
-  yAxis?: string | null;
-  yAxisOperation?: string | null;
-  dateField?: string | null;
-  dateFormat?: string | null;
-  conditions?: unknown[] | null;
-  formula?: string | null;
-  datasetColor?: string | null;
-  fillColor?: unknown;
-  fill?: boolean;
-  multiFill?: boolean;
-  legend?: string | null;
-  pointRadius?: number | null;
-  excludedFields?: string[] | null;
-  sort?: string | null;
-  columnsOrder?: string[] | null;
-  order?: number | null;
-  maxRecords?: number | null;
-  goal?: number | null;
-  configuration?: Record<string, unknown> | null;
-}
+/** A chart with its dataset configs, as stored and answered: its response schema. */
+export type Chart = Omit<Static<typeof ChartSchema>, 'ChartDatasetConfigs'> & { ChartDatasetConfigs: ChartDatasetConfig[] };
 
 /** A dataset as far as chart configs need it: tenancy and a default legend. */
 export interface DatasetRef {
@@ -356,14 +230,14 @@ export class ChartsRepository {
     return max === null || max === undefined ? 0 : Number(max) + 1;
   }
 
-  async create(projectId: number, fields: ChartFields, db: Db = this.db): Promise<number> {
+  async create(projectId: number, fields: ChartInput, db: Db = this.db): Promise<number> {
     const at = now();
     const values = { ...jsonColumns(fields, CHART_JSON), project_id: projectId, createdAt: at, updatedAt: at } as Insertable<ChartsTable>;
     const row = await db.insertInto('charts').values(values).returning('id').executeTakeFirstOrThrow();
     return row.id;
   }
 
-  async update(projectId: number, chartId: number, fields: ChartFields): Promise<boolean> {
+  async update(projectId: number, chartId: number, fields: ChartInput): Promise<boolean> {
     const changes = { ...jsonColumns(fields, CHART_JSON), updatedAt: now() } as Updateable<ChartsTable>;
     const result = await this.db.updateTable('charts').set(changes).where('project_id', '=', projectId).where('id', '=', chartId).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
@@ -402,7 +276,7 @@ export class ChartsRepository {
     return max === null || max === undefined ? 0 : Math.floor(Number(max)) + 1;
   }
 
-  async createConfig(chartId: number, fields: CdcFields & { dataset_id: number }, db: Db = this.db): Promise<ChartDatasetConfig> {
+  async createConfig(chartId: number, fields: CdcInput & { dataset_id: number }, db: Db = this.db): Promise<ChartDatasetConfig> {
     const at = now();
     const values = {
       ...jsonColumns(fields, CDC_JSON),
@@ -415,7 +289,7 @@ export class ChartsRepository {
     return toConfig(row);
   }
 
-  async updateConfig(chartId: number, cdcId: string, fields: CdcFields): Promise<ChartDatasetConfig | undefined> {
+  async updateConfig(chartId: number, cdcId: string, fields: CdcInput): Promise<ChartDatasetConfig | undefined> {
     const changes = { ...jsonColumns(fields, CDC_JSON), updatedAt: now() } as Updateable<ChartDatasetConfigsTable>;
     const row = await this.db
       .updateTable('chart_dataset_configs')

@@ -5,7 +5,7 @@ import { toIso } from '../../store/columns.js';
 import type { Db } from '../../store/index.js';
 import type { ProjectsService } from '../projects/service.js';
 import type { EntityType } from '../sharing/schemas.js';
-import type { CdcFields, Chart, ChartDatasetConfig, ChartFields, ChartsRepository, DatasetRef, ProjectRef } from './repository.js';
+import type { Chart, ChartDatasetConfig, ChartsRepository, DatasetRef, ProjectRef } from './repository.js';
 import {
   Condition,
   UpdateChart,
@@ -164,7 +164,7 @@ export class ChartsService {
     return dataset;
   }
 
-  private newConfigFields(input: CreateCdcInput, dataset: DatasetRef, order: number): CdcFields & { dataset_id: number } {
+  private newConfigFields(input: CreateCdcInput, dataset: DatasetRef, order: number): CdcInput & { dataset_id: number } {
     const fields = cdcFields(input);
     return {
       ...fields,
@@ -179,7 +179,8 @@ export class ChartsService {
   }
 }
 
-function chartFields(input: ChartInput): ChartFields {
+/** The writable keys of a body, validated and normalised (dates as ISO UTC, names trimmed). */
+function chartFields(input: ChartInput): ChartInput {
   const fields: Record<string, unknown> = {};
   for (const key of CHART_KEYS) {
     const value = input[key];
@@ -191,10 +192,10 @@ function chartFields(input: ChartInput): ChartFields {
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
     fields['name'] = name;
   }
-  return fields as ChartFields;
+  return fields as ChartInput;
 }
 
-function cdcFields(input: CdcInput): CdcFields {
+function cdcFields(input: CdcInput): CdcInput {
   const fields: Record<string, unknown> = {};
   for (const key of CDC_KEYS) {
     const value = input[key];
@@ -206,5 +207,5 @@ function cdcFields(input: CdcInput): CdcFields {
       Object.fromEntries(Object.entries(condition).filter(([key]) => CONDITION_KEYS.includes(key))),
     );
   }
-  return fields as CdcFields;
+  return fields as CdcInput;
 }

@@ -25,14 +25,11 @@ import {
   restoreTree,
 } from '../../redaction/index.js';
 import type { ConnectionRecord, ConnectionsRepository, ConnectionWrite } from './repository.js';
-import type { ConnectionUpdateBody, ConnectionView, NewConnectionBody } from './schemas.js';
+import type { Static } from 'typebox';
+import type { AuthenticationInput, ConnectionUpdateBody, ConnectionView, NewConnectionBody } from './schemas.js';
 
-export interface Authentication {
-  type?: string | null;
-  token?: string | null;
-  user?: string | null;
-  pass?: string | null;
-}
+/** Credentials of an API connection as written and stored (decrypted): the body schema. */
+export type Authentication = Static<typeof AuthenticationInput>;
 
 /**
  * A connection with every secret decrypted, for the code that talks to the data source.

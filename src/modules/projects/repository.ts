@@ -3,32 +3,16 @@ import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { ProjectsTable } from '../../store/types.js';
 import { grantFromColumns, type Grant } from '../../platform/authorization.js';
-import type { StoredSchedule } from './schemas.js';
+import type { Static } from 'typebox';
+import type { ProjectListItem, StoredSchedule } from './schemas.js';
 
 export type UpdateSchedule = StoredSchedule;
 
-/** A dashboard as the API shows it; the password hash is never part of it. */
-export interface Project {
-  id: number;
-  team_id: number;
-  name: string;
-  brewName: string;
-  dashboardTitle: string | null;
-  description: string | null;
-  backgroundColor: string | null;
-  titleColor: string | null;
-  headerCode: string | null;
-  footerCode: string | null;
-  logo: string | null;
-  logoLink: string | null;
-  public: boolean;
-  passwordProtected: boolean;
-  timezone: string | null;
-  updateSchedule: UpdateSchedule | null;
-  lastUpdatedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * A dashboard as stored and answered: its response schema without what the service adds
+ * (`nextUpdateAt`, `Charts`). The password hash is never part of it.
+ */
+export type Project = Omit<Static<typeof ProjectListItem>, 'nextUpdateAt' | 'Charts'>;
 
 /** Writable columns, already validated and normalised by the service. */
 export interface ProjectFields {

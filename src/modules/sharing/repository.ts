@@ -2,25 +2,14 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { SharePoliciesTable } from '../../store/types.js';
-import type { EntityType, Visibility } from './schemas.js';
+import type { Static } from 'typebox';
+import type { EntityType, PolicyParam as PolicyParamSchema, SharePolicy as SharePolicySchema, Visibility } from './schemas.js';
 
-export interface PolicyParam {
-  key: string;
-  value: string;
-}
+/** A locked parameter of a policy: its schema. */
+export type PolicyParam = Static<typeof PolicyParamSchema>;
 
-export interface SharePolicy {
-  id: number;
-  entity_type: EntityType;
-  entity_id: number;
-  share_string: string;
-  visibility: Visibility;
-  params: PolicyParam[];
-  allow_params: boolean;
-  expires_at: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A share policy as answered: its response schema. */
+export type SharePolicy = Static<typeof SharePolicySchema>;
 
 /** What token issuing and checking need besides the public view. */
 export interface SharePolicyRecord extends SharePolicy {

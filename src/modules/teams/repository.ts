@@ -1,17 +1,16 @@
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { TeamRoleRow, TeamRow } from '../../store/types.js';
+import type { Static } from 'typebox';
+import type { Member as MemberSchema, TeamRole as TeamRoleSchema, UpdateTeam } from './schemas.js';
 import type { TeamDirectory } from '../../platform/access.js';
 import { grantFromColumns, type Role } from '../../platform/authorization.js';
 
-export interface TeamRole {
-  id: number;
-  team_id: number;
-  user_id: number;
-  role: Role;
-  projects: number[];
-  canExport: boolean;
-}
+/** A member's role in a team, as answered: its response schema. */
+export type TeamRole = Static<typeof TeamRoleSchema>;
+
+/** A member with their name and e-mail, as answered: its response schema. */
+export type Member = Static<typeof MemberSchema>;
 
 export interface Team {
   id: number;
@@ -23,16 +22,8 @@ export interface Team {
   updatedAt: string;
 }
 
-export interface TeamFlags {
-  showBranding?: boolean;
-  allowReportRefresh?: boolean;
-  allowReportExport?: boolean;
-}
-
-export interface Member extends TeamRole {
-  name: string;
-  email: string;
-}
+/** The flags a team body may set: its update schema without the name. */
+export type TeamFlags = Omit<Static<typeof UpdateTeam>, 'name'>;
 
 function toTeam(row: TeamRow): Team {
   return {
