@@ -1,5 +1,5 @@
 // ESLint 9 flat config: typescript-eslint's recommended rules, plus the layer rules of
-// docs/decisions/0016-layers-and-lint.md. `npm run lint` runs it; test/lint/lint.test.ts runs it in `npm test`.
+// docs/decisions/0017-layers-and-lint.md. `npm run lint` runs it; test/lint/lint.test.ts runs it in `npm test`.
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
