@@ -1,4 +1,5 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
+import { MASK } from '../redaction/index.js';
 
 /**
  * What `/openapi.json` says about each operation beyond its schemas: a stable `operationId` (the
@@ -102,7 +103,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /team/:team_id/connections': { id: 'listConnections' },
   'POST /team/:team_id/connections': { id: 'createConnection', example: connection },
   'GET /team/:team_id/connections/:connection_id': { id: 'getConnection' },
-  'PUT /team/:team_id/connections/:connection_id': { id: 'updateConnection', example: { name: 'Shop database (replica)', host: 'replica.example.com', password: '********' } },
+  'PUT /team/:team_id/connections/:connection_id': { id: 'updateConnection', example: { name: 'Shop database (replica)', host: 'replica.example.com', password: MASK } },
   'DELETE /team/:team_id/connections/:connection_id': { id: 'deleteConnection' },
   'POST /team/:team_id/connections/:connection_id/files': { id: 'uploadConnectionFiles' },
   'GET /project/:project_id/chart/:id/export': { id: 'exportChart' },
