@@ -13,6 +13,7 @@ import { dataRequestRoutes } from './modules/data-requests/routes.js';
 import { datasetRoutes } from './modules/datasets/routes.js';
 import { runRoutes } from './modules/runs/routes.js';
 import { chartRunRoutes } from './modules/chart-runs/routes.js';
+import { chartPreviewRoutes } from './modules/chart-runs/preview-routes.js';
 import { refreshRoutes } from './modules/refreshes/routes.js';
 import { alertRoutes } from './modules/alerts/routes.js';
 import { connectionRoutes } from './modules/connections/routes.js';
@@ -174,6 +175,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(dataRequestRoutes, { dataRequests: container.dataRequests });
     await scope.register(runRoutes, { runs: container.runs });
     await scope.register(chartRunRoutes, { chartRuns: container.chartRuns });
+    await scope.register(chartPreviewRoutes, { previews: container.chartPreviews });
     await scope.register(refreshRoutes, { refreshes: container.refreshes });
     await scope.register(alertRoutes, { alerts: container.alerts });
     await scope.register(projectRoutes, { projects: container.projects });

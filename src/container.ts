@@ -23,6 +23,7 @@ import { TeamsRepository } from './modules/teams/repository.js';
 import { TeamsService } from './modules/teams/service.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { UsersService } from './modules/users/service.js';
+import { ChartPreviewService } from './modules/chart-runs/preview.js';
 import { ChartRunService } from './modules/chart-runs/service.js';
 import { DatasetRunner } from './modules/runs/dataset-runner.js';
 import { RunsService } from './modules/runs/service.js';
@@ -70,6 +71,7 @@ export interface Container {
   readonly runner: DatasetRunner;
   readonly runs: RunsService;
   readonly chartRuns: ChartRunService;
+  readonly chartPreviews: ChartPreviewService;
   readonly refreshes: RefreshService;
   readonly alerts: AlertsService;
   readonly refreshMetrics: RefreshMetrics;
@@ -191,6 +193,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     runner,
     runs: new RunsService(access, connections, datasets, dataRequestsRepo, runner),
     chartRuns,
+    chartPreviews: new ChartPreviewService(charts, chartRuns),
     refreshes,
     alerts,
     refreshMetrics,

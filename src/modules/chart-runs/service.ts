@@ -435,4 +435,30 @@ export class ChartRunService {
       await Promise.all(opened.map((rows) => rows.close().catch(() => undefined)));
     }
   }
+
+  // ---- unsaved charts (previews): the engine path of `compute`, without the cache or a save ----
+
+  /**
+   * chartData of a chart that is not stored (built by `ChartsService.draft`, which checked access
+   * and every dataset). Nothing is cached or saved; runtime inputs apply to this answer only.
+   */
+  async computeUnsaved(
+    teamId: number,
+    chart: Chart,
+    timezone: string | null,
+    inputs: { variables?: Record<string, unknown>; filters?: RuntimeFilter[] },
+  ): Promise<{ chartData: unknown; truncation: Truncation | undefined; paths: ChartRunResult['paths'] }> {
+    const datasets = new Map<number, DatasetRecord>();
+    for (const id of new Set(chart.ChartDatasetConfigs.map((c) => c.dataset_id))) {
+      const dataset = await this.datasets.find(teamId, id);
+      if (dataset) datasets.set(id, dataset);
+    }
+    const configs = chart.ChartDatasetConfigs.filter((c) => datasets.has(c.dataset_id)).map((c) => {
+      const config = effectiveConfig(c, datasets.get(c.dataset_id)!);
+      const extra = filtersToConditions(inputs.filters ?? [], config.dateField ?? null);
+      return { raw: c, config: extra.length > 0 ? { ...config, conditions: [...(config.conditions ?? []), ...extra] } : config };
+    });
+    const computed = await this.computeNow(teamId, chart, timezone, configs, datasets, { ...inputs, persist: false });
+    return { chartData: markTruncated(computed.chartData, computed.truncation), truncation: computed.truncation, paths: computed.paths };
+  }
 }

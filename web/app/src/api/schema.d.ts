@@ -542,6 +542,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{project_id}/chart/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compute the data of an unsaved chart (the quick-create body) without writing anything
+         * @description Takes the body of `POST /project/{project_id}/chart/quick-create` (name optional, at least one chart dataset config) plus the runtime `variables` and `filters` of a chart run, and answers the chartData a run of that chart would compute once saved. Nothing is stored, cached or recorded. Needs the rights to run and to write charts on the dashboard; every `dataset_id` must be a dataset of the team that the caller may use (otherwise 404). Row limits apply as in chart runs (`truncated`).
+         */
+        post: operations["previewChart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{id}/runs": {
         parameters: {
             query?: never;
@@ -9791,6 +9811,276 @@ export interface operations {
                             /** Format: date-time */
                             updatedAt: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        code: string;
+                        details?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    previewChart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Revenue per day",
+                 *       "type": "line",
+                 *       "timeInterval": "day",
+                 *       "includeZeros": true,
+                 *       "chartDatasetConfigs": [
+                 *         {
+                 *           "dataset_id": 7,
+                 *           "xAxis": "root[].created_at",
+                 *           "dateField": "root[].created_at",
+                 *           "yAxis": "root[].amount",
+                 *           "yAxisOperation": "sum",
+                 *           "legend": "Revenue"
+                 *         }
+                 *       ],
+                 *       "variables": {
+                 *         "status": "paid"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @enum {unknown} */
+                    type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+                    subType?: string | null;
+                    public?: boolean;
+                    shareable?: boolean;
+                    displayLegend?: boolean;
+                    pointRadius?: number | null;
+                    dataLabels?: boolean;
+                    startDate?: (string) | null;
+                    endDate?: (string) | null;
+                    dateVarsFormat?: string | null;
+                    includeZeros?: boolean;
+                    currentEndDate?: boolean;
+                    fixedStartDate?: boolean;
+                    /** @enum {unknown} */
+                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+                    autoUpdate?: number | null;
+                    draft?: boolean;
+                    /** @enum {unknown} */
+                    mode?: "chart" | "kpichart";
+                    maxValue?: number | null;
+                    minValue?: number | null;
+                    disabledExport?: boolean | null;
+                    onReport?: boolean;
+                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+                    stacked?: boolean;
+                    horizontal?: boolean;
+                    showGrowth?: boolean;
+                    invertGrowth?: boolean;
+                    layout?: {
+                        [key: string]: unknown;
+                    } | null;
+                    isLogarithmic?: boolean;
+                    content?: string | null;
+                    ranges?: unknown[] | null;
+                    dashedLastPoint?: boolean;
+                    defaultRowsPerPage?: number | null;
+                    dashboardOrder?: number | null;
+                    chartDatasetConfigs: {
+                        dataset_id: number;
+                        xAxis?: string | null;
+                        xAxisOperation?: string | null;
+                        yAxis?: string | null;
+                        yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+                        dateField?: string | null;
+                        dateFormat?: string | null;
+                        conditions?: {
+                            id?: string;
+                            field?: string;
+                            /** @enum {unknown} */
+                            operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
+                            value?: string | number | boolean | null;
+                            displayValues?: boolean;
+                            exposed?: boolean;
+                            items?: (string | number | boolean | null)[];
+                        }[] | null;
+                        formula?: string | null;
+                        datasetColor?: string | null;
+                        fillColor?: (string | string[]) | null;
+                        fill?: boolean;
+                        multiFill?: boolean;
+                        legend?: string | null;
+                        pointRadius?: number | null;
+                        excludedFields?: string[] | null;
+                        sort?: ("asc" | "desc") | null;
+                        columnsOrder?: string[] | null;
+                        order?: number | null;
+                        maxRecords?: number | null;
+                        goal?: number | null;
+                        configuration?: ({
+                            variables?: {
+                                name: string;
+                                value?: string | number | boolean | null;
+                            }[];
+                        } & {
+                            [key: string]: unknown;
+                        }) | null;
+                    }[];
+                    variables?: {
+                        [key: string]: unknown;
+                    };
+                    filters?: unknown[] | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated` and `rowLimit` when a limit cut it) */
+                        chartData: unknown;
+                        /** @description A row limit cut the data the chart was computed from */
+                        truncated: boolean;
+                        /** @description The limit that cut it, when truncated */
+                        rowLimit?: number;
+                        /** @description How each dataset config was computed: grouped by the database, or by the streaming engine */
+                        paths: ("pushdown" | "stream")[];
                     };
                 };
             };
