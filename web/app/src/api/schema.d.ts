@@ -5745,6 +5745,7 @@ export interface operations {
                             dr_field: string;
                             join_field: string;
                             alias?: string | null;
+                            type?: ("left" | "inner") | null;
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -6067,6 +6068,7 @@ export interface operations {
                             dr_field: string;
                             join_field: string;
                             alias?: string | null;
+                            type?: ("left" | "inner") | null;
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -6684,6 +6686,7 @@ export interface operations {
                             dr_field: string;
                             join_field: string;
                             alias?: string | null;
+                            type?: ("left" | "inner") | null;
                         }[];
                     } & {
                         [key: string]: unknown;
