@@ -23,6 +23,7 @@ import { TeamsRepository } from './modules/teams/repository.js';
 import { TeamsService } from './modules/teams/service.js';
 import { UsersRepository } from './modules/users/repository.js';
 import { UsersService } from './modules/users/service.js';
+import { ChartPreviewService } from './modules/chart-runs/preview.js';
 import { ChartRunService } from './modules/chart-runs/service.js';
 import { DatasetRunner } from './modules/dataset-runs/runner.js';
 import { DatasetRunsService } from './modules/dataset-runs/service.js';
@@ -72,6 +73,7 @@ export interface Container {
   readonly datasetRuns: DatasetRunsService;
   readonly connectionChecks: ConnectionChecks;
   readonly chartRuns: ChartRunService;
+  readonly chartPreviews: ChartPreviewService;
   readonly refreshes: RefreshService;
   readonly alerts: AlertsService;
   readonly refreshMetrics: RefreshMetrics;
@@ -206,6 +208,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     datasetRuns: new DatasetRunsService({ datasets, runner }),
     connectionChecks,
     chartRuns,
+    chartPreviews: new ChartPreviewService(charts, chartRuns),
     refreshes,
     alerts,
     refreshMetrics,

@@ -81,6 +81,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     id: 'quickCreateChart',
     example: { name: 'Revenue per day', type: 'line', timeInterval: 'day', includeZeros: true, layout: { lg: [0, 0, 6, 2] }, chartDatasetConfigs: [chartConfig] },
   },
+  'POST /project/:project_id/chart/preview': {
+    id: 'previewChart',
+    example: { name: 'Revenue per day', type: 'line', timeInterval: 'day', includeZeros: true, chartDatasetConfigs: [chartConfig], variables: { status: 'paid' } },
+  },
   'GET /project/:project_id/chart/:id': { id: 'getChart' },
   'PUT /project/:project_id/chart/:id': { id: 'updateChart', example: { name: 'Revenue', type: 'bar', layout: { lg: [6, 0, 6, 2] } } },
   'DELETE /project/:project_id/chart/:id': { id: 'deleteChart' },

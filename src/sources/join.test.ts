@@ -58,6 +58,24 @@ describe('joinResults', () => {
     expect(joined).toEqual({ meta: { page: 1 }, items: [{ k: 'a' }, { k: 'b', x: { key: 'b', v: 2 } }] });
   });
 
+  it('an inner join drops the rows without a match (also through an earlier alias); left is the default', () => {
+    const results = { 1: orders, 2: customers, 3: countries };
+    const byCustomer = { dr_id: 1, join_id: 2, dr_field: 'root[].customer.id', join_field: 'root.data[].cid', alias: 'c' };
+    expect((joinResults(1, results, [{ ...byCustomer, type: 'inner' }]) as { id: number }[]).map((r) => r.id)).toEqual([1, 2]);
+    expect((joinResults(1, results, [{ ...byCustomer, type: 'left' }]) as { id: number }[]).map((r) => r.id)).toEqual([1, 2, 3, 4]);
+    expect((joinResults(1, results, [{ ...byCustomer, type: null }]) as { id: number }[]).map((r) => r.id)).toEqual([1, 2, 3, 4]);
+    // Only the US customer's country is known: an inner second join keeps order 1 alone.
+    const chained = joinResults(1, { ...results, 3: [{ code: 'US', region: 'Americas' }] }, [
+      byCustomer,
+      { dr_id: 2, join_id: 3, dr_field: 'root.data[].country', join_field: 'root[].code', alias: 'geo', type: 'inner' },
+    ]) as { id: number; geo: { region: string } }[];
+    expect(chained).toEqual([{ id: 1, customer: { id: 10 }, total: 5, c: { cid: 10, name: 'Ann', country: 'US' }, geo: { code: 'US', region: 'Americas' } }]);
+    // Merged without an alias, inner as well; the envelope of an object response is kept.
+    expect(joinResults(1, { 1: { items: [{ k: 'a' }, { k: 'b' }] }, 2: [{ key: 'b', v: 2 }] }, [{ dr_id: 1, join_id: 2, dr_field: 'root.items[].k', join_field: 'root[].key', type: 'inner' }])).toEqual({
+      items: [{ k: 'b', key: 'b', v: 2 }],
+    });
+  });
+
   it('matches strictly (1 is not "1") and stays linear on big inputs', () => {
     expect(joinResults(1, { 1: [{ a: 1 }], 2: [{ b: '1' }] }, [{ dr_id: 1, join_id: 2, dr_field: 'a', join_field: 'b', alias: 'j' }])).toEqual([{ a: 1 }]);
     const n = 200_000;

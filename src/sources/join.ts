@@ -12,6 +12,8 @@ export interface JoinSpec {
   join_field: string;
   /** Joined fields go under `row[alias]`; without an alias they are added to the row (the row's own fields win). */
   alias?: string | null;
+  /** `left` (default): rows without a match are kept as they are; `inner`: they are dropped. */
+  type?: 'left' | 'inner' | null;
 }
 
 export interface FieldPath {
@@ -57,11 +59,11 @@ function isRow(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Left hash join of the main data request's rows with other requests' rows, one join after the
- * other: O(n + m) per join. A row whose `dr_field` value strictly equals a joined row's
- * `join_field` value gets that row's fields (several matches: the last one wins; null and
- * undefined never match); rows without a match are kept as they are. A join whose `dr_id` is a
- * request joined earlier reads its field through that earlier join's alias.
+ * Hash join of the main data request's rows with other requests' rows, one join after the other:
+ * O(n + m) per join. A row whose `dr_field` value strictly equals a joined row's `join_field` value
+ * gets that row's fields (several matches: the last one wins; null and undefined never match);
+ * rows without a match are kept as they are (left join, the default) or dropped (`type: "inner"`).
+ * A join whose `dr_id` is a request joined earlier reads its field through that earlier join's alias.
  */
 export function joinResults(
   mainId: number | string,
@@ -98,17 +100,22 @@ export function joinResults(
 
     const mainRows = get(data, rowsPath);
     if (!Array.isArray(mainRows)) continue;
-    const joined = mainRows.map((row: unknown) => {
-      if (!isRow(row)) return row;
-      const scope = through ? row[through] : row;
+    const inner = join.type === 'inner';
+    const joined: unknown[] = [];
+    for (const row of mainRows as unknown[]) {
+      const scope = isRow(row) ? (through ? row[through] : row) : undefined;
       const key = get(scope, drPath.field);
-      const match = key === null || key === undefined ? undefined : index_.get(key);
-      if (!match) return row;
-      if (alias) return { ...row, [alias]: { ...match } };
-      const merged: Record<string, unknown> = { ...row };
-      for (const [field, value] of Object.entries(match)) if (!(field in merged)) merged[field] = value;
-      return merged;
-    });
+      const match = !isRow(row) || key === null || key === undefined ? undefined : index_.get(key);
+      if (!match) {
+        if (!inner) joined.push(row);
+      } else if (alias) {
+        joined.push({ ...(row as Record<string, unknown>), [alias]: { ...match } });
+      } else {
+        const merged: Record<string, unknown> = { ...(row as Record<string, unknown>) };
+        for (const [field, value] of Object.entries(match)) if (!(field in merged)) merged[field] = value;
+        joined.push(merged);
+      }
+    }
     data = put(data, rowsPath, joined) as ResultData;
     aliasOf.set(String(join.join_id), alias);
   }

@@ -44,14 +44,30 @@ function newest(dir: string): number {
   return latest;
 }
 
-/** Builds the pages with Vite's build() API when dist/web is missing or older than web/. */
+/**
+ * Builds the pages with Vite's build() API when dist/web is missing or older than web/: the
+ * production build that ships, also under vitest (whose NODE_ENV=test would otherwise bundle
+ * React's development build into dist/web, which `npm start` then serves).
+ */
 export async function buildWebIfStale(): Promise<void> {
   const built = path.join(root, 'dist', 'web', 'report.html');
   const sources = newest(path.join(root, 'web'));
   const all = ['embed.html', 'app/index.html'].every((file) => existsSync(path.join(root, 'dist', 'web', file)));
   if (existsSync(built) && statSync(built).mtimeMs >= sources && all) return;
+  await buildWeb();
+}
+
+/** `vite build --config web/vite.config.ts` in production mode, whatever NODE_ENV says. */
+export async function buildWeb(): Promise<void> {
   const { build } = await import('vite');
-  await build({ configFile: path.join(root, 'web', 'vite.config.ts'), logLevel: 'warn' });
+  const before = process.env['NODE_ENV'];
+  process.env['NODE_ENV'] = 'production';
+  try {
+    await build({ configFile: path.join(root, 'web', 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (before === undefined) delete process.env['NODE_ENV'];
+    else process.env['NODE_ENV'] = before;
+  }
 }
 
 async function freePort(): Promise<number> {

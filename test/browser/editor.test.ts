@@ -168,8 +168,8 @@ describe.skipIf(!browserAvailable())('the editor in Chromium', () => {
         await page.getByLabel('Operation', { exact: true }).selectOption(chart.op);
       }
       if (index === 0) {
-        await page.getByRole('button', { name: 'Preview' }).click();
-        await page.locator('.preview .card[data-rendered="true"]').waitFor({ timeout: 20_000 });
+        // The preview follows the form on its own (computed by the server, nothing saved).
+        await page.locator('.preview[data-preview-state="ready"] .card[data-chart-type="line"][data-rendered="true"]').waitFor({ timeout: 30_000 });
         await axe(page, 'chart-editor');
         await shot(page, 'chart-editor');
       }
@@ -223,9 +223,8 @@ describe.skipIf(!browserAvailable())('the editor in Chromium', () => {
     // Phone width and dark mode.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForTimeout(300);
-    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(15, 20, 28)');
-    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth + 1')).toBe(true);
+    await expect.poll(() => page.evaluate('getComputedStyle(document.body).backgroundColor'), { timeout: 15_000 }).toBe('rgb(15, 20, 28)');
+    await expect.poll(() => page.evaluate('document.documentElement.scrollWidth <= window.innerWidth + 1'), { timeout: 15_000 }).toBe(true);
     await axe(page, 'dashboard-phone-dark');
     await shot(page, 'dashboard-phone-dark');
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -278,7 +277,7 @@ describe.skipIf(!browserAvailable())('the editor in Chromium', () => {
       await stranger.close();
     }
 
-    // Members and API keys: the key is shown once.
+    // Members and API keys (team keys beside personal ones): the key is shown once.
     await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('cell', { name: 'Ada', exact: true }).waitFor();
     await axe(page, 'members');

@@ -82,6 +82,7 @@ describe('datasets', () => {
       [{ excludedFields: 'a,b' }, 'body.excludedFields'],
       [{ connection_id: 'abc' }, 'body.connection_id'],
       [{ joinSettings: { joins: [{ dr_id: 'x', join_id: 1, dr_field: 'a', join_field: 'b' }] } }, 'body.joinSettings.joins.0.dr_id'],
+      [{ joinSettings: { joins: [{ dr_id: 1, join_id: 2, dr_field: 'a', join_field: 'b', type: 'outer' }] } }, 'body.joinSettings.joins.0.type'],
     ];
     for (const [payload, path] of cases) {
       const res = await t.request({ method: 'POST', url: url(), token: owner.token, payload: payload as object });

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -110,14 +111,79 @@ describe('operations', () => {
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
     const put = doc.paths['/team/{team_id}'].put;
     expect(put.requestBody.content['application/json'].schema.properties.name.type).toBe('string');
-    expect(put.responses['403'].content['application/json'].schema.required).toContain('code');
+    // Every failure status refers to the one shared error response and its schema.
+    expect(put.responses['403']).toEqual({ $ref: '#/components/responses/Error' });
+    expect(doc.components.responses.Error.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(doc.components.schemas.Error.required).toEqual(['error', 'code']);
+    expect(doc.components.schemas.Error.properties.details.items.required).toEqual(['path', 'message']);
     expect(doc.paths['/user/login'].post.security).toEqual([]);
   });
 
-  it('serves a docs UI at /docs', async () => {
-    const res = await t.request({ method: 'GET', url: '/docs/' });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toContain('text/html');
+  it('serves a docs UI at /docs: one script and one stylesheet, cached for good under their hash, the spec preloaded', async () => {
+    for (const url of ['/docs', '/docs/']) {
+      const res = await t.request({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+    const html = (await t.request({ method: 'GET', url: '/docs/' })).body;
+    expect(html).toContain('<link rel="preload" href="/openapi.json" as="fetch" crossorigin="anonymous">');
+    const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
+    const styles = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts.map((s) => s.split('/').pop())).toEqual(['swagger-ui-bundle.js', 'docs.js']);
+    expect(styles.map((s) => s.split('/').pop())).toEqual(['swagger-ui.css']);
+    expect(html).not.toContain('standalone-preset');
+    for (const url of [...scripts, ...styles]) {
+      const res = await t.request({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.headers['vary']).toBe('accept-encoding');
+    }
+    const initializer = (await t.request({ method: 'GET', url: scripts[1]! })).body;
+    expect(initializer).toContain("url: '/openapi.json'");
+    // A path with another hash (an asset changed) is not cached for good; an unknown file is a 404.
+    const stale = await t.request({ method: 'GET', url: scripts[0]!.replace(/static\/[^/]+\//, 'static/0000/') });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.headers['cache-control']).toBe('no-cache');
+    expect((await t.request({ method: 'GET', url: '/docs/static/0000/nope.js' })).statusCode).toBe(404);
+  });
+
+  it('sends /docs assets and the spec compressed once ready, and answers a known ETag with 304', async () => {
+    const html = (await t.request({ method: 'GET', url: '/docs/' })).body;
+    const bundle = /<script src="([^"]+swagger-ui-bundle\.js)"/.exec(html)![1]!;
+    const plain = await t.request({ method: 'GET', url: bundle });
+    // Compression runs in the background after the first visit: poll until the answer is compressed.
+    const until = Date.now() + 30_000;
+    let br = await t.request({ method: 'GET', url: bundle, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    while (br.headers['content-encoding'] !== 'br' && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      br = await t.request({ method: 'GET', url: bundle, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    }
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    const gz = await t.request({ method: 'GET', url: bundle, headers: { 'accept-encoding': 'gzip;q=1, br;q=0' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).equals(plain.rawPayload)).toBe(true);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    // Each encoding has its own ETag; a known one is a 304 without a body.
+    expect(new Set([plain.headers['etag'], br.headers['etag'], gz.headers['etag']]).size).toBe(3);
+    const again = await t.request({ method: 'GET', url: bundle, headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers['etag']) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+
+    const spec = await t.request({ method: 'GET', url: '/openapi.json' });
+    expect(spec.headers['cache-control']).toBe('no-cache');
+    const specUntil = Date.now() + 30_000;
+    let specBr = await t.request({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'br' } });
+    while (specBr.headers['content-encoding'] !== 'br' && Date.now() < specUntil) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      specBr = await t.request({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'br' } });
+    }
+    expect(JSON.parse(brotliDecompressSync(specBr.rawPayload).toString('utf8'))).toEqual(spec.json());
+    expect((await t.request({ method: 'GET', url: '/docs/json' })).json()).toEqual(spec.json());
+    const unchanged = await t.request({ method: 'GET', url: '/openapi.json', headers: { 'if-none-match': String(spec.headers['etag']) } });
+    expect(unchanged.statusCode).toBe(304);
   });
 
   it('unknown routes are a JSON 404', async () => {

@@ -136,7 +136,7 @@ describe('runs against a real Postgres', () => {
     await t.request({ method: 'PUT', url: api(`/datasets/${datasetId}/dataRequests/${ordersRequest}`), token: owner.token, payload: { query: 'select id, customer_id, status, amount, created_at from orders where status = {{status}} order by id' } });
   });
 
-  it('joins the customers request by hash join, under an alias', async () => {
+  it('joins the customers request by hash join, under an alias; an inner join drops rows without a match', async () => {
     const ds = (await t.request({ method: 'GET', url: api(`/datasets/${datasetId}`), token: owner.token })).json();
     const [orders, customers] = ds.DataRequests;
     const put = await t.request({
@@ -152,6 +152,16 @@ describe('runs against a real Postgres', () => {
       [2, 'Grace'],
       [4, 'Grace'],
     ]);
+    // Order ids matched to customer ids: order 4 has no customer 4, kept by a left join, dropped by an inner one.
+    const byId = async (type: 'left' | 'inner') => {
+      const join = { dr_id: orders.id, join_id: customers.id, dr_field: 'root[].id', join_field: 'root[].id', alias: 'c', type };
+      const saved = await t.request({ method: 'PUT', url: api(`/datasets/${datasetId}`), token: owner.token, payload: { joinSettings: { joins: [join] } } });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json().joinSettings.joins[0].type).toBe(type);
+      return (await t.request({ method: 'GET', url: api(`/datasets/${datasetId}/request`), token: owner.token })).json().data.map((r: { id: number }) => r.id);
+    };
+    expect(await byId('left')).toEqual([1, 2, 4]);
+    expect(await byId('inner')).toEqual([1, 2]);
     await t.request({ method: 'PUT', url: api(`/datasets/${datasetId}`), token: owner.token, payload: { joinSettings: { joins: [] } } });
   });
 

@@ -231,14 +231,8 @@ export class ChartRunService {
 
   /** A loaded chart's data: from the cache when asked and held, else computed (once for identical concurrent runs), and saved when `persist`. */
   async compute({ chart, project }: LoadedChart, inputs: ChartRunInputs): Promise<ChartRunResult> {
-    const teamId = project.team_id;
     const timezone = project.timezone ?? 'UTC';
-    const datasets = await this.deps.datasets.loadForChart(
-      teamId,
-      chart.ChartDatasetConfigs.map((c) => c.dataset_id),
-    );
-    const prepared = await this.deps.runner.prepare(teamId, [...datasets.values()]);
-    const bound = this.bind(chart, prepared, inputs.filters ?? []);
+    const { prepared, bound } = await this.prepareBound(chart, project, inputs.filters ?? []);
     const key = cacheKey('chart', {
       chartId: chart.id,
       chartUpdatedAt: chart.updatedAt,
@@ -304,6 +298,16 @@ export class ChartRunService {
       await this.observer?.manualRefresh({ ...base, durationMs: performance.now() - started, error }).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** Reads what the chart's datasets need (once) and binds each configuration to its prepared dataset. */
+  private async prepareBound(chart: Chart, project: ProjectRef, filters: RuntimeFilter[]): Promise<{ prepared: Map<number, PreparedDataset>; bound: Bound[] }> {
+    const datasets = await this.deps.datasets.loadForChart(
+      project.team_id,
+      chart.ChartDatasetConfigs.map((c) => c.dataset_id),
+    );
+    const prepared = await this.deps.runner.prepare(project.team_id, [...datasets.values()]);
+    return { prepared, bound: this.bind(chart, prepared, filters) };
   }
 
   /** The configurations whose dataset still exists, with the dataset's fallbacks and the runtime filters as conditions. */
@@ -393,6 +397,22 @@ export class ChartRunService {
     } finally {
       await Promise.all(opened.map((rows) => rows.close().catch(() => undefined)));
     }
+  }
+
+  // ---- unsaved charts (previews): the engine path of `compute`, without the cache or a save ----
+
+  /**
+   * chartData of a chart that is not stored (built by `ChartsService.draft`, which checked access
+   * and every dataset): the engine path of `compute`, with nothing cached or saved; runtime inputs
+   * apply to this answer only.
+   */
+  async computeUnsaved(
+    { chart, project }: LoadedChart,
+    inputs: { variables?: Record<string, unknown>; filters?: RuntimeFilter[] },
+  ): Promise<{ chartData: unknown; truncation: Truncation | undefined; paths: ChartPath[] }> {
+    const { bound } = await this.prepareBound(chart, project, inputs.filters ?? []);
+    const computed = await this.calculate(chart, project.timezone ?? 'UTC', bound, inputs.variables ?? {});
+    return { chartData: markTruncated(computed.chartData, computed.truncation), truncation: computed.truncation, paths: computed.paths };
   }
 }
 

@@ -151,6 +151,28 @@ export const QuickCreateChart = Type.Object({
   ...chartFields,
   chartDatasetConfigs: Opt(Type.Array(CreateChartDatasetConfig, { maxItems: 50 })),
 });
+/**
+ * An unsaved chart to compute (`POST /project/{pid}/chart/preview`): the quick-create body, with the
+ * name optional (a draft may not have one yet), at least one dataset config, and the runtime inputs
+ * of a chart run.
+ */
+export const PreviewChart = Type.Object({
+  name: Opt(ChartName),
+  type: ChartType,
+  ...chartFields,
+  chartDatasetConfigs: Type.Array(CreateChartDatasetConfig, { minItems: 1, maxItems: 50 }),
+  variables: Opt(Type.Record(Type.String(), Type.Unknown())),
+  filters: Opt(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Record(Type.String(), Type.Unknown())])),
+});
+export type PreviewChartInput = Static<typeof PreviewChart>;
+
+/** The computed data of an unsaved chart: what a run of the same chart, saved, would answer. */
+export const ChartPreview = Type.Object({
+  chartData: Type.Unknown({ description: 'The chart payload, exactly as a run of the saved chart computes it (with `truncated` and `rowLimit` when a limit cut it)' }),
+  truncated: Type.Boolean({ description: 'A row limit cut the data the chart was computed from' }),
+  rowLimit: Opt(Type.Integer({ description: 'The limit that cut it, when truncated' })),
+  paths: Type.Array(Type.Enum(['pushdown', 'stream']), { description: 'How each dataset config was computed: grouped by the database, or by the streaming engine' }),
+});
 export type ChartInput = Static<typeof UpdateChart>;
 export type CreateChartInput = Static<typeof CreateChart>;
 export type QuickCreateChartInput = Static<typeof QuickCreateChart>;

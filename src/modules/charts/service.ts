@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { ownsAny, type Action, type Membership } from '../../platform/authorization.js';
 import { toIso } from '../../store/columns.js';
@@ -14,6 +16,7 @@ import {
   type ChartInput,
   type CreateCdcInput,
   type CreateChartInput,
+  type PreviewChartInput,
   type QuickCreateChartInput,
 } from './schemas.js';
 
@@ -27,6 +30,46 @@ const DATE_KEYS = new Set<string>(['startDate', 'endDate']);
 export interface SharePolicyCleanup {
   deleteForEntities(teamId: number, type: EntityType, ids: readonly number[], db: Db): Promise<void>;
 }
+
+/** What the store fills in for a chart column a body leaves out (the migration's defaults). */
+const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | 'updatedAt' | 'ChartDatasetConfigs'> = {
+  name: null,
+  subType: null,
+  public: false,
+  shareable: false,
+  chartData: null,
+  chartDataUpdated: null,
+  displayLegend: false,
+  pointRadius: null,
+  dataLabels: false,
+  startDate: null,
+  endDate: null,
+  dateVarsFormat: null,
+  includeZeros: true,
+  currentEndDate: false,
+  fixedStartDate: false,
+  timeInterval: 'day',
+  autoUpdate: null,
+  lastAutoUpdate: null,
+  draft: true,
+  mode: 'chart',
+  maxValue: null,
+  minValue: null,
+  disabledExport: null,
+  onReport: true,
+  xLabelTicks: 'default',
+  stacked: false,
+  horizontal: false,
+  showGrowth: false,
+  invertGrowth: false,
+  layout: null,
+  isLogarithmic: false,
+  content: null,
+  ranges: null,
+  dashedLastPoint: false,
+  defaultRowsPerPage: 10,
+  dashboardOrder: null,
+};
 
 /** A chart the actor may act on, with its dashboard and the membership that allowed it. */
 export interface AuthorizedChart {
@@ -123,6 +166,32 @@ export class ChartsService {
     if (!(await this.charts.deleteConfig(chartId, cdcId.toLowerCase()))) throw new NotFoundError('Chart dataset config');
   }
 
+  /**
+   * The chart `quickCreate` would store for this body, built in memory and never written: the same
+   * field rules and defaults, every config's dataset checked against the team and the caller's
+   * projects (unknown, foreign and not-own ids are the same 404). For previews of unsaved charts,
+   * which need the rights to run and to write charts on the dashboard.
+   */
+  async draft(actor: Actor, projectId: number, input: PreviewChartInput): Promise<AuthorizedChart> {
+    const { project, membership } = await this.projects.authorize(actor, projectId, 'chart:query');
+    assertCan(membership, 'chart:write');
+    const named = typeof input.name === 'string' && input.name.trim() !== '';
+    const fields = chartFields({ ...input, name: named ? input.name : undefined });
+    const at = new Date().toISOString();
+    const configs: ChartDatasetConfig[] = [];
+    for (const [index, config] of input.chartDatasetConfigs.entries()) {
+      const dataset = await this.charts.datasetInTeam(project.team_id, config.dataset_id);
+      if (!dataset || !ownsAny(membership, dataset.project_ids)) {
+        throw new NotFoundError(`Dataset ${config.dataset_id} (body.chartDatasetConfigs.${index}.dataset_id)`);
+      }
+      configs.push(unsavedConfig(this.newConfigFields(config, dataset, index), at));
+    }
+    // Stored configs come back by `order`; equal orders keep the body's order here.
+    configs.sort((a, b) => (a.order ?? Number.POSITIVE_INFINITY) - (b.order ?? Number.POSITIVE_INFINITY));
+    const chart: Chart = { ...CHART_DEFAULTS, ...fields, id: 0, project_id: projectId, type: fields.type ?? input.type, createdAt: at, updatedAt: at, ChartDatasetConfigs: configs };
+    return { project, membership, chart };
+  }
+
   /** A chart with its configs and its dashboard's timezone for a run, once access is decided elsewhere (share links, schedules). */
   async loadForRun(teamId: number, chartId: number): Promise<{ chart: Chart; project: ProjectRef } | undefined> {
     return this.charts.findInTeamWithProject(teamId, chartId);
@@ -193,6 +262,38 @@ function chartFields(input: ChartInput): ChartInput {
     fields['name'] = name;
   }
   return fields as ChartInput;
+}
+
+/** A config as the store would return it after `createConfig`, without storing it. */
+function unsavedConfig(fields: CdcInput & { dataset_id: number }, at: string): ChartDatasetConfig {
+  return {
+    id: randomUUID(),
+    chart_id: 0,
+    dataset_id: fields.dataset_id,
+    xAxis: fields.xAxis ?? null,
+    xAxisOperation: fields.xAxisOperation ?? null,
+    yAxis: fields.yAxis ?? null,
+    yAxisOperation: fields.yAxisOperation ?? null,
+    dateField: fields.dateField ?? null,
+    dateFormat: fields.dateFormat ?? null,
+    conditions: fields.conditions ?? [],
+    formula: fields.formula ?? null,
+    datasetColor: fields.datasetColor ?? null,
+    fillColor: fields.fillColor ?? null,
+    fill: fields.fill ?? false,
+    multiFill: fields.multiFill ?? false,
+    legend: fields.legend ?? null,
+    pointRadius: fields.pointRadius ?? null,
+    excludedFields: fields.excludedFields ?? [],
+    sort: fields.sort ?? null,
+    columnsOrder: fields.columnsOrder ?? [],
+    order: fields.order ?? null,
+    maxRecords: fields.maxRecords ?? null,
+    goal: fields.goal ?? null,
+    configuration: fields.configuration ?? {},
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 function cdcFields(input: CdcInput): CdcInput {

@@ -9,6 +9,7 @@ export interface Join {
   dr_field: string;
   join_field: string;
   alias?: string | null;
+  type?: 'left' | 'inner' | null;
 }
 
 export interface DatasetRecord {

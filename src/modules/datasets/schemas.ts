@@ -26,6 +26,7 @@ export const JoinSchema = Type.Object({
   dr_field: Str(500),
   join_field: Str(500),
   alias: Type.Optional(Type.Union([Str(200), Type.Null()])),
+  type: Type.Optional(Type.Union([Type.Enum(['left', 'inner'], { description: 'left (default): rows without a match are kept; inner: they are dropped' }), Type.Null()])),
 });
 
 export const JoinSettings = Type.Object({ joins: Type.Optional(Type.Array(JoinSchema, { maxItems: 50 })) }, { additionalProperties: true });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, ok } from '../api/client';
 import { useRouter } from '../router';
 import { useSession } from '../session';
@@ -82,7 +82,6 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
   const [color, setColor] = useState(cdc?.datasetColor ?? '#4E79A7');
   const [conditions, setConditions] = useState<Condition[]>(cdc?.conditions ?? []);
   const [columns, setColumns] = useState<string[] | null>(null);
-  const [preview, setPreview] = useState<ChartRecord | null>(chart);
   const action = useAction();
 
   useEffect(() => {
@@ -115,25 +114,29 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
     datasetColor: color,
     conditions: conditions.filter((c) => c.field !== '').map((c) => ({ ...c, field: field(c.field)! })),
   });
-  const chartBody = (draft: boolean) => ({ name: name || 'Untitled chart', type, timeInterval: interval, includeZeros: true, draft });
+  const chartBody = () => ({ name: name || 'Untitled chart', type, timeInterval: interval, includeZeros: true });
+  const previewBody = { ...chartBody(), chartDatasetConfigs: [config()] };
+  // The fields a chart of this type cannot be computed without.
+  const complete = columns !== null && (!usesX || xAxis !== '') && (!usesY || yAxis !== '');
+  const live = useLivePreview(projectId, previewBody, complete);
+  const savedId = saved?.id ?? 0;
+  const card = useMemo(() => (live.answer ? previewChart(savedId, live.answer) : null), [live.answer, savedId]);
 
-  /** Saves (a new chart is created as a draft) and runs the chart; the answer is the preview. */
-  const persist = async (draft: boolean): Promise<ChartRecord> => {
+  /** Saves the chart (created, or updated with its dataset config), then runs it so that its data is saved too. */
+  const persist = async (): Promise<void> => {
     let current = saved;
     if (!current) {
       current = (await ok(
-        api.POST('/project/{project_id}/chart/quick-create', { params: { path: { project_id: projectId } }, body: { ...chartBody(draft), layout: { lg: [(slot % 2) * 6, 100 + slot, 6, 3] }, chartDatasetConfigs: [config()] } as never }),
+        api.POST('/project/{project_id}/chart/quick-create', { params: { path: { project_id: projectId } }, body: { ...chartBody(), draft: false, layout: { lg: [(slot % 2) * 6, 100 + slot, 6, 3] }, chartDatasetConfigs: [config()] } as never }),
       )) as unknown as ChartRecord;
     } else {
-      await ok(api.PUT('/project/{project_id}/chart/{id}', { params: { path: { project_id: projectId, id: current.id } }, body: chartBody(draft) as never }));
+      await ok(api.PUT('/project/{project_id}/chart/{id}', { params: { path: { project_id: projectId, id: current.id } }, body: { ...chartBody(), draft: false } as never }));
       const cdcId = current.ChartDatasetConfigs[0]?.id;
       if (cdcId) await ok(api.PUT('/project/{project_id}/chart/{id}/chart-dataset-config/{cdc_id}', { params: { path: { project_id: projectId, id: current.id, cdc_id: cdcId } }, body: config() as never }));
       else await ok(api.POST('/project/{project_id}/chart/{id}/chart-dataset-config', { params: { path: { project_id: projectId, id: current.id } }, body: config() as never }));
     }
     setSaved(current);
-    const ran = (await ok(api.POST('/project/{project_id}/chart/{id}/query', { params: { path: { project_id: projectId, id: current.id } }, body: {} }))) as unknown as ChartRecord;
-    setPreview(ran);
-    return ran;
+    await ok(api.POST('/project/{project_id}/chart/{id}/query', { params: { path: { project_id: projectId, id: current.id } }, body: {} }));
   };
 
   const columnSelect = (label: string, value: string, set: (v: string) => void) => (
@@ -232,24 +235,95 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
         </fieldset>
         <ErrorBox error={action.error} />
         <div className="actions">
-          <button type="button" onClick={() => void action.run(() => persist(saved ? false : true))} disabled={action.busy}>
-            Preview
+          <button type="button" onClick={live.refresh} disabled={!complete || live.state === 'running'}>
+            Refresh preview
           </button>
-          <button
-            type="button"
-            className="primary"
-            disabled={action.busy}
-            onClick={() => void action.run(async () => (await persist(false), navigate(`/dashboards/${projectId}`)))}
-          >
+          <button type="button" className="primary" disabled={action.busy} onClick={() => void action.run(async () => (await persist(), navigate(`/dashboards/${projectId}`)))}>
             Save chart
           </button>
         </div>
       </form>
-      <div className="panel preview">
+      <div className="panel preview" data-preview-state={complete ? live.state : 'incomplete'}>
         <h2>Preview</h2>
-        {action.busy ? <p className="status" role="status">Running the chart…</p> : null}
-        {preview ? <ChartCard chart={preview} /> : <Empty>Choose the fields, then press Preview.</Empty>}
+        <p className="hint">Computed on the server as you change the form; nothing is saved until you press Save chart.</p>
+        {live.state === 'running' ? (
+          <p className="status" role="status">
+            Updating the preview…
+          </p>
+        ) : null}
+        {live.error ? <ErrorBox error={live.error} retry={live.refresh} /> : null}
+        {!complete ? (
+          <Empty>Choose the fields to see the chart.</Empty>
+        ) : card ? (
+          <ChartCard chart={card} />
+        ) : null}
       </div>
     </section>
   );
+}
+
+interface PreviewBody {
+  name: string;
+  type: string;
+  chartDatasetConfigs: { datasetColor: string | null; legend: string | null }[];
+}
+type LivePreview = { state: 'idle' | 'running' | 'ready' | 'error'; answer: { body: PreviewBody; chartData: unknown } | null; error: string | null; refresh: () => void };
+
+/**
+ * The chart's data for the form as it is now, from `POST …/chart/preview` (nothing is saved): asked
+ * for a moment after the last change, and an answer that a newer change overtook is dropped.
+ */
+function useLivePreview(projectId: number, body: PreviewBody, enabled: boolean): LivePreview {
+  const key = JSON.stringify(body);
+  const [tick, setTick] = useState(0);
+  const [state, setState] = useState<Omit<LivePreview, 'refresh'>>({ state: 'idle', answer: null, error: null });
+  useEffect(() => {
+    if (!enabled) return;
+    const controller = new AbortController();
+    const sent = JSON.parse(key) as PreviewBody;
+    const timer = window.setTimeout(() => {
+      setState((s) => ({ ...s, state: 'running', error: null }));
+      ok(api.POST('/project/{project_id}/chart/preview', { params: { path: { project_id: projectId } }, body: sent as never, signal: controller.signal })).then(
+        (answer) => !controller.signal.aborted && setState({ state: 'ready', answer: { body: sent, chartData: (answer as { chartData: unknown }).chartData }, error: null }),
+        (error: unknown) => !controller.signal.aborted && setState((s) => ({ ...s, state: 'error', error: error instanceof Error ? error.message : String(error) })),
+      );
+    }, 300);
+    return () => {
+      window.clearTimeout(timer);
+      controller.abort();
+    };
+  }, [projectId, key, enabled, tick]);
+  const refresh = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, refresh };
+}
+
+/** What the report's chart card draws from: the previewed chart with its data. */
+function previewChart(id: number, { body, chartData }: { body: PreviewBody; chartData: unknown }) {
+  return {
+    id,
+    name: body.name,
+    type: body.type,
+    subType: null,
+    chartData,
+    chartDataUpdated: null,
+    layout: null,
+    displayLegend: false,
+    dataLabels: false,
+    stacked: false,
+    horizontal: false,
+    showGrowth: false,
+    invertGrowth: false,
+    isLogarithmic: false,
+    content: null,
+    ranges: null,
+    defaultRowsPerPage: 10,
+    maxValue: null,
+    minValue: null,
+    xLabelTicks: 'default',
+    pointRadius: null,
+    dashedLastPoint: false,
+    mode: 'chart',
+    onReport: true,
+    ChartDatasetConfigs: body.chartDatasetConfigs.map((c) => ({ datasetColor: c.datasetColor, legend: c.legend })),
+  };
 }

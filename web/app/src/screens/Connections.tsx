@@ -26,7 +26,13 @@ interface Connection {
   ssl: boolean;
   sslMode: string | null;
   connectionString: string | null;
+  /** File names of the uploaded SSL files (their content never comes back). */
+  sslCa?: string | null;
+  sslCert?: string | null;
+  sslKey?: string | null;
 }
+
+const FILE_LABELS = { sslCa: 'CA certificate', sslCert: 'Client certificate', sslKey: 'Client key' } as const;
 
 const SQL = new Set(['postgres', 'mysql']);
 const SECRET = '********';
@@ -106,6 +112,9 @@ function ConnectionForm({ providers, connection, onSaved }: { providers: Provide
   const [ssl, setSsl] = useState(connection?.ssl ?? false);
   const [sslMode, setSslMode] = useState(connection?.sslMode ?? 'require');
   const [files, setFiles] = useState<Record<string, File>>({});
+  // A new key empties the file inputs once their files are uploaded.
+  const [fileInputs, setFileInputs] = useState(0);
+  const [uploaded, setUploaded] = useState<string | null>(null);
   const [saved, setSaved] = useState<Connection | null>(connection);
   const [testResult, setTestResult] = useState<string | null>(null);
   const action = useAction();
@@ -124,18 +133,23 @@ function ConnectionForm({ providers, connection, onSaved }: { providers: Provide
       const next = saved
         ? await ok(api.PUT('/team/{team_id}/connections/{connection_id}', { params: { path: { team_id: team.id, connection_id: saved.id } }, body: body as never }))
         : await ok(api.POST('/team/{team_id}/connections', { params: { path: { team_id: team.id } }, body: body as never }));
-      const conn = next as unknown as Connection;
+      let conn = next as unknown as Connection;
       if (Object.keys(files).length > 0) {
         const form = new FormData();
         for (const [part, file] of Object.entries(files)) form.append(part, file);
         const res = await fetch(`/team/${team.id}/connections/${conn.id}/files`, { method: 'POST', body: form, credentials: 'same-origin' });
         if (!res.ok) throw new Error(((await res.json().catch(() => ({}))) as { error?: string }).error ?? 'The SSL files could not be uploaded');
+        conn = (await res.json()) as Connection;
       }
       return conn;
     });
     if (result) {
+      const names = Object.keys(files).map((part) => FILE_LABELS[part as keyof typeof FILE_LABELS]);
+      setUploaded(names.length > 0 ? `Saved with ${names.join(', ')}.` : 'Saved.');
       setSaved(result);
       setSecrets({});
+      setFiles({});
+      setFileInputs((n) => n + 1);
     }
   };
 
@@ -190,8 +204,8 @@ function ConnectionForm({ providers, connection, onSaved }: { providers: Provide
                 </select>
               </Field>
               {(['sslCa', 'sslCert', 'sslKey'] as const).map((part) => (
-                <Field key={part} label={{ sslCa: 'CA certificate', sslCert: 'Client certificate', sslKey: 'Client key' }[part]}>
-                  <input type="file" onChange={(e) => e.target.files?.[0] && setFiles({ ...files, [part]: e.target.files[0] })} />
+                <Field key={`${part}-${fileInputs}`} label={FILE_LABELS[part]} {...(saved?.[part] ? { hint: `Stored: ${saved[part]} (choose a file to replace it)` } : {})}>
+                  <input type="file" accept=".pem,.crt,.cer,.key,text/plain" onChange={(e) => e.target.files?.[0] && setFiles({ ...files, [part]: e.target.files[0] })} />
                 </Field>
               ))}
             </>
@@ -199,6 +213,11 @@ function ConnectionForm({ providers, connection, onSaved }: { providers: Provide
         </fieldset>
       ) : null}
       <ErrorBox error={action.error} />
+      {uploaded ? (
+        <p className="success" role="status">
+          {uploaded}
+        </p>
+      ) : null}
       {testResult ? (
         <p className="success" role="status">
           {testResult}

@@ -17,6 +17,14 @@ interface Policy {
   allow_params: boolean;
   expires_at: string | null;
 }
+interface Schedule {
+  frequency?: string;
+  frequencyNumber?: number | string;
+  time?: { hour?: number; minute?: number };
+  timezone?: string;
+  dayOfWeek?: string | number;
+  daysOfWeek?: (string | number)[];
+}
 interface Project {
   id: number;
   name: string;
@@ -25,7 +33,9 @@ interface Project {
   backgroundColor: string | null;
   titleColor: string | null;
   timezone: string | null;
-  updateSchedule: { frequency: string; frequencyNumber?: number | string; time?: { hour: number; minute: number } } | null;
+  updateSchedule: Schedule | null;
+  nextUpdateAt?: string | null;
+  lastUpdatedAt?: string | null;
   Charts: ChartRecord[];
   SharePolicies?: Policy[];
 }
@@ -191,22 +201,50 @@ function Board({ project, reload }: { project: Project; reload: () => void }) {
   );
 }
 
-const FREQUENCIES = ['', 'daily', 'every_x_hours', 'every_x_minutes', 'every_x_days', 'weekly'] as const;
+const FREQUENCIES: [string, string][] = [
+  ['', 'Never (refresh by hand)'],
+  ['daily', 'Every day'],
+  ['weekly', 'Every week'],
+  ['every_x_days', 'Every few days'],
+  ['every_x_hours', 'Every few hours'],
+  ['every_x_minutes', 'Every few minutes'],
+];
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+const UNITS: Record<string, string> = { every_x_days: 'days', every_x_hours: 'hours', every_x_minutes: 'minutes' };
+
+/** A stored weekday (1 = Monday … 7, or its name) as its name. */
+const weekday = (day: string | number | undefined) => (typeof day === 'number' ? WEEKDAYS[day - 1] : day) ?? 'monday';
+const two = (n: number) => String(n).padStart(2, '0');
 
 function Settings({ project, onSaved }: { project: Project; onSaved: () => void }) {
+  const schedule = project.updateSchedule ?? {};
   const [title, setTitle] = useState(project.dashboardTitle ?? project.name);
   const [background, setBackground] = useState(project.backgroundColor ?? '#f5f6f8');
   const [titleColor, setTitleColor] = useState(project.titleColor ?? '#1d2433');
   const [timezone, setTimezone] = useState(project.timezone ?? 'UTC');
-  const [frequency, setFrequency] = useState(project.updateSchedule?.frequency ?? '');
-  const [every, setEvery] = useState(String(project.updateSchedule?.frequencyNumber ?? 1));
-  const [hour, setHour] = useState(String(project.updateSchedule?.time?.hour ?? 6));
+  const [frequency, setFrequency] = useState(schedule.frequency ?? '');
+  const [every, setEvery] = useState(String(schedule.frequencyNumber ?? 1));
+  const [time, setTime] = useState(`${two(schedule.time?.hour ?? 6)}:${two(schedule.time?.minute ?? 0)}`);
+  const [day, setDay] = useState<string>(weekday(schedule.dayOfWeek));
+  const [days, setDays] = useState<string[]>(() => (schedule.daysOfWeek ?? []).map((d) => weekday(d)));
   const action = useAction();
   const [saved, setSaved] = useState(false);
+  const atTime = frequency === 'daily' || frequency === 'weekly';
   const save = async (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
-    const updateSchedule = frequency === '' ? null : { frequency, timezone, frequencyNumber: Number(every), time: { hour: Number(hour), minute: 0 } };
+    const [hour, minute] = time.split(':').map(Number) as [number, number];
+    const updateSchedule =
+      frequency === ''
+        ? null
+        : {
+            frequency,
+            timezone,
+            ...(UNITS[frequency] ? { frequencyNumber: Number(every) } : {}),
+            ...(atTime ? { time: { hour, minute } } : {}),
+            ...(frequency === 'weekly' ? { dayOfWeek: day } : {}),
+            ...(frequency === 'daily' && days.length > 0 ? { daysOfWeek: WEEKDAYS.filter((d) => days.includes(d)) } : {}),
+          };
     const done = await action.run(() =>
       ok(api.PUT('/project/{id}', { params: { path: { id: project.id } }, body: { dashboardTitle: title, backgroundColor: background, titleColor, timezone, updateSchedule } as never })),
     );
@@ -227,28 +265,61 @@ function Settings({ project, onSaved }: { project: Project; onSaved: () => void 
       <Field label="Title colour">
         <input type="color" value={titleColor} onChange={(e) => setTitleColor(e.target.value)} />
       </Field>
-      <Field label="Timezone" hint="IANA name, e.g. Europe/Paris">
+      <Field label="Timezone" hint="IANA name, e.g. Europe/Paris; the schedule runs on this clock">
         <input value={timezone} onChange={(e) => setTimezone(e.target.value)} />
       </Field>
-      <Field label="Update schedule">
-        <select value={frequency} onChange={(e) => setFrequency(e.target.value)}>
-          {FREQUENCIES.map((f) => (
-            <option key={f} value={f}>
-              {f === '' ? 'Never (manual)' : f}
-            </option>
-          ))}
-        </select>
-      </Field>
-      {frequency.startsWith('every_x') ? (
-        <Field label="Every">
-          <input type="number" min={1} value={every} onChange={(e) => setEvery(e.target.value)} />
+      <fieldset className="schedule">
+        <legend>Update schedule</legend>
+        <Field label="Refresh">
+          <select value={frequency} onChange={(e) => setFrequency(e.target.value)}>
+            {FREQUENCIES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
         </Field>
-      ) : null}
-      {frequency === 'daily' || frequency === 'weekly' || frequency === 'every_x_days' ? (
-        <Field label="At hour">
-          <input type="number" min={0} max={23} value={hour} onChange={(e) => setHour(e.target.value)} />
-        </Field>
-      ) : null}
+        {UNITS[frequency] ? (
+          <Field label={`Every how many ${UNITS[frequency]}`}>
+            <input type="number" min={1} required value={every} onChange={(e) => setEvery(e.target.value)} />
+          </Field>
+        ) : null}
+        {frequency === 'weekly' ? (
+          <Field label="On">
+            <select value={day} onChange={(e) => setDay(e.target.value)}>
+              {WEEKDAYS.map((d) => (
+                <option key={d} value={d}>
+                  {d[0]!.toUpperCase() + d.slice(1)}
+                </option>
+              ))}
+            </select>
+          </Field>
+        ) : null}
+        {frequency === 'daily' ? (
+          <fieldset className="days">
+            <legend>Only on (none: every day)</legend>
+            {WEEKDAYS.map((d) => (
+              <label className="check" key={d}>
+                <input type="checkbox" checked={days.includes(d)} onChange={(e) => setDays(e.target.checked ? [...days, d] : days.filter((x) => x !== d))} />{' '}
+                {d[0]!.toUpperCase() + d.slice(1)}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        {atTime ? (
+          <Field label="At">
+            <input type="time" required value={time} onChange={(e) => setTime(e.target.value)} />
+          </Field>
+        ) : null}
+        <p className="muted" data-testid="next-update">
+          {project.updateSchedule?.frequency
+            ? project.nextUpdateAt
+              ? `Next scheduled refresh: ${new Date(project.nextUpdateAt).toLocaleString()}`
+              : 'This schedule never comes due: check its settings.'
+            : 'No schedule: charts refresh when you press Refresh all.'}
+          {project.lastUpdatedAt ? ` Last one: ${new Date(project.lastUpdatedAt).toLocaleString()}.` : ''}
+        </p>
+      </fieldset>
       <ErrorBox error={action.error} />
       {saved ? (
         <p className="success" role="status">

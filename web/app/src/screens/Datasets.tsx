@@ -3,6 +3,7 @@ import { api, ok } from '../api/client';
 import { Link, useRouter } from '../router';
 import { useSession } from '../session';
 import { Empty, ErrorBox, Field, Load, useAction, useAsync } from '../ui';
+import { Joins } from './Joins';
 import { SqlEditor } from './SqlEditor';
 
 interface Binding {
@@ -12,17 +13,27 @@ interface Binding {
   default_value: string | null;
   required: boolean;
 }
-interface DataRequest {
+export interface DataRequest {
   id: number;
   connection_id: number | null;
   query: string | null;
   VariableBindings: Binding[];
+}
+export interface Join {
+  dr_id: number;
+  join_id: number;
+  dr_field: string;
+  join_field: string;
+  alias?: string | null;
+  type?: 'left' | 'inner' | null;
 }
 export interface Dataset {
   id: number;
   name: string | null;
   project_ids: number[];
   connection_id: number | null;
+  main_dr_id?: number | null;
+  joinSettings?: { joins: Join[] };
   DataRequests?: DataRequest[];
 }
 export interface RunResult {
@@ -111,11 +122,21 @@ export function DatasetEditor({ datasetId }: { datasetId: number }) {
   const [loaded, reload] = useAsync(async () => {
     const dataset = (await ok(api.GET('/team/{team_id}/datasets/{dataset_id}', { params: { path: { team_id: team.id, dataset_id: datasetId } } }))) as unknown as Dataset;
     const requests = (await ok(api.GET('/team/{team_id}/datasets/{dataset_id}/dataRequests', { params: { path: { team_id: team.id, dataset_id: datasetId } } }))) as unknown as DataRequest[];
-    return { dataset, request: requests[0] ?? null };
+    const main = requests.find((r) => r.id === dataset.main_dr_id) ?? requests[0] ?? null;
+    return { dataset, main, requests };
   }, [team.id, datasetId]);
   return (
     <Load value={loaded} what="the dataset" retry={reload}>
-      {({ dataset, request }) => (request ? <Editor dataset={dataset} request={request} onSaved={reload} /> : <Empty>This dataset has no query.</Empty>)}
+      {({ dataset, main, requests }) =>
+        main ? (
+          <>
+            <Editor dataset={dataset} request={main} onSaved={reload} />
+            <Joins dataset={dataset} main={main} requests={requests} onChanged={reload} />
+          </>
+        ) : (
+          <Empty>This dataset has no query.</Empty>
+        )
+      }
     </Load>
   );
 }
@@ -219,19 +240,20 @@ function Editor({ dataset, request, onSaved }: { dataset: Dataset; request: Data
   );
 }
 
-export function Preview({ result }: { result: RunResult }) {
-  const columns = result.meta.columns.length > 0 ? result.meta.columns.map((c) => c.name) : Object.keys(result.data[0] ?? {});
+export function Preview({ result, title = 'Preview' }: { result: RunResult; title?: string }) {
+  // A joined result's fields come from several requests: read them from the rows.
+  const columns = [...new Set([...result.meta.columns.map((c) => c.name), ...result.data.slice(0, 100).flatMap((row) => Object.keys(row))])];
   return (
     <div className="panel">
-      <h2>Preview</h2>
-      <p className="muted" data-testid="run-meta">
+      <h2>{title}</h2>
+      <p className="muted" data-testid={title === 'Preview' ? 'run-meta' : `${title.toLowerCase().replace(/\W+/g, '-')}-meta`}>
         {result.meta.rowCount} rows in {Math.round(result.meta.durationMs)} ms{result.meta.truncated ? ' (truncated by the row limit)' : ''}
       </p>
       {result.data.length === 0 ? (
         <Empty>The query returned no rows.</Empty>
       ) : (
         <div className="table-wrap">
-          <table aria-label="Query result">
+          <table aria-label={title === 'Preview' ? 'Query result' : title}>
             <thead>
               <tr>
                 {columns.map((c) => (
