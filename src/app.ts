@@ -29,6 +29,7 @@ import { installErrorHandling } from './platform/errors.js';
 import { ErrorResponse, ReadyResponse } from './platform/http-schemas.js';
 import { loggerOptions, requestId } from './platform/logging.js';
 import { installMetrics } from './platform/metrics.js';
+import { lazySerializerFactory, lazyValidatorCompiler } from './platform/schema-compilers.js';
 import { documentRoute } from './platform/openapi-docs.js';
 import { docsRoutes } from './platform/docs-page.js';
 import { shareErrorResponses } from './platform/openapi-compact.js';
@@ -70,13 +71,14 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     trustProxy: config.trustProxy,
     ajv: { customOptions: { coerceTypes: 'array' } },
     routerOptions: { maxParamLength: 500 },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
     serverFactory: (handler) => createHttpServer(handler, config),
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const bodyAjv = ajvFor(false);
   const paramAjv = ajvFor(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : paramAjv).compile(schema));
+  app.setValidatorCompiler(lazyValidatorCompiler((httpPart) => (httpPart === 'body' ? bodyAjv : paramAjv)));
 
   // `Content-Type: application/json` with an empty body is accepted as "no body".
   const parseJson = app.getDefaultJsonParser('error', 'error');

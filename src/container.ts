@@ -32,7 +32,7 @@ import { AccessService } from './platform/access.js';
 import { loggerOptions } from './platform/logging.js';
 import { DataPathMetrics } from './platform/data-metrics.js';
 import { MemoryResultCache, RedisResultCache, type CacheStatus, type ResultCache } from './runtime/cache/index.js';
-import { RedisLink } from './runtime/redis-link.js';
+import type { RedisLink } from './runtime/redis-link.js';
 import { InProcessDispatcher, type Dispatcher, type RefreshJob } from './runtime/scheduler/dispatch.js';
 import { RefreshMetrics } from './runtime/scheduler/metrics.js';
 import { Scheduler } from './runtime/scheduler/scheduler.js';
@@ -102,7 +102,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // after boot takes as long as a wrong password, not a hash computation longer.
   await dummyPasswordHash();
   const logger = options.logger ?? pino(loggerOptions(config.logLevel));
-  const redis = config.redisUrl ? new RedisLink(config.redisUrl, logger) : undefined;
+  // ioredis (like BullMQ below) is loaded only when Redis is configured.
+  const redis = config.redisUrl ? new (await import('./runtime/redis-link.js')).RedisLink(config.redisUrl, logger) : undefined;
   const secrets = new SecretBox(config.encryptionKey, config.previousEncryptionKeys);
   const pool = { maxConnections: config.sourcePool.size, queueLimit: config.sourcePool.queueLimit, waitTimeoutMs: config.sourcePool.waitTimeoutMs };
   const sources = createSourceRegistry({

@@ -63,6 +63,21 @@ export class UnsupportedSourceError extends AppError {
   }
 }
 
+/**
+ * A source whose driver package cannot be loaded (it is loaded on the first use of its type, not
+ * at boot): the install is incomplete. The cause stays in the log, not in the answer.
+ */
+export class SourceDriverUnavailableError extends AppError {
+  constructor(
+    sourceName: string,
+    packages: readonly string[],
+    override readonly cause?: unknown,
+  ) {
+    const what = packages.length > 0 ? `its driver (npm package ${packages.map((name) => `"${name}"`).join(' and ')})` : 'its module';
+    super(500, 'SOURCE_DRIVER_UNAVAILABLE', `The ${sourceName} source is unavailable: ${what} could not be loaded; reinstall the service's dependencies (npm install)`);
+  }
+}
+
 /** A binding marked `required` has no runtime, configured or default value. */
 export class VariableRequiredError extends AppError {
   constructor(name: string) {

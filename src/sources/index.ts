@@ -3,18 +3,18 @@
  * composition root (`createSourceRegistry`), resolves variables, runs, joins, and closes pools
  * through it; nothing here knows about teams, users or HTTP routes.
  */
-import { ApiSource, type ApiSourceOptions } from './api/api-source.js';
-import { CustomerioSource } from './customerio/customerio-source.js';
-import { FirestoreSource } from './firestore/firestore-source.js';
-import { GoogleTokens } from './google/google-auth.js';
-import { GoogleAnalyticsSource } from './google-analytics/ga-source.js';
-import { MongoSource, type MongoSourceOptions } from './mongodb/mongodb-source.js';
-import { MysqlSource, type MysqlSourceOptions } from './mysql/mysql-source.js';
+// Every source module (and the driver it imports) is loaded on the first use of its type: only
+// types are imported here, so a process that never runs a MongoDB query never loads `mongodb`.
+import type { ApiSourceOptions } from './api/api-source.js';
+import { SOURCE_CAPABILITIES } from './capabilities.js';
+import type { GoogleTokens } from './google/google-auth.js';
+import { LazySource } from './lazy-source.js';
+import type { MongoSourceOptions } from './mongodb/mongodb-source.js';
+import type { MysqlSourceOptions } from './mysql/mysql-source.js';
 import { OutboundPolicy, type HostLookup } from './outbound/address-policy.js';
 import { OutboundClient } from './outbound/http-client.js';
 import { PoolManager } from './pool-manager.js';
-import { PostgresSource, type PostgresSourceOptions } from './postgres/postgres-source.js';
-import { RealtimeDbSource } from './realtimedb/realtimedb-source.js';
+import type { PostgresSourceOptions } from './postgres/postgres-source.js';
 import { SourceRegistry, type SourceProvider } from './registry.js';
 
 export interface SourceRegistryOptions {
@@ -79,17 +79,100 @@ export function createSourceRegistry(options: SourceRegistryOptions = {}): Sourc
   const policy = new OutboundPolicy({ allowPrivateHosts: options.allowPrivateHosts ?? [], ...(options.lookup ? { lookup: options.lookup } : {}) });
   const http = new OutboundClient(policy, { maxBytes: options.api?.maxResponseBytes });
   const endpoints = { ...DEFAULT_ENDPOINTS, ...options.endpoints };
+  const now = options.now ? { now: options.now } : {};
   // One token cache for every Google source: a service account used by Firestore and the Realtime Database exchanges once per scope set.
-  const googleTokens = new GoogleTokens(http, { tokenUrl: endpoints.googleTokenUrl, ...(options.now ? { now: options.now } : {}) });
+  let googleTokens: Promise<GoogleTokens> | undefined;
+  const tokens = () =>
+    (googleTokens ??= import('./google/google-auth.js').then(
+      ({ GoogleTokens }) => new GoogleTokens(http, { tokenUrl: endpoints.googleTokenUrl, ...now }),
+      (error: unknown) => {
+        googleTokens = undefined;
+        throw error;
+      },
+    ));
+  const caps = SOURCE_CAPABILITIES;
   return new SourceRegistry(pools, policy)
-    .register(new PostgresSource(pools, options.postgres), POSTGRES_PROVIDERS)
-    .register(new MysqlSource(pools, options.mysql), MYSQL_PROVIDERS)
-    .register(new MongoSource(pools, options.mongodb), MONGODB_PROVIDERS)
-    .register(new ApiSource(http, options.api), API_PROVIDERS)
-    .register(new RealtimeDbSource(http, googleTokens), REALTIMEDB_PROVIDERS)
-    .register(new FirestoreSource(http, googleTokens, { baseUrl: endpoints.firestoreUrl }), FIRESTORE_PROVIDERS)
-    .register(new GoogleAnalyticsSource(http, googleTokens, { dataUrl: endpoints.gaDataUrl, adminUrl: endpoints.gaAdminUrl }), GOOGLE_ANALYTICS_PROVIDERS)
-    .register(new CustomerioSource(http, { baseUrl: endpoints.customerioUrl, ...(options.now ? { now: options.now } : {}) }), CUSTOMERIO_PROVIDERS)
+    .register(
+      new LazySource({
+        type: 'postgres',
+        name: 'PostgreSQL',
+        capabilities: caps.postgres,
+        packages: ['pg', 'pg-cursor'],
+        load: async () => new (await import('./postgres/postgres-source.js')).PostgresSource(pools, options.postgres),
+      }),
+      POSTGRES_PROVIDERS,
+    )
+    .register(
+      new LazySource({
+        type: 'mysql',
+        name: 'MySQL',
+        capabilities: caps.mysql,
+        packages: ['mysql2'],
+        load: async () => new (await import('./mysql/mysql-source.js')).MysqlSource(pools, options.mysql),
+      }),
+      MYSQL_PROVIDERS,
+    )
+    .register(
+      new LazySource({
+        type: 'mongodb',
+        name: 'MongoDB',
+        capabilities: caps.mongodb,
+        packages: ['mongodb'],
+        load: async () => new (await import('./mongodb/mongodb-source.js')).MongoSource(pools, options.mongodb),
+      }),
+      MONGODB_PROVIDERS,
+    )
+    .register(
+      new LazySource({
+        type: 'api',
+        name: 'HTTP API',
+        capabilities: caps.api,
+        packages: [],
+        load: async () => new (await import('./api/api-source.js')).ApiSource(http, options.api),
+      }),
+      API_PROVIDERS,
+    )
+    .register(
+      new LazySource({
+        type: 'realtimedb',
+        name: 'Firebase Realtime Database',
+        capabilities: caps.realtimedb,
+        packages: ['jose'],
+        load: async () => new (await import('./realtimedb/realtimedb-source.js')).RealtimeDbSource(http, await tokens()),
+      }),
+      REALTIMEDB_PROVIDERS,
+    )
+    .register(
+      new LazySource({
+        type: 'firestore',
+        name: 'Cloud Firestore',
+        capabilities: caps.firestore,
+        packages: ['jose'],
+        load: async () => new (await import('./firestore/firestore-source.js')).FirestoreSource(http, await tokens(), { baseUrl: endpoints.firestoreUrl }),
+      }),
+      FIRESTORE_PROVIDERS,
+    )
+    .register(
+      new LazySource({
+        type: 'googleAnalytics',
+        name: 'Google Analytics',
+        capabilities: caps.googleAnalytics,
+        packages: ['jose'],
+        load: async () =>
+          new (await import('./google-analytics/ga-source.js')).GoogleAnalyticsSource(http, await tokens(), { dataUrl: endpoints.gaDataUrl, adminUrl: endpoints.gaAdminUrl }),
+      }),
+      GOOGLE_ANALYTICS_PROVIDERS,
+    )
+    .register(
+      new LazySource({
+        type: 'customerio',
+        name: 'Customer.io',
+        capabilities: caps.customerio,
+        packages: [],
+        load: async () => new (await import('./customerio/customerio-source.js')).CustomerioSource(http, { baseUrl: endpoints.customerioUrl, ...now }),
+      }),
+      CUSTOMERIO_PROVIDERS,
+    )
     .onClose(() => http.close());
 }
 
@@ -102,5 +185,6 @@ export { joinResults, parseFieldPath, type JoinSpec } from './join.js';
 export { collectRows } from './row-stream.js';
 export { compileSql } from './variables/sql.js';
 export * from './errors.js';
+export { LazySource, loadSource, type LazySourceSpec } from './lazy-source.js';
 export type * from './types.js';
 export { DEFAULT_BATCH_SIZE, DEFAULT_ROW_LIMIT, DEFAULT_TIMEOUT_MS } from './types.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSourceRegistry } from './index.js';
+import { LazySource, loadSource } from './lazy-source.js';
 import { PoolManager } from './pool-manager.js';
 import { SourceRegistry } from './registry.js';
 import type { Source, SourceConnection } from './types.js';
@@ -75,6 +76,72 @@ describe('SourceRegistry', () => {
     const batches = [];
     for await (const batch of stream) batches.push(batch);
     expect(batches).toEqual([[{ a: 1 }]]);
+  });
+});
+
+describe('sources loaded on first use', () => {
+  const provider = [{ type: 'api', subType: 'api', name: 'API', category: 'api' as const }];
+
+  it('imports a source once, on its first use, and runs through it', async () => {
+    let loads = 0;
+    const inner = recordingSource('api');
+    const lazy = new LazySource({
+      type: 'api',
+      name: 'HTTP API',
+      capabilities: inner.capabilities,
+      packages: [],
+      load: async () => {
+        loads += 1;
+        return inner;
+      },
+    });
+    const registry = new SourceRegistry(new PoolManager()).register(lazy, provider);
+    expect(registry.providers()[0]!.capabilities).toEqual(inner.capabilities);
+    expect(loads).toBe(0);
+    await Promise.all([registry.run({ type: 'api', host: 'a' }, {}), registry.test({ type: 'api', host: 'b' })]);
+    await registry.run({ type: 'api', host: 'c' }, {});
+    expect(loads).toBe(1);
+    expect(inner.seen.map((c) => c.host)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('names the missing driver package when it cannot be loaded, and tries again next time', async () => {
+    let attempts = 0;
+    const missing = Object.assign(new Error("Cannot find package 'mongodb' imported from /somewhere/mongodb-source.js"), { code: 'ERR_MODULE_NOT_FOUND' });
+    const lazy = new LazySource({
+      type: 'mongodb',
+      name: 'MongoDB',
+      capabilities: { streaming: true, pushdown: false, schema: true },
+      packages: ['mongodb'],
+      load: async () => {
+        attempts += 1;
+        throw missing;
+      },
+    });
+    const registry = new SourceRegistry(new PoolManager()).register(lazy, [{ type: 'mongodb', subType: 'mongodb', name: 'MongoDB', category: 'database' }]);
+    for (const attempt of [() => registry.run({ type: 'mongodb', host: 'h' }, {}), () => registry.stream({ type: 'mongodb', host: 'h' }, {}), () => registry.test({ type: 'mongodb', host: 'h' })]) {
+      const error = await attempt().then(
+        () => undefined,
+        (e: unknown) => e as Error & { statusCode?: number; code?: string },
+      );
+      expect(error).toMatchObject({ statusCode: 500, code: 'SOURCE_DRIVER_UNAVAILABLE', cause: missing });
+      expect(error!.message).toMatch(/MongoDB source is unavailable: its driver \(npm package "mongodb"\) could not be loaded/);
+      // The answer names the package, not the server's paths.
+      expect(error!.message).not.toContain('/somewhere');
+    }
+    expect(attempts).toBe(3);
+  });
+
+  it('advertises, before loading, what every loaded source can do', async () => {
+    const registry = createSourceRegistry();
+    for (const { type, subType, capabilities } of registry.providers()) {
+      const { source } = registry.resolve({ type, subType });
+      const loaded = await loadSource(source);
+      expect(loaded).not.toBeInstanceOf(LazySource);
+      expect(loaded.type).toBe(type);
+      expect(loaded.capabilities, subType).toEqual(capabilities);
+      expect(Boolean(loaded.stream), subType).toBe(capabilities.streaming);
+    }
+    await registry.closeAll();
   });
 });
 

@@ -1,4 +1,5 @@
 import { SourceTimeoutError, SourceUnreachableError, UnsupportedSourceError } from './errors.js';
+import { loadSource } from './lazy-source.js';
 import { OutboundPolicy } from './outbound/address-policy.js';
 import type { PoolManager } from './pool-manager.js';
 import type {
@@ -207,12 +208,16 @@ export class SourceRegistry {
     };
   }
 
-  /** Resolves the source, and checks the hosts a database driver would connect to (never cloud metadata). */
+  /**
+   * Resolves the source (importing its module on the first use of its type), and checks the hosts
+   * a database driver would connect to (never cloud metadata).
+   */
   private async checked(conn: SourceConnection): Promise<{ source: Source; connection: SourceConnection }> {
     const resolved = this.resolve(conn);
-    const hosts = resolved.source.databaseHosts?.(resolved.connection) ?? [];
+    const source = await loadSource(resolved.source);
+    const hosts = source.databaseHosts?.(resolved.connection) ?? [];
     for (const host of hosts) await this.policy.checkDatabaseHost(host);
-    return resolved;
+    return { source, connection: resolved.connection };
   }
 
   /** Closes the pools of a connection that was updated or deleted. */

@@ -21,7 +21,7 @@ import {
   type ValueNode,
   type PrimitiveValueListNode,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Dialect } from './columns.js';
 import { initial } from './migrations/0001-initial.js';
 import { personalApiKeys } from './migrations/0009-personal-api-keys.js';
@@ -66,13 +66,15 @@ class SqliteBooleanPlugin implements KyselyPlugin {
  * counts as numbers, and json/jsonb as raw text so both dialects hand `fromJson` JSON text (a
  * parsed jsonb string would otherwise arrive without its quotes).
  */
-const storeTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
-    if (oid === pg.types.builtins.JSON || oid === pg.types.builtins.JSONB) return (value: string) => value;
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
+function storeTypes(types: typeof pg.types): pg.CustomTypesConfig {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === types.builtins.INT8) return (value: string) => Number(value);
+      if (oid === types.builtins.JSON || oid === types.builtins.JSONB) return (value: string) => value;
+      return types.getTypeParser(oid, format);
+    },
+  } as pg.CustomTypesConfig;
+}
 
 export interface StoreOptions {
   /** Told the SQL of every statement the store runs (query counts in tests and benchmarks). */
@@ -101,7 +103,9 @@ export function createStore(target: StoreTarget, options: StoreOptions = {}): St
     });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
-  const pool = new pg.Pool({ connectionString: target.url, max: 10, types: storeTypes });
+  // pg is loaded only for a Postgres store: the embedded default never needs it.
+  const { Pool, types } = createRequire(import.meta.url)('pg') as typeof pg;
+  const pool = new Pool({ connectionString: target.url, max: 10, types: storeTypes(types) });
   // An idle client that loses its server (restart, failover, forced drop) emits an error; without a
   // listener that would crash the process. The pool discards the client and the next query reconnects.
   pool.on('error', () => undefined);

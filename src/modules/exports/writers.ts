@@ -1,5 +1,4 @@
 import { PassThrough, Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type ExcelJSModule from 'exceljs';
 import type { ExportTable } from './tables.js';
 
@@ -27,18 +26,36 @@ function sheetName(name: string, taken: Set<string>): string {
   return candidate;
 }
 
+/** csv-stringify is loaded on the first CSV export, not at every start. */
+let csv: Promise<typeof import('csv-stringify')> | undefined;
+const loadCsv = () =>
+  (csv ??= import('csv-stringify').catch((error: unknown) => {
+    csv = undefined;
+    throw error;
+  }));
+
 /** CSV rows streamed as they come (header first); a leading BOM lets spreadsheet programs read UTF-8. */
 export function csvStream(columns: readonly string[], rows: AsyncIterable<unknown[][]> | Iterable<unknown[][]>): Readable {
-  const out = stringify({ bom: true, cast: { boolean: (value) => (value ? 'true' : 'false') } });
-  const source = Readable.from(
-    (async function* () {
-      yield [...columns];
-      for await (const batch of rows) for (const row of batch) yield row.map((v) => (v === null || v === undefined ? '' : v));
-    })(),
-    { objectMode: true },
+  const out = new PassThrough();
+  loadCsv().then(
+    ({ stringify }) => {
+      const stringifier = stringify({ bom: true, cast: { boolean: (value) => (value ? 'true' : 'false') } });
+      const source = Readable.from(
+        (async function* () {
+          yield [...columns];
+          for await (const batch of rows) for (const row of batch) yield row.map((v) => (v === null || v === undefined ? '' : v));
+        })(),
+        { objectMode: true },
+      );
+      source.on('error', (err) => stringifier.destroy(err));
+      stringifier.on('error', (err) => out.destroy(err));
+      // Closing the returned stream early closes the CSV writer too, as when it was the stream returned.
+      out.on('close', () => stringifier.destroy());
+      source.pipe(stringifier).pipe(out);
+    },
+    (err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))),
   );
-  source.on('error', (err) => out.destroy(err));
-  return source.pipe(out);
+  return out;
 }
 
 /** exceljs is large: loaded on the first XLSX export, not at every start of the process or CLI. */

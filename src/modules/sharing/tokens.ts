@@ -1,5 +1,4 @@
 import { webcrypto } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
 import type { EntityType } from './schemas.js';
 import { shareErrors } from './errors.js';
 
@@ -60,6 +59,14 @@ function parseSubject(raw: unknown): ShareSubject | undefined {
   return { type, id };
 }
 
+/** jose is loaded on the first share token issued or checked, not at every start. */
+let jose: Promise<typeof import('jose')> | undefined;
+const loadJose = () =>
+  (jose ??= import('jose').catch((error: unknown) => {
+    jose = undefined;
+    throw error;
+  }));
+
 export class ShareTokens {
   private key: Promise<webcrypto.CryptoKey> | undefined;
 
@@ -74,6 +81,7 @@ export class ShareTokens {
   }
 
   async issue(input: IssueInput, now: number = Math.floor(Date.now() / 1000)): Promise<string> {
+    const { SignJWT } = await loadJose();
     return new SignJWT({ pid: input.policyId, ver: input.version })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(JSON.stringify({ type: input.subject.type, id: input.subject.id }))
@@ -89,6 +97,7 @@ export class ShareTokens {
    */
   async verify(token: string): Promise<ShareClaims> {
     if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw shareErrors.tokenInvalid();
+    const { errors, jwtVerify } = await loadJose();
     let payload: Record<string, unknown>;
     try {
       ({ payload } = await jwtVerify(token, await this.hmacKey(), { algorithms: ['HS256'], audience: SHARE_AUDIENCE, requiredClaims: ['sub', 'iat', 'exp'] }));

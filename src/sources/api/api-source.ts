@@ -18,6 +18,7 @@ import {
 import { inferColumns } from '../values.js';
 import { pageItems, paginate, shapeResponse } from './pagination.js';
 import { baseUrl, buildApiRequest, connectionHeaders, type BuiltRequest } from './request-builder.js';
+import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export interface ApiSourceOptions {
   /** Cap on one response body (default 20 MiB). */
@@ -41,7 +42,7 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
  */
 export class ApiSource implements Source {
   readonly type = 'api';
-  readonly capabilities: SourceCapabilities = { streaming: false, pushdown: false, schema: false };
+  readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.api;
   private readonly options: Required<ApiSourceOptions>;
 
   constructor(

@@ -20,6 +20,7 @@ import {
 import { inferColumns } from '../values.js';
 import { compileJsonBody, compileRoute } from '../variables/api.js';
 import { exactPlaceholder, interpolate, lookupVariable, textOf } from '../variables/placeholders.js';
+import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export interface CustomerioSourceOptions {
   /** PLOTLINE_CUSTOMERIO_URL; unset: by region (https://api.customer.io, EU https://api-eu.customer.io). */
@@ -47,7 +48,7 @@ const ROUTES = 'customers, segments, campaigns, activities, campaigns/{id}/metri
  */
 export class CustomerioSource implements Source {
   readonly type = 'customerio';
-  readonly capabilities: SourceCapabilities = { streaming: false, pushdown: false, schema: false };
+  readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.customerio;
   private readonly now: () => number;
   private readonly maxRetries: number;
 

@@ -19,6 +19,7 @@ import {
 import { inferColumns } from '../values.js';
 import { buildWhere, compileCollectionPath, configLimit, configText, fieldPathOf } from './firestore-query.js';
 import { documentPath, documentRow, rawValueAt, type FirestoreDocument } from './firestore-values.js';
+import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export interface FirestoreSourceOptions {
   /** PLOTLINE_FIRESTORE_URL (https://firestore.googleapis.com). */
@@ -49,7 +50,7 @@ interface Target {
  */
 export class FirestoreSource implements Source {
   readonly type = 'firestore';
-  readonly capabilities: SourceCapabilities = { streaming: false, pushdown: false, schema: true };
+  readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.firestore;
   private readonly options: Required<FirestoreSourceOptions>;
 
   constructor(

@@ -20,6 +20,7 @@ import {
 } from '../types.js';
 import { inferColumns } from '../values.js';
 import { exactPlaceholder, interpolate, lookupVariable, textOf } from '../variables/placeholders.js';
+import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export interface GoogleAnalyticsSourceOptions {
   /** PLOTLINE_GA_DATA_URL */
@@ -62,7 +63,7 @@ interface AccountSummary {
  */
 export class GoogleAnalyticsSource implements Source {
   readonly type = 'googleAnalytics';
-  readonly capabilities: SourceCapabilities = { streaming: false, pushdown: false, schema: true };
+  readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.googleAnalytics;
   private readonly options: Required<GoogleAnalyticsSourceOptions>;
 
   constructor(

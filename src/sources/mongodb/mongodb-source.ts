@@ -25,6 +25,7 @@ import { mongoClientOptions, mongoHosts, mongoUrl } from './connection-config.js
 import { inferColumns } from '../values.js';
 import { inferFields, normalizeBson } from './normalize.js';
 import { compileMongoQuery, type MongoPlan } from './query-parser.js';
+import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export interface MongoSourceOptions {
   maxConnections?: number;
@@ -142,7 +143,7 @@ export async function openPlanCursor(
 /** MongoDB: a parsed, read-only call chain run with the driver; no query text is ever evaluated. */
 export class MongoSource implements Source {
   readonly type = 'mongodb';
-  readonly capabilities: SourceCapabilities = { streaming: true, pushdown: false, schema: true };
+  readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.mongodb;
   private readonly options: Required<MongoSourceOptions>;
 
   constructor(

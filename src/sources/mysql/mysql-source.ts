@@ -29,6 +29,7 @@ import {
 import { naiveTimestampToIso, parseDecimal } from '../values.js';
 import { compileSql } from '../variables/sql.js';
 import { mysqlTarget, type MysqlTarget } from './connection-config.js';
+import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export interface MysqlSourceOptions {
   /** Connections per pool (default 5): runs beyond it wait in the connection's queue. */
@@ -251,7 +252,7 @@ function query<T>(conn: PoolConnection, sql: string): Promise<T> {
  */
 export class MysqlSource implements Source {
   readonly type = 'mysql';
-  readonly capabilities: SourceCapabilities = { streaming: true, pushdown: 'mysql', schema: true };
+  readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.mysql;
   private readonly options: Required<MysqlSourceOptions>;
 
   constructor(

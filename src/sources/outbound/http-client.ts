@@ -1,6 +1,6 @@
-import { Agent, buildConnector, request } from 'undici';
+import type { Agent } from 'undici';
 import { AppError } from '../../errors/index.js';
-import { SourceQueryError, SourceResponseTooLargeError, SourceUnreachableError } from '../errors.js';
+import { SourceDriverUnavailableError, SourceQueryError, SourceResponseTooLargeError, SourceUnreachableError } from '../errors.js';
 import type { OutboundPolicy } from './address-policy.js';
 
 export interface OutboundRequest {
@@ -43,9 +43,11 @@ const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-encoding', 'accept-langu
  * each hop checked again.
  */
 export class OutboundClient {
-  private readonly agent: Agent;
+  /** undici and the agent are loaded on the first request: many processes never send one. */
+  private client: Promise<{ agent: Agent; request: typeof import('undici').request }> | undefined;
   private readonly maxRedirects: number;
   private readonly maxBytes: number;
+  private readonly connectTimeoutMs: number;
 
   constructor(
     private readonly policy: OutboundPolicy,
@@ -53,15 +55,29 @@ export class OutboundClient {
   ) {
     this.maxRedirects = options.maxRedirects ?? 5;
     this.maxBytes = options.maxBytes ?? 20 * 1024 * 1024;
-    const connect = buildConnector({ timeout: options.connectTimeoutMs ?? 10_000 });
-    this.agent = new Agent({
-      connect: (opts, callback) => {
-        policy.resolve(opts.hostname).then(
-          (addresses) => connect({ ...opts, hostname: addresses[0]!.address }, callback),
-          (error: Error) => callback(error, null),
-        );
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  }
+
+  private undici(): Promise<{ agent: Agent; request: typeof import('undici').request }> {
+    this.client ??= import('undici').then(
+      ({ Agent, buildConnector, request }) => {
+        const connect = buildConnector({ timeout: this.connectTimeoutMs });
+        const agent = new Agent({
+          connect: (opts, callback) => {
+            this.policy.resolve(opts.hostname).then(
+              (addresses) => connect({ ...opts, hostname: addresses[0]!.address }, callback),
+              (error: Error) => callback(error, null),
+            );
+          },
+        });
+        return { agent, request };
       },
-    });
+      (error: unknown) => {
+        this.client = undefined;
+        throw new SourceDriverUnavailableError('HTTP', ['undici'], error);
+      },
+    );
+    return this.client;
   }
 
   async request(input: OutboundRequest): Promise<OutboundResponse> {
@@ -97,12 +113,14 @@ export class OutboundClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    const client = await this.client?.catch(() => undefined);
+    await client?.agent.close();
   }
 
   private async send(url: URL, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined) {
+    const { agent, request } = await this.undici();
     try {
-      return await request(url, { method: method as 'GET', headers, body, dispatcher: this.agent, signal: signal ?? null });
+      return await request(url, { method: method as 'GET', headers, body, dispatcher: agent, signal: signal ?? null });
     } catch (error) {
       throw translateHttpError(error, signal);
     }

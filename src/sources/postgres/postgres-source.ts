@@ -27,6 +27,7 @@ import { compileSql } from '../variables/sql.js';
 import { postgresTarget, type PostgresTarget } from './connection-config.js';
 import { postgresColumns, postgresTypes } from './value-types.js';
 import { probeSsl, sendCancelRequest } from './wire.js';
+import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export interface PostgresSourceOptions {
   /** Connections per pool (default 5): runs beyond it wait in the connection's queue. */
@@ -135,7 +136,7 @@ export class PostgresPool {
  */
 export class PostgresSource implements Source {
   readonly type = 'postgres';
-  readonly capabilities: SourceCapabilities = { streaming: true, pushdown: 'postgres', schema: true };
+  readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.postgres;
   private readonly options: Required<PostgresSourceOptions>;
 
   constructor(

@@ -19,6 +19,7 @@ import {
 } from '../types.js';
 import { inferColumns } from '../values.js';
 import { exactPlaceholder, findPlaceholders, interpolate, lookupVariable, textOf } from '../variables/placeholders.js';
+import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 const SCOPES = ['https://www.googleapis.com/auth/firebase.database', 'https://www.googleapis.com/auth/userinfo.email'];
 const LABEL: ProviderLabel = { name: 'The Realtime Database', credential: 'service account' };
@@ -33,7 +34,7 @@ type Ordering = { kind: 'key' } | { kind: 'value' } | { kind: 'child'; path: str
  */
 export class RealtimeDbSource implements Source {
   readonly type = 'realtimedb';
-  readonly capabilities: SourceCapabilities = { streaming: false, pushdown: false, schema: false };
+  readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.realtimedb;
 
   constructor(
     private readonly client: OutboundClient,
