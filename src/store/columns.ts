@@ -17,8 +17,13 @@ export function toIso(value: Date | string): string;
 export function toIso(value: Date | string | null | undefined): string | null;
 export function toIso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+  if (value instanceof Date) return value.toISOString();
+  // What `now()` wrote reads back unchanged: no need to parse and format it again on every read.
+  return CANONICAL_ISO.test(value) ? value : new Date(value).toISOString();
 }
+
+/** `toISOString()`'s own shape (UTC, milliseconds, four-digit year). */
+const CANONICAL_ISO = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
 /** JSON columns arrive as JSON text from both drivers (see the store's pg type parsers). */
 export function fromJson<T>(value: unknown, fallback: T): T {

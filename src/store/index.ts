@@ -3,12 +3,16 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SQLiteDatabase from 'better-sqlite3';
 import {
+  DeleteQueryNode,
+  InsertQueryNode,
   Kysely,
   Migrator,
   OperationNodeTransformer,
   PostgresDialect,
+  SelectQueryNode,
   SqliteDialect,
   sql,
+  UpdateQueryNode,
   type KyselyPlugin,
   type LogEvent,
   type Migration,
@@ -17,6 +21,8 @@ import {
   type PluginTransformResultArgs,
   type QueryResult,
   type RootOperationNode,
+  type SqliteDatabase,
+  type SqliteStatement,
   type UnknownRow,
   type ValueNode,
   type PrimitiveValueListNode,
@@ -51,13 +57,69 @@ class SqliteBooleanTransformer extends OperationNodeTransformer {
   }
 }
 
+/**
+ * Booleans in schema statements (column defaults in migrations). Reads and writes are left
+ * alone: their values are bound as parameters, which `PreparedSqlite` turns into 0/1, so the
+ * tree of every request's queries is not copied to find them.
+ */
 class SqliteBooleanPlugin implements KyselyPlugin {
   readonly #transformer = new SqliteBooleanTransformer();
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.#transformer.transformNode(args.node);
+    const { node } = args;
+    if (SelectQueryNode.is(node) || InsertQueryNode.is(node) || UpdateQueryNode.is(node) || DeleteQueryNode.is(node)) return node;
+    return this.#transformer.transformNode(node);
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result;
+  }
+}
+
+type Parameters = ReadonlyArray<unknown>;
+
+function bindable(parameters: Parameters): Parameters {
+  for (const value of parameters) {
+    if (typeof value === 'boolean') return parameters.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+  }
+  return parameters;
+}
+
+/**
+ * The SQLite connection as Kysely's dialect uses it. Each distinct SQL text is prepared once and
+ * its statement reused: compiling a statement costs SQLite as much as running a small one, and a
+ * request runs several. Kysely runs one statement at a time on this connection (a mutex; a
+ * stream holds it until done), so a statement is never in use twice. Statements hold no data;
+ * SQLite re-prepares one itself if the schema changes. The least recently used go past `max`.
+ */
+class PreparedSqlite implements SqliteDatabase {
+  private readonly statements = new Map<string, SqliteStatement>();
+
+  constructor(
+    private readonly database: SQLiteDatabase.Database,
+    private readonly max = 500,
+  ) {}
+
+  prepare(sql: string): SqliteStatement {
+    const known = this.statements.get(sql);
+    if (known) {
+      this.statements.delete(sql);
+      this.statements.set(sql, known);
+      return known;
+    }
+    const statement = this.database.prepare(sql);
+    const prepared: SqliteStatement = {
+      reader: statement.reader,
+      all: (parameters) => statement.all(bindable(parameters)),
+      run: (parameters) => statement.run(bindable(parameters)),
+      iterate: (parameters) => statement.iterate(bindable(parameters)),
+    };
+    this.statements.set(sql, prepared);
+    if (this.statements.size > this.max) this.statements.delete(this.statements.keys().next().value!);
+    return prepared;
+  }
+
+  close(): void {
+    this.statements.clear();
+    this.database.close();
   }
 }
 
@@ -97,7 +159,7 @@ export function createStore(target: StoreTarget, options: StoreOptions = {}): St
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database }),
+      dialect: new SqliteDialect({ database: new PreparedSqlite(database) }),
       plugins: [new SqliteBooleanPlugin()],
       ...(log ? { log } : {}),
     });

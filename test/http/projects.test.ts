@@ -416,3 +416,68 @@ describe('projects', () => {
     expect((await t.request({ method: 'GET', url: `/project/${project.id}`, token: owner.token })).json().lastUpdatedAt).toBe(at);
   });
 });
+
+describe.each<StoreKind>(['sqlite', 'postgres'])('GET /project/{id} store queries (%s)', (store) => {
+  let t: TestApp;
+  let counting = false;
+  const statements: string[] = [];
+  beforeAll(async () => {
+    t = await buildTestApp({ store, onStoreQuery: (sql) => void (counting && statements.push(sql)) });
+  });
+  afterAll(() => t.close());
+
+  /** The statements the store ran to answer one GET /project/{id}, and the answer. */
+  async function readDashboard(projectId: number, token: string): Promise<{ statements: string[]; body: Json }> {
+    statements.length = 0;
+    counting = true;
+    const res = await t.request({ method: 'GET', url: `/project/${projectId}`, token });
+    counting = false;
+    expect(res.statusCode, res.body).toBe(200);
+    return { statements: [...statements], body: res.json() };
+  }
+
+  it('runs the same few statements for 1, 5 and 20 charts, charts and their configs in two', async () => {
+    const owner = await t.signup('Counter');
+    const project = await createProject(t, owner);
+    const dataset = await t.request({ method: 'POST', url: `/team/${owner.teamId}/datasets`, token: owner.token, payload: { name: 'Orders', project_ids: [project.id] } });
+    expect(dataset.statusCode, dataset.body).toBe(200);
+    expect((await t.request({ method: 'POST', url: `/project/${project.id}/share/policy`, token: owner.token })).statusCode).toBe(200);
+    const viewer = await addMember(t, owner, 'projectViewer', [project.id]);
+
+    const counts: Record<number, { owner: number; viewer: number }> = {};
+    let charts = 0;
+    for (const size of [1, 5, 20]) {
+      for (; charts < size; charts++) {
+        const res = await t.request({
+          method: 'POST',
+          url: `/project/${project.id}/chart/quick-create`,
+          token: owner.token,
+          payload: {
+            name: `Chart ${charts}`,
+            type: 'line',
+            chartDatasetConfigs: [
+              { dataset_id: dataset.json().id, xAxis: 'root[].day', yAxis: 'root[].amount', yAxisOperation: 'sum' },
+              { dataset_id: dataset.json().id, xAxis: 'root[].day', yAxis: 'root[].id', yAxisOperation: 'count' },
+            ],
+          },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      const asOwner = await readDashboard(project.id, owner.token);
+      expect(asOwner.body.Charts).toHaveLength(size);
+      expect(asOwner.body.Charts.every((c: Json) => c.ChartDatasetConfigs.length === 2)).toBe(true);
+      expect(asOwner.body.SharePolicies).toHaveLength(1);
+      const asViewer = await readDashboard(project.id, viewer.token);
+      expect(asViewer.body.Charts).toHaveLength(size);
+      expect(asViewer.body.SharePolicies).toBeUndefined();
+      // Charts, then all their dataset configs in one statement, whatever their number.
+      expect(asOwner.statements.filter((sql) => /\bfrom "(charts|chart_dataset_configs)"/.test(sql))).toHaveLength(2);
+      counts[size] = { owner: asOwner.statements.length, viewer: asViewer.statements.length };
+    }
+    // Token, project, membership, charts, configs (+ share policies for a manager).
+    expect(counts[1]!.owner).toBeLessThanOrEqual(6);
+    expect(counts[1]!.viewer).toBeLessThanOrEqual(5);
+    expect(counts[5]).toEqual(counts[1]);
+    expect(counts[20]).toEqual(counts[1]);
+  });
+});
