@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTempDatabase, startTestPostgres } from '../test/helpers/postgres-server.js';
 import { createOrdersTable, fetchRequester, seedDashboard } from '../test/browser/share-seed.js';
+import { assertWrk, runWrk } from './lib/wrk.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const THREADS = process.env['THREADS'] ?? '2';
@@ -48,45 +49,8 @@ async function waitHealthy(url: string, child: ChildProcess): Promise<void> {
   throw new Error('server did not become healthy in 60 s');
 }
 
-interface WrkResult {
-  command: string;
-  requestsPerSecond: number;
-  latencyMs: { avg: number; p50: number; p90: number; p99: number };
-  requests: number;
-  non2xx: number;
-  socketErrors: string | null;
-}
-
-function ms(value: string): number {
-  const match = /^([\d.]+)(us|ms|s|m)$/.exec(value.trim());
-  if (!match) return Number.NaN;
-  const n = Number(match[1]);
-  return match[2] === 'us' ? n / 1000 : match[2] === 'ms' ? n : match[2] === 's' ? n * 1000 : n * 60_000;
-}
-
-function runWrk(url: string): WrkResult {
-  const args = [`-t${THREADS}`, `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency', url];
-  const run = spawnSync('wrk', args, { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr || run.stdout}`);
-  const out = run.stdout;
-  const pick = (re: RegExp) => re.exec(out)?.[1];
-  return {
-    command: `wrk ${args.join(' ').replace(/token=[^&\s]+/, 'token=…')}`,
-    requestsPerSecond: Number(pick(/Requests\/sec:\s+([\d.]+)/)),
-    latencyMs: {
-      avg: ms(pick(/Latency\s+(\S+)/) ?? ''),
-      p50: ms(pick(/50%\s+(\S+)/) ?? ''),
-      p90: ms(pick(/90%\s+(\S+)/) ?? ''),
-      p99: ms(pick(/99%\s+(\S+)/) ?? ''),
-    },
-    requests: Number(pick(/(\d+) requests in/)),
-    non2xx: Number(pick(/Non-2xx or 3xx responses:\s+(\d+)/) ?? 0),
-    socketErrors: pick(/Socket errors:\s+(.+)/) ?? null,
-  };
-}
-
 async function main(): Promise<void> {
-  if (spawnSync('wrk', ['--version']).error) throw new Error('wrk is not installed: apt-get install -y wrk');
+  assertWrk();
   // The built server, as `npm start` runs it.
   const build = spawnSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then((m) => m.buildIfNeeded())"], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build failed');
@@ -134,7 +98,7 @@ async function main(): Promise<void> {
       const check = await fetch(target);
       if (check.status !== 200) throw new Error(`${name}: ${check.status} ${await check.text()}`);
     }
-    const results = Object.fromEntries(Object.entries(cases).map(([name, target]) => [name, runWrk(target)]));
+    const results = Object.fromEntries(Object.entries(cases).map(([name, target]) => [name, runWrk(target, { threads: THREADS, connections: CONNECTIONS, duration: DURATION })]));
     process.stdout.write(
       `${JSON.stringify(
         {

@@ -1,0 +1,146 @@
+/**
+ * Throughput of `GET /project/{id}` (a dashboard with its charts, their dataset configs and share
+ * policies) on the built server as `npm start` runs it, on the embedded SQLite store, with wrk on
+ * loopback: one dashboard of 4 charts and one of 40, each chart with saved chartData (computed
+ * once from a local HTTP API source), read with the owner's token (teamOwner: share policies
+ * included). The per-caller rate limit is raised so that wrk measures the route, not 429s.
+ * Prints one JSON object with both sizes side by side. Not part of CI.
+ *
+ *   npm run bench:project   (bash bench/project-wrk.sh; THREADS=2 CONNECTIONS=50 DURATION=10s by default; CPU_PROF_DIR=dir
+ *                            writes the server's CPU profile there, node --cpu-prof)
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { ensureBuilt, startServerProcess } from './lib/server-process.js';
+import { assertWrk, runWrk } from './lib/wrk.js';
+
+const THREADS = process.env['THREADS'] ?? '2';
+const CONNECTIONS = process.env['CONNECTIONS'] ?? '50';
+const DURATION = process.env['DURATION'] ?? '10s';
+const SIZES = [4, 40] as const;
+
+/** The data the charts are computed from: 90 days of orders in four countries, as a JSON API. */
+async function startOrdersApi(): Promise<{ base: string; server: Server }> {
+  const rows = Array.from({ length: 360 }, (_, i) => ({
+    id: i + 1,
+    day: new Date(Date.UTC(2025, 0, 1 + (i % 90))).toISOString(),
+    country: ['FR', 'DE', 'US', 'IT'][i % 4],
+    amount: ((i * 37) % 90) + 10,
+  }));
+  const body = JSON.stringify(rows);
+  const server = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(body));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+const CHARTS = [
+  { type: 'line', timeInterval: 'day', config: { xAxis: 'root[].day', dateField: 'root[].day', yAxis: 'root[].amount', yAxisOperation: 'sum', legend: 'Revenue' } },
+  { type: 'bar', config: { xAxis: 'root[].country', yAxis: 'root[].amount', yAxisOperation: 'sum', legend: 'By country' } },
+  { type: 'pie', config: { xAxis: 'root[].country', yAxis: 'root[].id', yAxisOperation: 'count', legend: 'Orders' } },
+  { type: 'line', timeInterval: 'week', config: { xAxis: 'root[].day', dateField: 'root[].day', yAxis: 'root[].id', yAxisOperation: 'count', legend: 'Orders per week' } },
+];
+
+async function main(): Promise<void> {
+  assertWrk();
+  ensureBuilt();
+  const api = await startOrdersApi();
+  const profileDir = process.env['CPU_PROF_DIR'];
+  const server = await startServerProcess({
+    ...(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+    env: {
+      PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+      // wrk is one caller from one address: the defaults would answer 429 within the first second.
+      PLOTLINE_RATE_LIMIT: '100000000',
+      PLOTLINE_RATE_LIMIT_AUTHENTICATED: '100000000',
+    },
+  });
+  try {
+    let token = '';
+    const call = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
+      const res = await fetch(`${server.base}${route}`, {
+        method,
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+      return JSON.parse(text) as Record<string, unknown>;
+    };
+    token = (await call('POST', '/user', { name: 'Bench', email: 'bench@example.com', password: 'benchmark password' }))['token'] as string;
+    const teamId = ((await call('GET', '/team')) as unknown as { id: number }[])[0]!.id;
+    const connection = await call('POST', `/team/${teamId}/connections`, { name: 'orders api', type: 'api', host: api.base });
+
+    const projects: Record<number, number> = {};
+    for (const size of SIZES) {
+      const project = await call('POST', '/project', { name: `${size} charts`, team_id: teamId, timezone: 'UTC' });
+      const projectId = project['id'] as number;
+      const dataset = await call('POST', `/team/${teamId}/datasets/quick-create`, {
+        name: `Orders ${size}`,
+        project_ids: [projectId],
+        dataRequests: [{ connection_id: connection['id'], method: 'GET', route: '/orders' }],
+      });
+      for (let i = 0; i < size; i++) {
+        const { config, ...chart } = CHARTS[i % CHARTS.length]!;
+        const created = await call('POST', `/project/${projectId}/chart/quick-create`, {
+          name: `Chart ${i + 1}`,
+          ...chart,
+          onReport: true,
+          layout: { lg: [(i % 2) * 6, Math.floor(i / 2) * 2, 6, 2] },
+          chartDatasetConfigs: [{ dataset_id: dataset['id'], ...config }],
+        });
+        // Saved chartData, as a dashboard has after its first refresh.
+        await call('POST', `/project/${projectId}/chart/${created['id'] as number}/query`, {});
+      }
+      await call('POST', `/project/${projectId}/share/policy`);
+      projects[size] = projectId;
+    }
+
+    // Every dashboard answers in full before wrk starts (an idle keep-alive socket would be closed meanwhile).
+    const bytes: Record<number, number> = {};
+    for (const size of SIZES) {
+      const sample = await fetch(`${server.base}/project/${projects[size]}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = await sample.text();
+      const charts = sample.status === 200 ? (JSON.parse(body) as { Charts: unknown[] }).Charts.length : 0;
+      if (charts !== size) throw new Error(`GET /project/${projects[size]}: ${sample.status}, ${charts} charts`);
+      bytes[size] = Buffer.byteLength(body);
+    }
+    const results: Record<string, unknown> = {};
+    for (const size of SIZES) {
+      const run = runWrk(`${server.base}/project/${projects[size]}`, { threads: THREADS, connections: CONNECTIONS, duration: DURATION, headers: { authorization: `Bearer ${token}` } });
+      results[`charts${size}`] = {
+        charts: size,
+        responseBytes: bytes[size],
+        requestsPerSecond: run.requestsPerSecond,
+        latencyMs: { p50: run.latencyMs.p50, p99: run.latencyMs.p99, avg: run.latencyMs.avg },
+        requests: run.requests,
+        errors: { non2xx: run.non2xx, socket: run.socketErrors },
+        command: run.command,
+      };
+    }
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          bench: 'project-wrk',
+          endpoint: 'GET /project/{id} (Authorization: Bearer, teamOwner)',
+          machine: { cpus: os.cpus().length, node: process.version, store: 'sqlite (embedded)' },
+          note: 'wrk and the server share the machine; loopback only',
+          results,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+  } catch (error) {
+    if (server.output().trim()) process.stderr.write(`server output:\n${server.output()}\n`);
+    throw error;
+  } finally {
+    await server.stop();
+    await new Promise<void>((resolve) => api.server.close(() => resolve()));
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`project-wrk: ${error instanceof Error ? (error.stack ?? error.message) + (error.cause ? ` (${String(error.cause)})` : '') : String(error)}\n`);
+  process.exit(1);
+});
