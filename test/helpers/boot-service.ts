@@ -38,7 +38,7 @@ const app = await buildApp(container, { logLevel: 'silent' });
 await app.ready();
 const boot = packages();
 // A connection test to a closed port: the driver is needed, whatever the answer.
-await container.sources.test({ type: 'postgres', host: '127.0.0.1', port: 1, dbName: 'none', username: 'none' }).catch(() => undefined);
+await container.sources.test({ type: 'postgres', host: '127.0.0.1', port: '1', dbName: 'none', username: 'none' }).catch(() => undefined);
 const afterPostgres = packages();
 await app.close();
 await container.close();
