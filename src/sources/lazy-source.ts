@@ -1,5 +1,5 @@
 import { SourceDriverUnavailableError } from './errors.js';
-import type { DataRequestSpec, RowStream, RunOptions, RunResult, Source, SourceCapabilities, SourceConnection, SourceSchema, TestResult } from './types.js';
+import type { DataRequestSpec, RunOptions, RunResult, Source, SourceCapabilities, SourceConnection, SourceSchema, TestResult } from './types.js';
 
 /** What a source needs to be registered before its module (and driver) is loaded. */
 export interface LazySourceSpec {
