@@ -86,6 +86,12 @@ describe('store statements per run', () => {
 
   /** Reads the run itself makes: every select but authentication's session lookup (shared by every route). */
   const runReads = (sqls: string[]) => sqls.filter((sql) => /^select/i.test(sql) && !/from "sessions"/.test(sql) && !/from "alerts"/.test(sql));
+  /**
+   * Statements of the run itself: not authentication's (the session lookup, and its lastUsedAt
+   * touch, written at most once a minute), nor a background schema refresh of an earlier run that
+   * may land while this one is counted on a slow machine.
+   */
+  const runStatements = (sqls: string[]) => sqls.filter((sql) => !/"sessions"/.test(sql) && !/^update "connections"/i.test(sql));
 
   it.each([
     { path: 'pushdown', type: 'line', config: { xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].amount', yAxisOperation: 'sum' } },
@@ -95,8 +101,8 @@ describe('store statements per run', () => {
     const sqls = await counted(() => t.request({ method: 'POST', url: `/project/${projectId}/chart/${id}/query`, token }));
     console.log(`[store-queries] chart refresh, ${path}: ${runReads(sqls).length} reads, ${sqls.length} statements in all`);
     expect(runReads(sqls).length).toBeLessThanOrEqual(6);
-    // Authentication (1), the reads, the save (1), the run history (begin, 2 inserts, commit) and its alerts (1).
-    expect(sqls.length).toBeLessThanOrEqual(13);
+    // The reads, the save (1), the run history (begin, 2 inserts, commit) and its alerts (1).
+    expect(runStatements(sqls).length).toBeLessThanOrEqual(12);
   });
 
   it('the reads do not grow with the number of datasets a chart draws', async () => {
@@ -129,6 +135,6 @@ describe('store statements per run', () => {
     const sqls = await counted(() => t.request({ method: 'GET', url: `/team/${teamId}/datasets/${datasetId}/request`, token }));
     console.log(`[store-queries] dataset run: ${runReads(sqls).length} reads, ${sqls.length} statements in all`);
     expect(runReads(sqls).length).toBeLessThanOrEqual(5);
-    expect(sqls.length).toBeLessThanOrEqual(6);
+    expect(runStatements(sqls).length).toBeLessThanOrEqual(5);
   });
 });
