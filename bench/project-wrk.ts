@@ -6,7 +6,7 @@
  * included). The per-caller rate limit is raised so that wrk measures the route, not 429s.
  * Prints one JSON object with both sizes side by side. Not part of CI.
  *
- *   npm run bench:project   (bash bench/project-wrk.sh; THREADS=2 CONNECTIONS=50 DURATION=10s by default; CPU_PROF_DIR=dir
+ *   npm run bench:project   (bash bench/project-wrk.sh; THREADS=2 CONNECTIONS=50 DURATION=10s SIZES=4,40 by default; CPU_PROF_DIR=dir
  *                            writes the server's CPU profile there, node --cpu-prof)
  */
 import { createServer, type Server } from 'node:http';
@@ -18,7 +18,8 @@ import { assertWrk, runWrk } from './lib/wrk.js';
 const THREADS = process.env['THREADS'] ?? '2';
 const CONNECTIONS = process.env['CONNECTIONS'] ?? '50';
 const DURATION = process.env['DURATION'] ?? '10s';
-const SIZES = [4, 40] as const;
+// SIZES=4 measures one size alone (a CPU profile of it, say).
+const SIZES = (process.env['SIZES'] ?? '4,40').split(',').map(Number);
 
 /** The data the charts are computed from: 90 days of orders in four countries, as a JSON API. */
 async function startOrdersApi(): Promise<{ base: string; server: Server }> {
