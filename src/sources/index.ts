@@ -15,7 +15,8 @@ import { OutboundPolicy, type HostLookup } from './outbound/address-policy.js';
 import { OutboundClient } from './outbound/http-client.js';
 import { PoolManager } from './pool-manager.js';
 import type { PostgresSourceOptions } from './postgres/postgres-source.js';
-import { SourceRegistry, type SourceProvider } from './registry.js';
+import { providersOf } from './providers.js';
+import { SourceRegistry } from './registry.js';
 
 export interface SourceRegistryOptions {
   /** `config.allowPrivateHosts` (PLOTLINE_ALLOW_PRIVATE_HOSTS). */
@@ -50,30 +51,6 @@ export const DEFAULT_ENDPOINTS: ProviderEndpoints = {
   customerioUrl: undefined,
 };
 
-/** Managed services talk TLS by default; `ssl: false` on the connection still turns it off. */
-const MANAGED_TLS: Partial<SourceProvider['defaults']> = { ssl: true, sslMode: 'require' };
-
-export const POSTGRES_PROVIDERS: SourceProvider[] = [
-  { type: 'postgres', subType: 'postgres', name: 'PostgreSQL', category: 'database' },
-  { type: 'postgres', subType: 'timescaledb', name: 'TimescaleDB', category: 'database', defaults: MANAGED_TLS },
-  { type: 'postgres', subType: 'supabasedb', name: 'Supabase', category: 'database', defaults: MANAGED_TLS },
-  { type: 'postgres', subType: 'rdsPostgres', name: 'Amazon RDS for PostgreSQL', category: 'database', defaults: MANAGED_TLS },
-];
-export const MYSQL_PROVIDERS: SourceProvider[] = [
-  { type: 'mysql', subType: 'mysql', name: 'MySQL / MariaDB', category: 'database' },
-  { type: 'mysql', subType: 'rdsMysql', name: 'Amazon RDS for MySQL', category: 'database', defaults: MANAGED_TLS },
-];
-export const MONGODB_PROVIDERS: SourceProvider[] = [{ type: 'mongodb', subType: 'mongodb', name: 'MongoDB', category: 'database' }];
-export const API_PROVIDERS: SourceProvider[] = [
-  { type: 'api', subType: 'api', name: 'HTTP API', category: 'api' },
-  { type: 'api', subType: 'strapi', name: 'Strapi', category: 'api' },
-  { type: 'api', subType: 'stripe', name: 'Stripe', category: 'api', defaults: { host: 'https://api.stripe.com' } },
-];
-export const REALTIMEDB_PROVIDERS: SourceProvider[] = [{ type: 'realtimedb', subType: 'realtimedb', name: 'Firebase Realtime Database', category: 'database' }];
-export const FIRESTORE_PROVIDERS: SourceProvider[] = [{ type: 'firestore', subType: 'firestore', name: 'Cloud Firestore', category: 'database' }];
-export const CUSTOMERIO_PROVIDERS: SourceProvider[] = [{ type: 'customerio', subType: 'customerio', name: 'Customer.io', category: 'api' }];
-export const GOOGLE_ANALYTICS_PROVIDERS: SourceProvider[] = [{ type: 'googleAnalytics', subType: 'googleAnalytics', name: 'Google Analytics', category: 'api' }];
-
 export function createSourceRegistry(options: SourceRegistryOptions = {}): SourceRegistry {
   const pools = options.pools ?? new PoolManager();
   const policy = new OutboundPolicy({ allowPrivateHosts: options.allowPrivateHosts ?? [], ...(options.lookup ? { lookup: options.lookup } : {}) });
@@ -100,7 +77,7 @@ export function createSourceRegistry(options: SourceRegistryOptions = {}): Sourc
         packages: ['pg', 'pg-cursor'],
         load: async () => new (await import('./postgres/postgres-source.js')).PostgresSource(pools, options.postgres),
       }),
-      POSTGRES_PROVIDERS,
+      providersOf('postgres'),
     )
     .register(
       new LazySource({
@@ -110,7 +87,7 @@ export function createSourceRegistry(options: SourceRegistryOptions = {}): Sourc
         packages: ['mysql2'],
         load: async () => new (await import('./mysql/mysql-source.js')).MysqlSource(pools, options.mysql),
       }),
-      MYSQL_PROVIDERS,
+      providersOf('mysql'),
     )
     .register(
       new LazySource({
@@ -120,7 +97,7 @@ export function createSourceRegistry(options: SourceRegistryOptions = {}): Sourc
         packages: ['mongodb'],
         load: async () => new (await import('./mongodb/mongodb-source.js')).MongoSource(pools, options.mongodb),
       }),
-      MONGODB_PROVIDERS,
+      providersOf('mongodb'),
     )
     .register(
       new LazySource({
@@ -130,7 +107,7 @@ export function createSourceRegistry(options: SourceRegistryOptions = {}): Sourc
         packages: [],
         load: async () => new (await import('./api/api-source.js')).ApiSource(http, options.api),
       }),
-      API_PROVIDERS,
+      providersOf('api'),
     )
     .register(
       new LazySource({
@@ -140,7 +117,7 @@ export function createSourceRegistry(options: SourceRegistryOptions = {}): Sourc
         packages: ['jose'],
         load: async () => new (await import('./realtimedb/realtimedb-source.js')).RealtimeDbSource(http, await tokens()),
       }),
-      REALTIMEDB_PROVIDERS,
+      providersOf('realtimedb'),
     )
     .register(
       new LazySource({
@@ -150,7 +127,7 @@ export function createSourceRegistry(options: SourceRegistryOptions = {}): Sourc
         packages: ['jose'],
         load: async () => new (await import('./firestore/firestore-source.js')).FirestoreSource(http, await tokens(), { baseUrl: endpoints.firestoreUrl }),
       }),
-      FIRESTORE_PROVIDERS,
+      providersOf('firestore'),
     )
     .register(
       new LazySource({
@@ -161,7 +138,7 @@ export function createSourceRegistry(options: SourceRegistryOptions = {}): Sourc
         load: async () =>
           new (await import('./google-analytics/ga-source.js')).GoogleAnalyticsSource(http, await tokens(), { dataUrl: endpoints.gaDataUrl, adminUrl: endpoints.gaAdminUrl }),
       }),
-      GOOGLE_ANALYTICS_PROVIDERS,
+      providersOf('googleAnalytics'),
     )
     .register(
       new LazySource({
@@ -171,12 +148,13 @@ export function createSourceRegistry(options: SourceRegistryOptions = {}): Sourc
         packages: [],
         load: async () => new (await import('./customerio/customerio-source.js')).CustomerioSource(http, { baseUrl: endpoints.customerioUrl, ...now }),
       }),
-      CUSTOMERIO_PROVIDERS,
+      providersOf('customerio'),
     )
     .onClose(() => http.close());
 }
 
-export { SourceRegistry, type ProviderInfo, type SourceProvider } from './registry.js';
+export { SourceRegistry, type ProviderInfo } from './registry.js';
+export * from './providers.js';
 export { PoolManager } from './pool-manager.js';
 export { OutboundPolicy, classifyAddress, type HostLookup } from './outbound/address-policy.js';
 export { OutboundClient } from './outbound/http-client.js';

@@ -27,8 +27,8 @@ describe('SourceRegistry', () => {
   it('resolves sub-types to their family with their own defaults', async () => {
     const pg = recordingSource('postgres');
     const registry = new SourceRegistry(new PoolManager()).register(pg, [
-      { type: 'postgres', subType: 'postgres', name: 'PostgreSQL', category: 'database' },
-      { type: 'postgres', subType: 'rdsPostgres', name: 'RDS', category: 'database', defaults: { ssl: true, sslMode: 'require' } },
+      { type: 'postgres', subType: 'postgres', name: 'PostgreSQL', category: 'database', description: 'A test source' },
+      { type: 'postgres', subType: 'rdsPostgres', name: 'RDS', category: 'database', description: 'A test source', defaults: { ssl: true, sslMode: 'require' } },
     ]);
     await registry.test({ type: 'postgres', subType: 'rdsPostgres', host: 'h' });
     await registry.test({ type: 'postgres', subType: 'rdsPostgres', host: 'h', ssl: false, sslMode: 'verify-full' });
@@ -59,8 +59,6 @@ describe('SourceRegistry', () => {
       'mysql/rdsMysql',
       'mongodb/mongodb',
       'api/api',
-      'api/strapi',
-      'api/stripe',
       'realtimedb/realtimedb',
       'firestore/firestore',
       'googleAnalytics/googleAnalytics',
@@ -71,7 +69,7 @@ describe('SourceRegistry', () => {
   });
 
   it('gives non-streaming sources a one-batch stream', async () => {
-    const registry = new SourceRegistry(new PoolManager()).register(recordingSource('api'), [{ type: 'api', subType: 'api', name: 'API', category: 'api' }]);
+    const registry = new SourceRegistry(new PoolManager()).register(recordingSource('api'), [{ type: 'api', subType: 'api', name: 'API', category: 'api', description: 'A test source' }]);
     const stream = await registry.stream({ type: 'api' }, {});
     const batches = [];
     for await (const batch of stream) batches.push(batch);
@@ -80,7 +78,7 @@ describe('SourceRegistry', () => {
 });
 
 describe('sources loaded on first use', () => {
-  const provider = [{ type: 'api', subType: 'api', name: 'API', category: 'api' as const }];
+  const provider = [{ type: 'api', subType: 'api', name: 'API', category: 'api' as const, description: 'A test source' }];
 
   it('imports a source once, on its first use, and runs through it', async () => {
     let loads = 0;
@@ -117,7 +115,7 @@ describe('sources loaded on first use', () => {
         throw missing;
       },
     });
-    const registry = new SourceRegistry(new PoolManager()).register(lazy, [{ type: 'mongodb', subType: 'mongodb', name: 'MongoDB', category: 'database' }]);
+    const registry = new SourceRegistry(new PoolManager()).register(lazy, [{ type: 'mongodb', subType: 'mongodb', name: 'MongoDB', category: 'database', description: 'A test source' }]);
     for (const attempt of [() => registry.run({ type: 'mongodb', host: 'h' }, {}), () => registry.stream({ type: 'mongodb', host: 'h' }, {}), () => registry.test({ type: 'mongodb', host: 'h' })]) {
       const error = await attempt().then(
         () => undefined,

@@ -1,6 +1,7 @@
 import { SourceTimeoutError, SourceUnreachableError, UnsupportedSourceError } from './errors.js';
 import { loadSource } from './lazy-source.js';
 import { OutboundPolicy } from './outbound/address-policy.js';
+import type { SourceProvider } from './providers.js';
 import type { PoolManager } from './pool-manager.js';
 import type {
   DataRequestSpec,
@@ -15,15 +16,6 @@ import type {
 } from './types.js';
 import { collectRows } from './row-stream.js';
 
-/** A connection type or sub-type the registry serves (`GET /connection-providers`). */
-export interface SourceProvider {
-  type: string;
-  subType: string;
-  name: string;
-  category: 'database' | 'api';
-  /** Connection fields used when the stored value is null or undefined. */
-  defaults?: Partial<SourceConnection>;
-}
 
 export interface ProviderInfo extends SourceProvider {
   capabilities: SourceCapabilities;

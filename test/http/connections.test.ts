@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONNECTION_SUBTYPES, CONNECTION_TYPES } from '../../src/modules/connections/catalog.js';
+import { CONNECTION_SUBTYPES, CONNECTION_TYPES } from '../../src/sources/index.js';
 import type { Role } from '../../src/platform/authorization.js';
 import { now } from '../../src/store/columns.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';

@@ -1,8 +1,12 @@
 import type { Logger } from 'pino';
+import type { Static } from 'typebox';
 import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import type { SourceConnection, SourceRegistry } from '../../sources/index.js';
+import { familyOf, isConnectionSubType, type SourceConnection, type SourceRegistry } from '../../sources/index.js';
+import type { Provider } from './schemas.js';
 import type { ConnectionsService, RunnableConnection } from './service.js';
+
+type ProviderView = Static<typeof Provider>;
 
 const SCHEMA_REFRESH_MS = 3600_000;
 
@@ -21,6 +25,26 @@ export class ConnectionChecks {
   readonly #schemaRefreshedAt = new Map<number, number>();
 
   constructor(private readonly deps: ConnectionChecksDeps) {}
+
+  /** `GET /connection-providers`: every type and sub-type the registry serves, with what its source can do. */
+  providers(): ProviderView[] {
+    return this.deps.registry.providers().flatMap(({ subType, name, category, description, capabilities }) =>
+      isConnectionSubType(subType)
+        ? [
+            {
+              id: subType,
+              type: familyOf(subType),
+              subType,
+              name,
+              category,
+              description,
+              // Every source connects and answers queries; schema, streaming and pushdown are its own to claim.
+              capabilities: { test: true, query: true, schema: capabilities.schema, streaming: capabilities.streaming, pushdown: capabilities.pushdown !== false },
+            },
+          ]
+        : [],
+    );
+  }
 
   /** `GET /team/{tid}/connections/{id}/test`. */
   async test(actor: Actor, teamId: number, connectionId: number): Promise<{ success: true }> {

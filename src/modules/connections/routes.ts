@@ -78,7 +78,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
   app.get(
     '/connection-providers',
     { schema: { tags, summary: 'Every connection type and sub-type with its capabilities', response: { 200: Type.Array(Provider) } } },
-    async () => connections.providers(),
+    async () => checks.providers(),
   );
 
   app.get(

@@ -1,6 +1,9 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, QueryBool, Timestamp } from '../../platform/http-schemas.js';
-import { CONNECTION_SUBTYPES, CONNECTION_TYPES, SSL_MODES } from './catalog.js';
+import { CONNECTION_SUBTYPES, CONNECTION_TYPES } from '../../sources/index.js';
+
+export const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
+export type SslMode = (typeof SSL_MODES)[number];
 import { MASK } from '../../redaction/index.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -4,17 +4,8 @@ import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { can, ownsAny, type Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
-import {
-  PROVIDERS,
-  familyOf,
-  isConnectionSubType,
-  isConnectionType,
-  subTypesOf,
-  type ConnectionSubType,
-  type ConnectionType,
-  type Provider,
-  type SslMode,
-} from './catalog.js';
+import { familyOf, isConnectionSubType, isConnectionType, subTypesOf, type ConnectionSubType, type ConnectionType } from '../../sources/index.js';
+import type { SslMode } from './schemas.js';
 import {
   CONNECTION_SECRET_FIELDS,
   MASK,
@@ -111,10 +102,6 @@ export class ConnectionsService {
     private readonly secrets: SecretBox,
     private readonly access: AccessService,
   ) {}
-
-  providers(): Provider[] {
-    return PROVIDERS.map((p) => ({ ...p, capabilities: { ...p.capabilities } }));
-  }
 
   async list(actor: Actor, teamId: number): Promise<ConnectionView[]> {
     const membership = await this.access.require(actor, teamId, 'connection:read');

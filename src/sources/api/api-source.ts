@@ -37,7 +37,7 @@ const TEST_TIMEOUT_MS = 15_000;
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /**
- * HTTP JSON APIs (and the `strapi` / `stripe` sub-types). Every request goes through the outbound
+ * HTTP JSON APIs. Every request goes through the outbound
  * client, so the address policy applies to the first URL, every redirect and every page.
  */
 export class ApiSource implements Source {

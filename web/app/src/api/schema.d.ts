@@ -7447,11 +7447,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {unknown} */
-                        id: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        id: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         /** @enum {unknown} */
-                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         /** @enum {unknown} */
-                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         name: string;
                         category: string;
                         description: string;
@@ -7499,9 +7499,9 @@ export interface operations {
                         oauth_id: string | null;
                         name: string;
                         /** @enum {unknown} */
-                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         /** @enum {unknown} */
-                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         active: boolean;
                         host?: string | null;
                         dbName?: string | null;
@@ -7574,10 +7574,10 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @enum {unknown} */
-                    type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                    type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                     project_ids?: (number | string)[];
                     oauth_id?: string | null;
-                    subType?: ("timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
+                    subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
                     active?: boolean;
                     host?: string | null;
                     dbName?: string | null;
@@ -7620,9 +7620,9 @@ export interface operations {
                         oauth_id: string | null;
                         name: string;
                         /** @enum {unknown} */
-                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         /** @enum {unknown} */
-                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         active: boolean;
                         host?: string | null;
                         dbName?: string | null;
@@ -7693,9 +7693,9 @@ export interface operations {
                         oauth_id: string | null;
                         name: string;
                         /** @enum {unknown} */
-                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         /** @enum {unknown} */
-                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         active: boolean;
                         host?: string | null;
                         dbName?: string | null;
@@ -7763,10 +7763,10 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     /** @enum {unknown} */
-                    type?: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                    type?: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                     project_ids?: (number | string)[];
                     oauth_id?: string | null;
-                    subType?: ("timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
+                    subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
                     active?: boolean;
                     host?: string | null;
                     dbName?: string | null;
@@ -7809,9 +7809,9 @@ export interface operations {
                         oauth_id: string | null;
                         name: string;
                         /** @enum {unknown} */
-                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         /** @enum {unknown} */
-                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         active: boolean;
                         host?: string | null;
                         dbName?: string | null;
@@ -7917,9 +7917,9 @@ export interface operations {
                         oauth_id: string | null;
                         name: string;
                         /** @enum {unknown} */
-                        type: "mongodb" | "api" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         /** @enum {unknown} */
-                        subType: "timescaledb" | "supabasedb" | "rdsPostgres" | "rdsMysql" | "api" | "mongodb" | "mysql" | "postgres" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
                         active: boolean;
                         host?: string | null;
                         dbName?: string | null;
