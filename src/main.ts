@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: holds young-generation growth during start-up (before the imports below allocate).
+import { bootFinished } from './runtime/boot-memory.js';
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig, looksRandom, type Config } from './config/index.js';
 import { createContainer } from './container.js';
@@ -44,6 +46,7 @@ program
     const cfg = config();
     const started = Date.now();
     const server = await startServer(cfg).catch(fail);
+    bootFinished();
     const store = cfg.database.kind === 'sqlite' ? `SQLite at ${cfg.database.file}` : 'Postgres (DATABASE_URL)';
     process.stdout.write(
       [
