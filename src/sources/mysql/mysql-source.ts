@@ -1,49 +1,17 @@
 import type { Readable } from 'node:stream';
 import mysql from 'mysql2';
 import type { ConnectionOptions, FieldPacket, Pool, PoolConnection, PoolOptions, TypeCast } from 'mysql2';
-import { AppError } from '../../errors/index.js';
-import { InvalidQueryError, SourceQueryError, SourceTimeoutError, SourceUnreachableError } from '../errors.js';
-import { ConnectionGate, DEFAULT_GATE_LIMITS } from '../connection-gate.js';
-import type { PoolManager } from '../pool-manager.js';
-import { redactSecrets } from '../redact.js';
-import { RunControl } from '../run-control.js';
-import { assertReadOnlyStatement } from '../statement-safety/index.js';
-import { collectRows, openRowStream, type BatchCursor, type CloseReason } from '../row-stream.js';
-import {
-  DEFAULT_BATCH_SIZE,
-  DEFAULT_ROW_LIMIT,
-  type ColumnInfo,
-  type ColumnType,
-  type DataRequestSpec,
-  type Row,
-  type RowStream,
-  type RunOptions,
-  type RunResult,
-  type SchemaTable,
-  type Source,
-  type SourceCapabilities,
-  type SourceConnection,
-  type SourceSchema,
-  type TestResult,
-} from '../types.js';
+import type { AppError } from '../../errors/index.js';
+import { InvalidQueryError } from '../errors.js';
+import type { BatchCursor, CloseReason } from '../row-stream.js';
+import { isSocketOrTlsFailure, SqlPool, SqlSource, translateSqlError, type SqlFailure, type SqlSourceOptions, type SqlStatement } from '../sql-source.js';
+import type { ColumnInfo, ColumnType, Row, SourceCapabilities, SourceConnection } from '../types.js';
 import { naiveTimestampToIso, parseDecimal } from '../values.js';
-import { compileSql } from '../variables/sql.js';
 import { mysqlTarget, type MysqlTarget } from './connection-config.js';
 import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
-export interface MysqlSourceOptions {
-  /** Connections per pool (default 5): runs beyond it wait in the connection's queue. */
-  maxConnections?: number;
-  /** Runs that may wait for a pooled connection (default 1,000); past it SOURCE_BUSY at once. */
-  queueLimit?: number;
-  /** Longest wait for a pooled connection before SOURCE_BUSY (default 20 s). */
-  waitTimeoutMs?: number;
-  idleTimeoutMs?: number;
-  connectTimeoutMs?: number;
-}
+export type MysqlSourceOptions = SqlSourceOptions;
 
-const TEST_TIMEOUT_MS = 15_000;
-const SCHEMA_TIMEOUT_MS = 30_000;
 const KILL_TIMEOUT_MS = 2_000;
 
 /** Values normalized like every other source (see values.ts). */
@@ -113,20 +81,19 @@ function mysqlColumns(fields: readonly FieldPacket[]): ColumnInfo[] {
 const ORIGINAL = Symbol('plotline.original');
 
 /** A mysql2 pool plus the server flavour (how to set a statement timeout) and the config for KILL QUERY. */
-export class MysqlPool {
+export class MysqlPool extends SqlPool<PoolConnection> {
   private pool: Pool;
   private ssl: MysqlTarget['ssl'];
   private flavour: Promise<'mariadb' | 'mysql'> | undefined;
   private triedPlain = false;
-  readonly gate: ConnectionGate;
 
   constructor(
     readonly target: MysqlTarget,
-    private readonly options: Required<MysqlSourceOptions>,
+    options: Required<MysqlSourceOptions>,
   ) {
+    super(options);
     this.ssl = target.ssl;
     this.pool = mysql.createPool(this.poolConfig());
-    this.gate = new ConnectionGate({ size: options.maxConnections, queueLimit: options.queueLimit, waitTimeoutMs: options.waitTimeoutMs });
   }
 
   private connectionConfig(): ConnectionOptions {
@@ -161,34 +128,22 @@ export class MysqlPool {
     };
   }
 
-  /**
-   * A pooled connection once the gate lets this run in (bounded queue and wait, then
-   * SOURCE_BUSY); releasing or destroying it gives the turn to the next run.
-   */
-  async connection(signal?: AbortSignal): Promise<PoolConnection> {
-    const turn = await this.gate.acquire(signal);
-    try {
-      const conn = await this.checkout();
-      // mysql2 hands out the same connection objects again: wrap the original methods, once each.
-      const own = conn as PoolConnection & { [ORIGINAL]?: { release: () => void; destroy: () => void } };
-      own[ORIGINAL] ??= { release: conn.release.bind(conn), destroy: conn.destroy.bind(conn) };
-      const { release, destroy } = own[ORIGINAL];
-      conn.release = () => {
-        turn();
-        release();
-      };
-      conn.destroy = () => {
-        turn();
-        destroy();
-      };
-      return conn;
-    } catch (error) {
+  protected holdTurn(conn: PoolConnection, turn: () => void): void {
+    // mysql2 hands out the same connection objects again: wrap the original methods, once each.
+    const own = conn as PoolConnection & { [ORIGINAL]?: { release: () => void; destroy: () => void } };
+    own[ORIGINAL] ??= { release: conn.release.bind(conn), destroy: conn.destroy.bind(conn) };
+    const { release, destroy } = own[ORIGINAL];
+    conn.release = () => {
       turn();
-      throw error;
-    }
+      release();
+    };
+    conn.destroy = () => {
+      turn();
+      destroy();
+    };
   }
 
-  private async checkout(): Promise<PoolConnection> {
+  protected async checkout(): Promise<PoolConnection> {
     try {
       return await getConnection(this.pool);
     } catch (error) {
@@ -204,6 +159,38 @@ export class MysqlPool {
       throw error;
     }
   }
+
+  protected close(): Promise<void> {
+    return new Promise((resolve) => this.pool.end(() => resolve()));
+  }
+
+  /** The time limit is a session variable: a pooled connection keeps the last run's, so every run sets its own. */
+  async begin(conn: PoolConnection, remainingMs: number): Promise<void> {
+    await query(conn, await this.timeoutStatement(conn, remainingMs));
+    await query(conn, 'START TRANSACTION READ ONLY');
+  }
+
+  query<T>(conn: PoolConnection, sql: string): Promise<T[]> {
+    return query<T[]>(conn, sql);
+  }
+
+  cancel(conn: PoolConnection): Promise<void> {
+    return this.killQuery(conn.threadId);
+  }
+
+  release(conn: PoolConnection): void {
+    conn.release();
+  }
+
+  discard(conn: PoolConnection): void {
+    conn.destroy();
+  }
+
+  openCursor(conn: PoolConnection, statement: SqlStatement, batchSize: number, releasePool: () => Promise<void>): BatchCursor {
+    const command = conn.execute(statement.text, statement.values as never[]);
+    return new MysqlCursor(conn, command.stream({ highWaterMark: batchSize }), this, releasePool);
+  }
+
 
   /** `SET SESSION` statement that bounds one statement's run time on this server. */
   async timeoutStatement(conn: PoolConnection, ms: number): Promise<string> {
@@ -230,11 +217,6 @@ export class MysqlPool {
       side.destroy();
     }
   }
-
-  end(): Promise<void> {
-    this.gate.close(new SourceUnreachableError('The connection was closed'));
-    return new Promise((resolve) => this.pool.end(() => resolve()));
-  }
 }
 
 function getConnection(pool: Pool): Promise<PoolConnection> {
@@ -250,126 +232,27 @@ function query<T>(conn: PoolConnection, sql: string): Promise<T> {
  * limit, a prepared statement whose rows are streamed; over the deadline, KILL QUERY and the
  * connection is destroyed.
  */
-export class MysqlSource implements Source {
+export class MysqlSource extends SqlSource<PoolConnection, MysqlPool> {
   readonly type = 'mysql';
   readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.mysql;
-  private readonly options: Required<MysqlSourceOptions>;
-
-  constructor(
-    private readonly pools: PoolManager,
-    options: MysqlSourceOptions = {},
-  ) {
-    this.options = {
-      maxConnections: options.maxConnections ?? DEFAULT_GATE_LIMITS.size,
-      queueLimit: options.queueLimit ?? DEFAULT_GATE_LIMITS.queueLimit,
-      waitTimeoutMs: options.waitTimeoutMs ?? DEFAULT_GATE_LIMITS.waitTimeoutMs,
-      idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
-      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-    };
-  }
+  protected readonly schemaQuery = `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, COLUMN_TYPE AS column_type, IS_NULLABLE AS is_nullable
+             FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`;
 
   databaseHosts(conn: SourceConnection): string[] {
     return [mysqlTarget(conn).host];
   }
 
-  async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
-    await this.withConnection(conn, new RunControl({ timeoutMs: TEST_TIMEOUT_MS, signal }), (c, control) => control.race(query(c, 'SELECT 1')));
-    return { success: true };
-  }
-
-  async schema(conn: SourceConnection, signal?: AbortSignal): Promise<SourceSchema> {
-    const rows = await this.withConnection(conn, new RunControl({ timeoutMs: SCHEMA_TIMEOUT_MS, signal }), (c, control) =>
-      control.race(
-        query<Array<{ table_name: string; column_name: string; column_type: string; is_nullable: string }>>(
-          c,
-          `SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, COLUMN_TYPE AS column_type, IS_NULLABLE AS is_nullable
-             FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`,
-        ),
-      ),
-    );
-    const tables = new Map<string, SchemaTable>();
-    for (const row of rows) {
-      let table = tables.get(row.table_name);
-      if (!table) tables.set(row.table_name, (table = { name: row.table_name, columns: [] }));
-      table.columns.push({ name: row.column_name, type: row.column_type, nullable: row.is_nullable === 'YES' });
-    }
-    return { tables: [...tables.values()] };
-  }
-
-  async run(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RunResult> {
-    return collectRows(await this.stream(conn, request, options));
-  }
-
-  async stream(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RowStream> {
-    const sql = (request.compiled?.text ?? request.query)?.trim().replace(/;\s*$/, '');
-    if (!sql) throw new InvalidQueryError('The SQL query is empty');
-    const compiled = request.compiled ? { text: sql, values: [...request.compiled.values] } : compileSql(sql, 'mysql', options.variables);
-    // A read-only transaction does not stop DDL (it commits implicitly), INTO OUTFILE or LOAD_FILE.
-    await assertReadOnlyStatement(compiled.text, 'mysql');
-    const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
-    const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    const limits = { rowLimit: options.rowLimit ?? DEFAULT_ROW_LIMIT, batchSize };
-
-    return openRowStream(
-      control,
-      limits,
-      async () => {
-        const handle = this.pools.acquire(conn, 'mysql', () => this.createPool(conn), (pool) => pool.end());
-        let connection: PoolConnection | undefined;
-        try {
-          connection = await handle.pool.connection(control.signal);
-          await query(connection, await handle.pool.timeoutStatement(connection, control.remainingMs()));
-          await query(connection, 'START TRANSACTION READ ONLY');
-        } catch (error) {
-          connection?.destroy();
-          await handle.release();
-          throw error;
-        }
-        const command = connection.execute(compiled.text, compiled.values as never[]);
-        return new MysqlCursor(connection, command.stream({ highWaterMark: batchSize }), handle.pool, () => handle.release());
-      },
-      (error) => translateMysqlError(error, conn, control.timeoutMs),
-    );
-  }
-
-  private createPool(conn: SourceConnection): MysqlPool {
+  protected createPool(conn: SourceConnection): MysqlPool {
     return new MysqlPool(mysqlTarget(conn), this.options);
   }
 
-  private async withConnection<T>(
-    conn: SourceConnection,
-    control: RunControl,
-    work: (connection: PoolConnection, control: RunControl) => Promise<T>,
-  ): Promise<T> {
-    let handle: { pool: MysqlPool; release(): Promise<void> } | undefined;
-    let connection: PoolConnection | undefined;
-    let broken = false;
-    try {
-      handle = this.pools.acquire(conn, 'mysql', () => this.createPool(conn), (pool) => pool.end());
-      const pool = handle.pool;
-      connection = await control.race(pool.connection(control.signal), (late) => late.destroy());
-      const active = connection;
-      control.onAbort(async () => {
-        broken = true;
-        await pool.killQuery(active.threadId);
-        active.destroy();
-      });
-      await control.race(query(connection, await pool.timeoutStatement(connection, control.remainingMs())));
-      await control.race(query(connection, 'START TRANSACTION READ ONLY'));
-      const result = await work(connection, control);
-      await control.race(query(connection, 'ROLLBACK'));
-      return result;
-    } catch (error) {
-      broken = true;
-      throw control.error ?? translateMysqlError(error, conn, control.timeoutMs);
-    } finally {
-      control.dispose();
-      if (connection && !control.aborted) {
-        if (broken) connection.destroy();
-        else connection.release();
-      }
-      await handle?.release();
-    }
+  protected translateError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
+    return translateMysqlError(error, conn, timeoutMs);
+  }
+
+  /** A prepared statement is one statement: a trailing semicolon is left out. */
+  protected override statementText(sql: string): string {
+    return sql.replace(/;\s*$/, '');
   }
 }
 
@@ -455,15 +338,8 @@ class MysqlCursor implements BatchCursor {
   }
 }
 
+/** mysql2's own codes for a connection that is lost, or was never made, or was refused for load. */
 const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'HANDSHAKE_NO_SSL_SUPPORT',
@@ -474,13 +350,16 @@ const UNREACHABLE = new Set([
 const TIMEOUT_ERRNOS = new Set([1969, 3024, 1317]);
 
 export function translateMysqlError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
-  if (error instanceof AppError) return error;
-  const err = error as { code?: string; errno?: number; sqlState?: string; sqlMessage?: string; message?: string; fatal?: boolean };
-  const message = redactSecrets(err?.sqlMessage ?? err?.message ?? String(error), conn);
-  if (err?.errno !== undefined && TIMEOUT_ERRNOS.has(err.errno)) return new SourceTimeoutError(timeoutMs);
-  if (err?.code && (UNREACHABLE.has(err.code) || err.code.startsWith('ERR_TLS') || err.code.includes('CERT'))) {
-    return new SourceUnreachableError(`MySQL is unreachable: ${message}`);
-  }
-  if (err?.sqlState || (typeof err?.code === 'string' && err.code.startsWith('ER_'))) return new SourceQueryError(`MySQL: ${message}`);
-  return new SourceUnreachableError(`MySQL connection failed: ${message}`);
+  return translateSqlError(error, conn, timeoutMs, 'MySQL', (error) => {
+    const err = error as { code?: string; errno?: number; sqlState?: string; sqlMessage?: string; message?: string } | undefined;
+    return { failure: mysqlFailure(err), message: err?.sqlMessage ?? err?.message ?? String(error) };
+  });
+}
+
+function mysqlFailure(err: { code?: string; errno?: number; sqlState?: string } | undefined): SqlFailure {
+  if (err?.errno !== undefined && TIMEOUT_ERRNOS.has(err.errno)) return 'timeout';
+  // Checked before the SQL state: ER_CON_COUNT_ERROR has one, but the server is refusing connections.
+  if (err?.code && (UNREACHABLE.has(err.code) || isSocketOrTlsFailure(err.code))) return 'unreachable';
+  if (err?.sqlState || (typeof err?.code === 'string' && err.code.startsWith('ER_'))) return 'query';
+  return 'connection';
 }

@@ -1,48 +1,19 @@
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import { AppError } from '../../errors/index.js';
-import { InvalidQueryError, SourceQueryError, SourceTimeoutError, SourceUnreachableError } from '../errors.js';
-import { ConnectionGate, DEFAULT_GATE_LIMITS } from '../connection-gate.js';
-import type { PoolManager } from '../pool-manager.js';
-import { redactSecrets } from '../redact.js';
+import type { AppError } from '../../errors/index.js';
+import { InvalidQueryError, SourceUnreachableError } from '../errors.js';
 import { RunControl } from '../run-control.js';
 import { assertReadOnlyStatement } from '../statement-safety/index.js';
-import { collectRows, openRowStream, type BatchCursor, type CloseReason } from '../row-stream.js';
-import {
-  DEFAULT_BATCH_SIZE,
-  DEFAULT_ROW_LIMIT,
-  type DataRequestSpec,
-  type Row,
-  type RowStream,
-  type RunOptions,
-  type RunResult,
-  type SchemaTable,
-  type Source,
-  type SourceCapabilities,
-  type SourceConnection,
-  type SourceSchema,
-  type TestResult,
-} from '../types.js';
-import { compileSql } from '../variables/sql.js';
+import type { BatchCursor, CloseReason } from '../row-stream.js';
+import { isSocketOrTlsFailure, SqlPool, SqlSource, translateSqlError, type SchemaColumnRow, type SqlFailure, type SqlSourceOptions, type SqlStatement } from '../sql-source.js';
+import { DEFAULT_ROW_LIMIT, type DataRequestSpec, type Row, type RunOptions, type RunResult, type SourceCapabilities, type SourceConnection } from '../types.js';
 import { postgresTarget, type PostgresTarget } from './connection-config.js';
 import { postgresColumns, postgresTypes } from './value-types.js';
 import { probeSsl, sendCancelRequest } from './wire.js';
 import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
-export interface PostgresSourceOptions {
-  /** Connections per pool (default 5): runs beyond it wait in the connection's queue. */
-  maxConnections?: number;
-  /** Runs that may wait for a pooled connection (default 1,000); past it SOURCE_BUSY at once. */
-  queueLimit?: number;
-  /** Longest wait for a pooled connection before SOURCE_BUSY (default 20 s). */
-  waitTimeoutMs?: number;
-  /** Idle connections are closed after this long (default 30 s). */
-  idleTimeoutMs?: number;
-  connectTimeoutMs?: number;
-}
+export type PostgresSourceOptions = SqlSourceOptions;
 
-const TEST_TIMEOUT_MS = 15_000;
-const SCHEMA_TIMEOUT_MS = 30_000;
 /** How long a cancelled read may take to come back before the connection is destroyed. */
 const CANCEL_WAIT_MS = 1_500;
 /** How long one cancel request is given before it is sent again. */
@@ -55,47 +26,68 @@ type BackendKey = { processID?: number | null; secretKey?: number | null };
  * A pg.Pool plus what pg cannot do itself: sslmode=prefer (probe once, then TLS or not) and the
  * address used to send cancel requests.
  */
-export class PostgresPool {
+export class PostgresPool extends SqlPool<pg.PoolClient> {
   private pool: pg.Pool | undefined;
   private creating: Promise<pg.Pool> | undefined;
   private ended = false;
-  readonly gate: ConnectionGate;
 
   constructor(
     readonly target: PostgresTarget,
-    private readonly options: Required<PostgresSourceOptions>,
+    options: Required<PostgresSourceOptions>,
   ) {
-    this.gate = new ConnectionGate({ size: options.maxConnections, queueLimit: options.queueLimit, waitTimeoutMs: options.waitTimeoutMs });
+    super(options);
   }
 
-  /**
-   * A pooled client once the connection's gate lets this run in (bounded queue and wait, then
-   * SOURCE_BUSY); releasing the client gives the turn to the next run.
-   */
-  async connect(signal?: AbortSignal): Promise<pg.PoolClient> {
-    const turn = await this.gate.acquire(signal);
-    try {
-      const pool = this.pool ?? (await (this.creating ??= this.create().finally(() => (this.creating = undefined))));
-      const client = await pool.connect();
-      // pg sets `release` anew at every checkout, so this wrapper lives exactly as long as this turn.
-      const release = client.release.bind(client);
-      client.release = ((error?: Error | boolean) => {
-        turn();
-        release(error);
-      }) as typeof client.release;
-      return client;
-    } catch (error) {
+  protected async checkout(): Promise<pg.PoolClient> {
+    const pool = this.pool ?? (await (this.creating ??= this.create().finally(() => (this.creating = undefined))));
+    return pool.connect();
+  }
+
+  protected holdTurn(client: pg.PoolClient, turn: () => void): void {
+    // pg sets `release` anew at every checkout, so this wrapper lives exactly as long as this turn.
+    const release = client.release.bind(client);
+    client.release = ((error?: Error | boolean) => {
       turn();
-      throw error;
-    }
+      release(error);
+    }) as typeof client.release;
   }
 
-  async end(): Promise<void> {
+  protected async close(): Promise<void> {
     this.ended = true;
-    this.gate.close(new SourceUnreachableError('The connection was closed'));
     const pool = this.pool ?? (await this.creating?.catch(() => undefined));
     this.pool = undefined;
     await pool?.end();
+  }
+
+  /**
+   * Strings are read the standard way (no backslash escapes), as the statement check's parser
+   * reads them, whatever the server or role default is.
+   */
+  async begin(client: pg.PoolClient, remainingMs: number): Promise<void> {
+    await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(remainingMs))}; SET LOCAL standard_conforming_strings = on`);
+  }
+
+  async query<T>(client: pg.PoolClient, sql: string): Promise<T[]> {
+    return (await client.query(sql)).rows as T[];
+  }
+
+  async cancel(client: pg.PoolClient): Promise<void> {
+    const key = client as unknown as BackendKey;
+    if (key.processID && key.secretKey !== null && key.secretKey !== undefined) {
+      await sendCancelRequest(this.target.host, this.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
+    }
+  }
+
+  release(client: pg.PoolClient): void {
+    client.release();
+  }
+
+  discard(client: pg.PoolClient): void {
+    client.release(true);
+  }
+
+  openCursor(client: pg.PoolClient, statement: SqlStatement, _batchSize: number, releasePool: () => Promise<void>): BatchCursor {
+    return new PostgresCursor(client, this.target, statement.text, statement.values, releasePool);
   }
 
   private async create(): Promise<pg.Pool> {
@@ -134,60 +126,35 @@ export class PostgresPool {
  * rows come through a cursor in batches; over the deadline the query is cancelled on the server
  * and the connection destroyed.
  */
-export class PostgresSource implements Source {
+export class PostgresSource extends SqlSource<pg.PoolClient, PostgresPool> {
   readonly type = 'postgres';
   readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.postgres;
-  private readonly options: Required<PostgresSourceOptions>;
-
-  constructor(
-    private readonly pools: PoolManager,
-    options: PostgresSourceOptions = {},
-  ) {
-    this.options = {
-      maxConnections: options.maxConnections ?? DEFAULT_GATE_LIMITS.size,
-      queueLimit: options.queueLimit ?? DEFAULT_GATE_LIMITS.queueLimit,
-      waitTimeoutMs: options.waitTimeoutMs ?? DEFAULT_GATE_LIMITS.waitTimeoutMs,
-      idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
-      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-    };
-  }
+  protected readonly schemaQuery = `select c.table_schema, c.table_name, c.column_name, c.data_type as column_type, c.is_nullable
+             from information_schema.columns c
+            where c.table_schema not in ('pg_catalog', 'information_schema')
+              and c.table_schema not like 'pg\\_toast%' and c.table_schema not like 'pg\\_temp%'
+            order by c.table_schema, c.table_name, c.ordinal_position`;
 
   databaseHosts(conn: SourceConnection): string[] {
     return [postgresTarget(conn).host];
   }
 
-  async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
-    await this.withTransaction(conn, new RunControl({ timeoutMs: TEST_TIMEOUT_MS, signal }), (client, control) =>
-      control.race(client.query('select 1')),
-    );
-    return { success: true };
+  protected createPool(conn: SourceConnection): PostgresPool {
+    return new PostgresPool(postgresTarget(conn), this.options);
   }
 
-  async schema(conn: SourceConnection, signal?: AbortSignal): Promise<SourceSchema> {
-    const result = await this.withTransaction(conn, new RunControl({ timeoutMs: SCHEMA_TIMEOUT_MS, signal }), (client, control) =>
-      control.race(
-        client.query<{ table_schema: string; table_name: string; column_name: string; data_type: string; is_nullable: string }>(
-          `select c.table_schema, c.table_name, c.column_name, c.data_type, c.is_nullable
-             from information_schema.columns c
-            where c.table_schema not in ('pg_catalog', 'information_schema')
-              and c.table_schema not like 'pg\\_toast%' and c.table_schema not like 'pg\\_temp%'
-            order by c.table_schema, c.table_name, c.ordinal_position`,
-        ),
-      ),
-    );
-    const tables = new Map<string, SchemaTable>();
-    for (const row of result.rows) {
-      const name = row.table_schema === 'public' ? row.table_name : `${row.table_schema}.${row.table_name}`;
-      let table = tables.get(name);
-      if (!table) tables.set(name, (table = { name, columns: [] }));
-      table.columns.push({ name: row.column_name, type: row.data_type, nullable: row.is_nullable === 'YES' });
-    }
-    return { tables: [...tables.values()] };
+  protected translateError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
+    return translatePostgresError(error, conn, timeoutMs);
   }
 
-  async run(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RunResult> {
+  /** Tables outside `public` are named with their schema, as a query must name them. */
+  protected override tableName(row: SchemaColumnRow): string {
+    return row.table_schema === 'public' ? row.table_name : `${row.table_schema}.${row.table_name}`;
+  }
+
+  override async run(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RunResult> {
     if (request.compiled) return this.runCompiled(conn, request.compiled, options);
-    return collectRows(await this.stream(conn, request, options));
+    return super.run(conn, request, options);
   }
 
   /**
@@ -212,83 +179,6 @@ export class PostgresSource implements Source {
       meta: { columns: postgresColumns(result.fields), rowCount: rows.length, truncated, durationMs: Math.round(performance.now() - started) },
     };
   }
-
-  async stream(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RowStream> {
-    const sql = (request.compiled?.text ?? request.query)?.trim();
-    if (!sql) throw new InvalidQueryError('The SQL query is empty');
-    const compiled = request.compiled ? { text: sql, values: [...request.compiled.values] } : compileSql(sql, 'postgres', options.variables);
-    // READ ONLY alone still lets COPY … TO PROGRAM, file functions and large objects run.
-    await assertReadOnlyStatement(compiled.text, 'postgres');
-    const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
-    const limits = { rowLimit: options.rowLimit ?? DEFAULT_ROW_LIMIT, batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE };
-
-    return openRowStream(
-      control,
-      limits,
-      async () => {
-        const handle = this.pools.acquire(conn, 'postgres', () => this.createPool(conn), (pool) => pool.end());
-        let client: pg.PoolClient | undefined;
-        try {
-          client = await handle.pool.connect(control.signal);
-          await client.query(beginReadOnly(control.remainingMs()));
-        } catch (error) {
-          client?.release(true);
-          await handle.release();
-          throw error;
-        }
-        return new PostgresCursor(client, handle.pool.target, compiled.text, compiled.values, () => handle.release());
-      },
-      (error) => translatePostgresError(error, conn, control.timeoutMs),
-    );
-  }
-
-  private createPool(conn: SourceConnection): PostgresPool {
-    return new PostgresPool(postgresTarget(conn), this.options);
-  }
-
-  /** Runs `work` in a read-only transaction on a pooled client; cancels and destroys it on abort. */
-  private async withTransaction<T>(
-    conn: SourceConnection,
-    control: RunControl,
-    work: (client: pg.PoolClient, control: RunControl) => Promise<T>,
-  ): Promise<T> {
-    let handle: { pool: PostgresPool; release(): Promise<void> } | undefined;
-    let client: pg.PoolClient | undefined;
-    let broken = false;
-    try {
-      handle = this.pools.acquire(conn, 'postgres', () => this.createPool(conn), (pool) => pool.end());
-      const pool = handle.pool;
-      client = await control.race(pool.connect(control.signal), (late) => late.release(true));
-      const active = client;
-      control.onAbort(async () => {
-        broken = true;
-        const key = active as unknown as BackendKey;
-        if (key.processID && key.secretKey !== null && key.secretKey !== undefined) {
-          await sendCancelRequest(pool.target.host, pool.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
-        }
-        active.release(true);
-      });
-      await control.race(client.query(beginReadOnly(control.remainingMs())));
-      const result = await work(client, control);
-      await control.race(client.query('ROLLBACK'));
-      return result;
-    } catch (error) {
-      broken = true;
-      throw control.error ?? translatePostgresError(error, conn, control.timeoutMs);
-    } finally {
-      control.dispose();
-      if (client && !control.aborted) client.release(broken ? true : undefined);
-      await handle?.release();
-    }
-  }
-}
-
-/**
- * Opens a run's transaction. Strings are read the standard way (no backslash escapes), as the
- * statement check's parser reads them, whatever the server or role default is.
- */
-function beginReadOnly(remainingMs: number): string {
-  return `BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(remainingMs))}; SET LOCAL standard_conforming_strings = on`;
 }
 
 /** One cursor on one pooled client, inside `BEGIN READ ONLY`. */
@@ -380,32 +270,21 @@ async function withTimeout(work: Promise<unknown>, ms: number): Promise<boolean>
   return finished;
 }
 
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EPIPE',
-  'ENOENT',
-]);
-
 /** Translates driver errors once, here: SQLSTATE errors are the server's answer, the rest is the network. */
 export function translatePostgresError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
-  if (error instanceof AppError) return error;
-  const err = error as { code?: string; message?: string; severity?: string } | undefined;
-  const message = redactSecrets(err?.message ?? String(error), conn);
-  const code = err?.code ?? '';
-  if (code === '57014') return new SourceTimeoutError(timeoutMs);
-  if (/^[0-9A-Z]{5}$/.test(code) && err?.severity !== undefined) {
+  return translateSqlError(error, conn, timeoutMs, 'PostgreSQL', (error) => {
+    const err = error as { code?: string; message?: string; severity?: string } | undefined;
+    return { failure: postgresFailure(err?.code ?? '', err?.severity), message: err?.message ?? String(error) };
+  });
+}
+
+function postgresFailure(code: string, severity: string | undefined): SqlFailure {
+  if (code === '57014') return 'timeout';
+  if (/^[0-9A-Z]{5}$/.test(code) && severity !== undefined) {
     // Class 08 (connection exception), 53 (insufficient resources), 57P0x (shutdown): the server is not usable.
-    if (code.startsWith('08') || code.startsWith('53') || code.startsWith('57P')) return new SourceUnreachableError(`PostgreSQL: ${message}`);
-    return new SourceQueryError(`PostgreSQL: ${message}`);
+    return code.startsWith('08') || code.startsWith('53') || code.startsWith('57P') ? 'unavailable' : 'query';
   }
-  if (UNREACHABLE_CODES.has(code) || code.startsWith('ERR_TLS') || code.includes('CERT') || code.includes('SELF_SIGNED')) {
-    return new SourceUnreachableError(`PostgreSQL is unreachable: ${message}`);
-  }
-  return new SourceUnreachableError(`PostgreSQL connection failed: ${message}`);
+  // ENOENT: no socket file at a Unix-socket host's path.
+  if (isSocketOrTlsFailure(code) || code === 'ENOENT' || code.includes('SELF_SIGNED')) return 'unreachable';
+  return 'connection';
 }
