@@ -76,14 +76,14 @@ async function main(): Promise<void> {
     if (!base) throw new Error(`the server did not start: ${out}`);
 
     let token = '';
-    const call = async (method: string, route: string, body?: unknown, auth = true): Promise<{ status: number; json: () => unknown }> => {
+    const call = async (method: string, route: string, body?: unknown, auth = true): Promise<{ status: number; text: string; json: () => unknown }> => {
       const res = await request(`${base}${route}`, {
         method: method as 'GET',
         headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(auth && token ? { authorization: `Bearer ${token}` } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.body.text();
-      return { status: res.statusCode, json: () => JSON.parse(text) as unknown };
+      return { status: res.statusCode, text, json: () => JSON.parse(text) as unknown };
     };
     const must = async (method: string, route: string, body?: unknown) => {
       const res = await call(method, route, body);
@@ -139,7 +139,20 @@ async function main(): Promise<void> {
     };
 
     const start = rssMb(pid);
-    const samples: { minute: number; endMb: number; lowMb: number; highMb: number }[] = [{ minute: 0, endMb: start, lowMb: start, highMb: start }];
+    type Sample = { minute: number; endMb: number; lowMb: number; highMb: number; heapUsedMb?: number; heapTotalMb?: number };
+    const samples: Sample[] = [{ minute: 0, endMb: start, lowMb: start, highMb: start }];
+    // The V8 heap beside the RSS (the server's /metrics): tells the garbage collector's sawtooth from a leak.
+    const heapInto = (sample: Sample): void => {
+      void call('GET', '/metrics', undefined, false)
+        .then((res) => {
+          const text = String(res.text);
+          const metric = (name: string) => Number(new RegExp(`^plotline_nodejs_heap_size_${name}_bytes (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+          sample.heapUsedMb = Math.round(metric('used') / 104857.6) / 10;
+          sample.heapTotalMb = Math.round(metric('total') / 104857.6) / 10;
+        })
+        .catch(() => undefined);
+    };
+    heapInto(samples[0]!);
     let window = { low: Infinity, high: 0 };
     const sampler = setInterval(() => {
       const rss = rssMb(pid);
@@ -147,7 +160,9 @@ async function main(): Promise<void> {
     }, 1000);
     const closeMinute = () => {
       const end = rssMb(pid);
-      samples.push({ minute: samples.length, endMb: end, lowMb: Math.min(window.low, end), highMb: Math.max(window.high, end) });
+      const sample: Sample = { minute: samples.length, endMb: end, lowMb: Math.min(window.low, end), highMb: Math.max(window.high, end) };
+      samples.push(sample);
+      heapInto(sample);
       window = { low: Infinity, high: 0 };
     };
     const errors: Record<string, number> = {};
