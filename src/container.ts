@@ -200,7 +200,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     store,
     secrets,
     datasets,
-    dataRequests: new DataRequestsService({ db: store.db, datasets, datasetsRepo, requests: dataRequestsRepo }),
+    dataRequests: new DataRequestsService({ db: store.db, datasets, datasetVersions: datasetsRepo, requests: dataRequestsRepo }),
     redis,
     access,
     users: new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, signup: config.signup }),

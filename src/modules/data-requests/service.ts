@@ -2,15 +2,25 @@ import { NotFoundError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import type { Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
-import type { DatasetsRepository } from '../datasets/repository.js';
 import { assertUniqueBindingName, checkBinding, type BindingInput, type DataRequestInput, type DatasetsService } from '../datasets/service.js';
 import type { DataRequestsRepository } from './repository.js';
 import { mergeMaskedHeaders, type DataRequestView } from './views.js';
 
+/**
+ * A dataset's main request and version, written in the transaction of the data request change
+ * that moves them (the datasets module provides it).
+ */
+export interface DatasetVersions {
+  /** Sets the main request; the version goes up with it. */
+  update(teamId: number, id: number, fields: { main_dr_id: number | null }, db: Db): Promise<unknown>;
+  /** A change below the dataset changes its answers: part of every result-cache key. */
+  bumpVersion(id: number, db: Db): Promise<void>;
+}
+
 export interface DataRequestsDeps {
   db: Db;
   datasets: DatasetsService;
-  datasetsRepo: DatasetsRepository;
+  datasetVersions: DatasetVersions;
   requests: DataRequestsRepository;
 }
 
@@ -34,8 +44,8 @@ export class DataRequestsService {
     const record = await this.deps.db.transaction().execute(async (trx) => {
       const created = await this.deps.requests.create(datasetId, fields, trx);
       // The first request of a dataset becomes its main request.
-      if (dataset.main_dr_id === null) await this.deps.datasetsRepo.update(teamId, datasetId, { main_dr_id: created.id }, trx);
-      else await this.deps.datasetsRepo.bumpVersion(datasetId, trx);
+      if (dataset.main_dr_id === null) await this.deps.datasetVersions.update(teamId, datasetId, { main_dr_id: created.id }, trx);
+      else await this.deps.datasetVersions.bumpVersion(datasetId, trx);
       return created;
     });
     return this.view(membership, datasetId, record.id);
@@ -49,7 +59,7 @@ export class DataRequestsService {
     if (fields.headers) fields.headers = mergeMaskedHeaders(fields.headers, existing.headers);
     await this.deps.db.transaction().execute(async (trx) => {
       await this.deps.requests.update(datasetId, id, fields, trx);
-      await this.deps.datasetsRepo.bumpVersion(datasetId, trx);
+      await this.deps.datasetVersions.bumpVersion(datasetId, trx);
     });
     return this.view(membership, datasetId, id);
   }
@@ -60,9 +70,9 @@ export class DataRequestsService {
       if (!(await this.deps.requests.delete(datasetId, id, trx))) throw new NotFoundError('Data request');
       if (dataset.main_dr_id === id) {
         const next = (await this.deps.requests.listForDatasets([datasetId], trx))[0];
-        await this.deps.datasetsRepo.update(teamId, datasetId, { main_dr_id: next?.id ?? null }, trx);
+        await this.deps.datasetVersions.update(teamId, datasetId, { main_dr_id: next?.id ?? null }, trx);
       } else {
-        await this.deps.datasetsRepo.bumpVersion(datasetId, trx);
+        await this.deps.datasetVersions.bumpVersion(datasetId, trx);
       }
     });
   }
@@ -74,7 +84,7 @@ export class DataRequestsService {
     assertUniqueBindingName(await this.deps.requests.bindingsOf('DataRequest', [String(id)]), binding.name);
     await this.deps.db.transaction().execute(async (trx) => {
       await this.deps.requests.createBinding(teamId, 'DataRequest', String(id), binding, trx);
-      await this.deps.datasetsRepo.bumpVersion(datasetId, trx);
+      await this.deps.datasetVersions.bumpVersion(datasetId, trx);
     });
     return this.view(membership, datasetId, id);
   }
@@ -96,7 +106,7 @@ export class DataRequestsService {
     assertUniqueBindingName(await this.deps.requests.bindingsOf('DataRequest', [String(id)]), merged.name, bindingId);
     await this.deps.db.transaction().execute(async (trx) => {
       await this.deps.requests.updateBinding(bindingId, merged, trx);
-      await this.deps.datasetsRepo.bumpVersion(datasetId, trx);
+      await this.deps.datasetVersions.bumpVersion(datasetId, trx);
     });
     return this.view(membership, datasetId, id);
   }
@@ -107,7 +117,7 @@ export class DataRequestsService {
     if (!(await this.deps.requests.findBinding('DataRequest', String(id), bindingId))) throw new NotFoundError('Variable binding');
     await this.deps.db.transaction().execute(async (trx) => {
       await this.deps.requests.deleteBinding(bindingId, trx);
-      await this.deps.datasetsRepo.bumpVersion(datasetId, trx);
+      await this.deps.datasetVersions.bumpVersion(datasetId, trx);
     });
     return this.view(membership, datasetId, id);
   }
