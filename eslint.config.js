@@ -84,14 +84,4 @@ export default defineConfig(
       ],
     },
   },
-
-
-  // These files take another module's repository as a constructor parameter. They belong to the
-  // run paths, which are being rewritten; the exemption goes when that work reaches them:
-  //   data-requests/service.ts  DatasetsRepository
-  //   dataset-runs/runner.ts    DataRequestsRepository
-  {
-    files: ['src/modules/data-requests/service.ts', 'src/modules/dataset-runs/runner.ts'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
 );

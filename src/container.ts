@@ -138,12 +138,12 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Services: rules, authorization, transactions.
   const access = new AccessService(teamsRepo);
   const clock = options.scheduler?.clock ?? (() => new Date());
-  const projects = new ProjectsService(store.db, projectsRepo, chartsRepo, sharingRepo, access, clock);
-  const charts = new ChartsService(store.db, chartsRepo, projects, sharingRepo);
-  const connections = new ConnectionsService(store.db, new ConnectionsRepository(store.db), secrets, access);
+  const projects = new ProjectsService({ db: store.db, projects: projectsRepo, charts: chartsRepo, sharing: sharingRepo, access, clock });
+  const charts = new ChartsService({ db: store.db, charts: chartsRepo, projects, sharing: sharingRepo });
+  const connections = new ConnectionsService({ db: store.db, connections: new ConnectionsRepository(store.db), secrets, access });
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
   connections.onChange((change) => sources.invalidate(change.connectionId));
-  const datasets = new DatasetsService(store.db, datasetsRepo, dataRequestsRepo, connections, access);
+  const datasets = new DatasetsService({ db: store.db, datasets: datasetsRepo, requests: dataRequestsRepo, connections, access });
   const connectionChecks = new ConnectionChecks({ access, connections, registry: sources, log: logger });
   const runner = new DatasetRunner({
     registry: sources,
@@ -161,16 +161,25 @@ export async function createContainer(config: Config, options: ContainerOptions 
     settings: { ...cachePolicy, pushdown: config.chartPushdown, chartRowLimit: config.chartRowLimit, rowLimit: config.rowLimit },
   });
   const shareTokens = new ShareTokens(config.shareSecret);
-  const shareViewer = new ShareViewer(sharingRepo, shareTokens, projects, charts, teamsRepo, chartRuns, {});
+  const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, teams: teamsRepo, computer: chartRuns, settings: {} });
 
   // Refreshes: history, the scheduler and where its work runs (this process, or BullMQ with Redis).
   const refreshMetrics = new RefreshMetrics();
   const refreshRepo = new RefreshRepository(store.db);
   // Alert webhooks leave through the same address policy as HTTP sources.
   const alertHttp = new OutboundClient(new OutboundPolicy({ allowPrivateHosts: config.allowPrivateHosts }), { maxBytes: 64 * 1024 });
-  const notifier = new AlertNotifier(alertHttp, { url: config.smtpUrl, from: config.smtpFrom });
-  const alerts = new AlertsService(new AlertsRepository(store.db), charts, teamsRepo, secrets, notifier, clock, logger);
-  const refreshes = new RefreshService(refreshRepo, charts, projects, chartRuns, alerts, refreshMetrics, { chartConcurrency: config.refreshConcurrency, clock }, logger);
+  const notifier = new AlertNotifier({ http: alertHttp, smtp: { url: config.smtpUrl, from: config.smtpFrom } });
+  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, teams: teamsRepo, secrets, notifier, clock, logger });
+  const refreshes = new RefreshService({
+    history: refreshRepo,
+    charts,
+    projects,
+    chartRuns,
+    alerts,
+    metrics: refreshMetrics,
+    settings: { chartConcurrency: config.refreshConcurrency, clock },
+    logger,
+  });
   chartRuns.observe(refreshes);
   const execute = (job: RefreshJob) => refreshes.run(job);
   // BullMQ is loaded only when Redis is configured (it is a heavy import for every CLI command).
@@ -191,15 +200,15 @@ export async function createContainer(config: Config, options: ContainerOptions 
     store,
     secrets,
     datasets,
-    dataRequests: new DataRequestsService(store.db, datasets, datasetsRepo, dataRequestsRepo),
+    dataRequests: new DataRequestsService({ db: store.db, datasets, datasetVersions: datasetsRepo, requests: dataRequestsRepo }),
     redis,
     access,
-    users: new UsersService(store.db, usersRepo, teamsRepo, apiKeysRepo, config.signup),
-    teams: new TeamsService(store.db, teamsRepo, usersRepo, access, apiKeysRepo),
-    apiKeys: new ApiKeysService(apiKeysRepo, teamsRepo, access),
+    users: new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, signup: config.signup }),
+    teams: new TeamsService({ db: store.db, teams: teamsRepo, users: usersRepo, access, apiKeys: apiKeysRepo }),
+    apiKeys: new ApiKeysService({ keys: apiKeysRepo, teams: teamsRepo, access }),
     projects,
     charts,
-    sharing: new SharingService(sharingRepo, projects, charts, shareTokens, config.appUrl),
+    sharing: new SharingService({ sharing: sharingRepo, projects, charts, tokens: shareTokens, appUrl: config.appUrl }),
     shareViewer,
     connections,
     sources,
@@ -209,12 +218,12 @@ export async function createContainer(config: Config, options: ContainerOptions 
     datasetRuns: new DatasetRunsService({ datasets, runner }),
     connectionChecks,
     chartRuns,
-    chartPreviews: new ChartPreviewService(charts, chartRuns),
+    chartPreviews: new ChartPreviewService({ charts, runs: chartRuns }),
     refreshes,
     alerts,
     refreshMetrics,
     scheduler,
-    exports: new ExportService(chartRuns, datasets, runner, shareViewer),
+    exports: new ExportService({ chartRuns, datasets, runner, viewer: shareViewer }),
     async close() {
       await scheduler.stop();
       await notifier.close();

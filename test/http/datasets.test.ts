@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataRequestsRepository } from '../../src/modules/data-requests/repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { insertProject, ROLE_NAMES, teamWithEveryRole, type Person, type RoleTeam } from '../helpers/fixtures.js';
 
@@ -176,7 +177,7 @@ describe('data requests and variable bindings', () => {
   it('writing the mask back keeps the stored header value', async () => {
     const dr = (await t.request({ method: 'POST', url: base, token: owner.token, payload: full() })).json();
     await t.request({ method: 'PUT', url: `${base}/${dr.id}`, token: owner.token, payload: { headers: dr.headers, route: '/v2' } });
-    const record = await t.container.dataRequests['requests'].find(dr.dataset_id, dr.id);
+    const record = await new DataRequestsRepository(t.container.store.db, t.container.secrets).find(dr.dataset_id, dr.id);
     expect(record?.headers).toEqual([
       { key: 'Accept', value: 'application/json' },
       { key: 'Authorization', value: 'Bearer sk_live_header_secret_1234' },

@@ -53,5 +53,15 @@ describe('lint', () => {
       const otherService = await lintAs('src/modules/alerts/probe.ts', "import { ChartsService } from '../charts/service.js';\nexport const s = ChartsService;\n");
       expect(otherService).toEqual([]);
     });
+
+    it('no module file is exempt, the run paths included', async () => {
+      const probes: [string, string][] = [
+        ['src/modules/data-requests/service.ts', "import type { DatasetsRepository } from '../datasets/repository.js';\nexport type R = DatasetsRepository;\n"],
+        ['src/modules/dataset-runs/runner.ts', "import type { DataRequestsRepository } from '../data-requests/repository.js';\nexport type R = DataRequestsRepository;\n"],
+      ];
+      for (const [file, code] of probes) {
+        expect((await lintAs(file, code)).map((m) => m.ruleId), file).toEqual(['no-restricted-imports']);
+      }
+    });
   });
 });

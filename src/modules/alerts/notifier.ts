@@ -13,6 +13,11 @@ export function signBody(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
+export interface AlertNotifierDeps {
+  http: OutboundClient;
+  smtp: { url: string | undefined; from: string };
+}
+
 /**
  * Delivers alert notifications: webhooks through the outbound client (the same address policy
  * as HTTP sources: private and metadata addresses refused unless allowed), email over SMTP.
@@ -20,25 +25,22 @@ export function signBody(secret: string, body: string): string {
 export class AlertNotifier {
   private mail: Promise<Transporter> | undefined;
 
-  constructor(
-    private readonly http: OutboundClient,
-    private readonly smtp: { url: string | undefined; from: string },
-  ) {}
+  constructor(private readonly deps: AlertNotifierDeps) {}
 
   get emailConfigured(): boolean {
-    return this.smtp.url !== undefined;
+    return this.deps.smtp.url !== undefined;
   }
 
   /** nodemailer is loaded on the first email only. */
   private transport(url: string): Promise<Transporter> {
-    this.mail ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url, { from: this.smtp.from }));
+    this.mail ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url, { from: this.deps.smtp.from }));
     return this.mail;
   }
 
   async webhook(url: string, secret: string, payload: unknown): Promise<Delivery> {
     const body = JSON.stringify(payload);
     try {
-      const response = await this.http.request({
+      const response = await this.deps.http.request({
         url,
         method: 'POST',
         headers: { 'content-type': 'application/json', 'user-agent': 'Plotline-Alerts', [SIGNATURE_HEADER]: signBody(secret, body) },
@@ -53,10 +55,10 @@ export class AlertNotifier {
   }
 
   async email(recipients: string[], subject: string, text: string): Promise<Delivery> {
-    if (!this.smtp.url) return { medium: 'email', ok: false, detail: 'No SMTP server is configured (PLOTLINE_SMTP_URL)' };
+    if (!this.deps.smtp.url) return { medium: 'email', ok: false, detail: 'No SMTP server is configured (PLOTLINE_SMTP_URL)' };
     try {
-      const mail = await this.transport(this.smtp.url);
-      const info = await mail.sendMail({ from: this.smtp.from, to: recipients, subject, text });
+      const mail = await this.transport(this.deps.smtp.url);
+      const info = await mail.sendMail({ from: this.deps.smtp.from, to: recipients, subject, text });
       return { medium: 'email', ok: info.rejected.length === 0, detail: String(info.response ?? 'sent').slice(0, 200) };
     } catch (error) {
       const code = (error as { code?: string }).code;

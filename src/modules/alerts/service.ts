@@ -40,79 +40,81 @@ export interface AlertView {
   events?: AlertEvent[];
 }
 
+export interface AlertsDeps {
+  alerts: AlertsRepository;
+  charts: ChartsService;
+  teams: TeamMembers;
+  secrets: SecretBox;
+  notifier: AlertNotifier;
+  clock: () => Date;
+  logger: Logger;
+}
+
 /**
  * Chart alerts: CRUD for editors of the chart, and the check after every refresh. A triggered
  * alert notifies its webhook (signed) and/or its recipients by email, at most once per `timeout`,
  * and every notification is kept as an event.
  */
 export class AlertsService implements AlertChecker {
-  constructor(
-    private readonly alerts: AlertsRepository,
-    private readonly charts: ChartsService,
-    private readonly teams: TeamMembers,
-    private readonly secrets: SecretBox,
-    private readonly notifier: AlertNotifier,
-    private readonly clock: () => Date,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: AlertsDeps) {}
 
   async list(actor: Actor, projectId: number, chartId: number): Promise<AlertView[]> {
-    await this.charts.authorize(actor, projectId, chartId, 'chart:write');
-    return (await this.alerts.list(chartId)).map((a) => this.view(a));
+    await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    return (await this.deps.alerts.list(chartId)).map((a) => this.view(a));
   }
 
   async get(actor: Actor, projectId: number, chartId: number, alertId: number): Promise<AlertView> {
-    await this.charts.authorize(actor, projectId, chartId, 'chart:write');
-    const alert = await this.alerts.find(chartId, alertId);
+    await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    const alert = await this.deps.alerts.find(chartId, alertId);
     if (!alert) throw new NotFoundError('Alert');
-    return { ...this.view(alert), events: await this.alerts.events(alert.id) };
+    return { ...this.view(alert), events: await this.deps.alerts.events(alert.id) };
   }
 
   async create(actor: Actor, projectId: number, chartId: number, input: CreateAlertInput): Promise<AlertView> {
-    const { project, chart } = await this.charts.authorize(actor, projectId, chartId, 'chart:write');
+    const { project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
     const fields = await this.prepare(project.team_id, chart, input, undefined);
     const secret = fields.mediums?.webhook?.enabled ? randomBytes(32).toString('hex') : undefined;
-    const created = await this.alerts.create(
+    const created = await this.deps.alerts.create(
       { teamId: project.team_id, projectId, chartId },
-      { ...fields, type: input.type, ...(secret ? { webhookSecret: this.secrets.encrypt(secret) } : {}) },
+      { ...fields, type: input.type, ...(secret ? { webhookSecret: this.deps.secrets.encrypt(secret) } : {}) },
     );
     return { ...this.view(created), ...(secret ? { webhookSecret: secret } : {}) };
   }
 
   async update(actor: Actor, projectId: number, chartId: number, alertId: number, input: UpdateAlertInput): Promise<AlertView> {
-    const { project, chart } = await this.charts.authorize(actor, projectId, chartId, 'chart:write');
-    const current = await this.alerts.find(chartId, alertId);
+    const { project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    const current = await this.deps.alerts.find(chartId, alertId);
     if (!current) throw new NotFoundError('Alert');
     const fields = await this.prepare(project.team_id, chart, input, current);
     // A webhook turned on for the first time gets its key now, shown in this answer only.
     const secret = fields.mediums?.webhook?.enabled && current.webhookSecret === null ? randomBytes(32).toString('hex') : undefined;
-    const updated = await this.alerts.update(chartId, alertId, { ...fields, ...(secret ? { webhookSecret: this.secrets.encrypt(secret) } : {}) });
+    const updated = await this.deps.alerts.update(chartId, alertId, { ...fields, ...(secret ? { webhookSecret: this.deps.secrets.encrypt(secret) } : {}) });
     if (!updated) throw new NotFoundError('Alert');
     return { ...this.view(updated), ...(secret ? { webhookSecret: secret } : {}) };
   }
 
   async delete(actor: Actor, projectId: number, chartId: number, alertId: number): Promise<void> {
-    await this.charts.authorize(actor, projectId, chartId, 'chart:write');
-    if (!(await this.alerts.delete(chartId, alertId))) throw new NotFoundError('Alert');
+    await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    if (!(await this.deps.alerts.delete(chartId, alertId))) throw new NotFoundError('Alert');
   }
 
   /** After a refresh: evaluate the chart's active alerts on its fresh data and notify. */
   async check(input: { teamId: number; projectId: number; chartId: number; chartData: unknown; runId: number }): Promise<void> {
-    const alerts = (await this.alerts.list(input.chartId)).filter((a) => a.active && a.team_id === input.teamId);
+    const alerts = (await this.deps.alerts.list(input.chartId)).filter((a) => a.active && a.team_id === input.teamId);
     if (alerts.length === 0) return;
-    const chart = (await this.charts.loadForRun(input.teamId, input.chartId))?.chart;
+    const chart = (await this.deps.charts.loadForRun(input.teamId, input.chartId))?.chart;
     if (!chart) return;
     for (const alert of alerts) {
       const index = alert.cdc_id ? Math.max(0, chart.ChartDatasetConfigs.findIndex((c) => c.id === alert.cdc_id)) : 0;
       const result = evaluate(alert.type, alert.rules, input.chartData, index);
       if (!result.triggered) continue;
-      const now = this.clock();
+      const now = this.deps.clock();
       if (alert.lastTriggeredAt !== null && now.getTime() - Date.parse(alert.lastTriggeredAt) < alert.timeout * 1000) continue;
       // One process notifies: the first to move lastTriggeredAt from what it read.
-      if (!(await this.alerts.markTriggered(alert.id, alert.lastTriggeredAt, now.toISOString(), alert.type === 'milestone'))) continue;
+      if (!(await this.deps.alerts.markTriggered(alert.id, alert.lastTriggeredAt, now.toISOString(), alert.type === 'milestone'))) continue;
       const deliveries = await this.deliver(alert, chart, result.value, result.message, now, input.runId);
-      await this.alerts.insertEvent({ alert_id: alert.id, chart_id: chart.id, run_id: input.runId, value: result.value, message: result.message, deliveries, createdAt: now.toISOString() });
-      this.logger.info({ alertId: alert.id, chartId: chart.id, deliveries: deliveries.map((d) => `${d.medium}:${d.ok}`) }, 'alert triggered');
+      await this.deps.alerts.insertEvent({ alert_id: alert.id, chart_id: chart.id, run_id: input.runId, value: result.value, message: result.message, deliveries, createdAt: now.toISOString() });
+      this.deps.logger.info({ alertId: alert.id, chartId: chart.id, deliveries: deliveries.map((d) => `${d.medium}:${d.ok}`) }, 'alert triggered');
     }
   }
 
@@ -130,14 +132,14 @@ export class AlertsService implements AlertChecker {
         run_id: runId,
         triggeredAt: at.toISOString(),
       };
-      deliveries.push(await this.notifier.webhook(webhook.url, this.secrets.decrypt(alert.webhookSecret), payload));
+      deliveries.push(await this.deps.notifier.webhook(webhook.url, this.deps.secrets.decrypt(alert.webhookSecret), payload));
     }
     // Someone who has left the team since the alert was written gets nothing.
-    const members = alert.mediums.email?.enabled ? new Set((await this.teams.members(alert.team_id)).map((m) => m.email.toLowerCase())) : new Set<string>();
+    const members = alert.mediums.email?.enabled ? new Set((await this.deps.teams.members(alert.team_id)).map((m) => m.email.toLowerCase())) : new Set<string>();
     const recipients = alert.recipients.filter((email) => members.has(email));
     if (alert.mediums.email?.enabled && recipients.length > 0) {
       const text = `${message}.\n\nChart: ${chart.name ?? chart.id} (dashboard ${chart.project_id})\nAlert: ${title} (${alert.type})\nAt: ${at.toISOString()}\n`;
-      deliveries.push(await this.notifier.email(recipients, `[Plotline] ${title}: ${message}`, text));
+      deliveries.push(await this.deps.notifier.email(recipients, `[Plotline] ${title}: ${message}`, text));
     }
     return deliveries;
   }
@@ -187,7 +189,7 @@ export class AlertsService implements AlertChecker {
 
     const recipients = input.recipients ?? current?.recipients ?? [];
     if (input.recipients !== undefined) {
-      const members = new Set((await this.teams.members(teamId)).map((m) => m.email.toLowerCase()));
+      const members = new Set((await this.deps.teams.members(teamId)).map((m) => m.email.toLowerCase()));
       const normalised = [...new Set(input.recipients.map((r) => r.trim().toLowerCase()))];
       normalised.forEach((email, i) => {
         if (!members.has(email)) throw ValidationError.field(`body.recipients.${i}`, 'is not the email of a member of this team');
@@ -204,7 +206,7 @@ export class AlertsService implements AlertChecker {
     }
     if (input.mediums !== undefined) fields.mediums = mediums;
     if (mediums.email?.enabled) {
-      if (!this.notifier.emailConfigured) {
+      if (!this.deps.notifier.emailConfigured) {
         throw new BadRequestError('The email medium needs an SMTP server: set PLOTLINE_SMTP_URL on the server, or use the webhook medium', 'SMTP_NOT_CONFIGURED');
       }
       if (recipients.length === 0) throw ValidationError.field('body.recipients', 'must name at least one team member when the email medium is on');

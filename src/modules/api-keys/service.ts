@@ -19,16 +19,18 @@ export interface PersonalApiKeyWithToken extends PersonalApiKey {
   token: string;
 }
 
+export interface ApiKeysDeps {
+  keys: ApiKeysRepository;
+  /** Whether a team exists and which dashboards it has (the teams module provides it). */
+  teams: Pick<TeamDirectory, 'exists' | 'projectsOf'>;
+  access: AccessService;
+}
+
 export class ApiKeysService {
-  constructor(
-    private readonly keys: ApiKeysRepository,
-    /** Whether a team exists and which dashboards it has (the teams module provides it). */
-    private readonly teams: Pick<TeamDirectory, 'exists' | 'projectsOf'>,
-    private readonly access: AccessService,
-  ) {}
+  constructor(private readonly deps: ApiKeysDeps) {}
 
   async create(actor: Actor, teamId: number, input: NewApiKey): Promise<ApiKeyWithToken> {
-    const membership = await this.access.require(actor, teamId, 'apikeys:manage');
+    const membership = await this.deps.access.require(actor, teamId, 'apikeys:manage');
     const role = input.role ?? 'teamAdmin';
     if (!mayGrant(membership.role, role)) {
       throw new ForbiddenError(`A ${membership.role} cannot create a key with the ${role} role`, 'ROLE_TOO_HIGH');
@@ -40,27 +42,27 @@ export class ApiKeysService {
   async mint(teamId: number, createdBy: number | null, input: NewApiKey & { role: Role }): Promise<ApiKeyWithToken> {
     const name = input.name.trim();
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
-    if (!(await this.teams.exists(teamId))) throw new NotFoundError('Team');
+    if (!(await this.deps.teams.exists(teamId))) throw new NotFoundError('Team');
     let projects: number[] = [];
     if (!isTeamWide(input.role)) {
       projects = [...new Set(input.projects ?? [])];
-      const known = new Set((await this.teams.projectsOf([teamId])).map((p) => p.id));
+      const known = new Set((await this.deps.teams.projectsOf([teamId])).map((p) => p.id));
       const unknown = projects.filter((id) => !known.has(id));
       if (unknown.length > 0) throw ValidationError.field('body.projects', `contains ids that are not projects of this team: ${unknown.join(', ')}`);
     }
     const token = newToken('apiKey');
-    const key = await this.keys.create({ teamId, createdBy, name, role: input.role, projects, tokenHash: hashToken(token) });
+    const key = await this.deps.keys.create({ teamId, createdBy, name, role: input.role, projects, tokenHash: hashToken(token) });
     return { ...key, token };
   }
 
   async list(actor: Actor, teamId: number): Promise<ApiKey[]> {
-    await this.access.require(actor, teamId, 'apikeys:manage');
-    return this.keys.list(teamId);
+    await this.deps.access.require(actor, teamId, 'apikeys:manage');
+    return this.deps.keys.list(teamId);
   }
 
   async delete(actor: Actor, teamId: number, keyId: number): Promise<void> {
-    await this.access.require(actor, teamId, 'apikeys:manage');
-    if (!(await this.keys.delete(teamId, keyId))) throw new NotFoundError('API key');
+    await this.deps.access.require(actor, teamId, 'apikeys:manage');
+    if (!(await this.deps.keys.delete(teamId, keyId))) throw new NotFoundError('API key');
   }
 
   /** A personal key acts as the caller in all their teams, at most at `ceiling` when given. */
@@ -75,17 +77,17 @@ export class ApiKeysService {
       throw new ForbiddenError(`A personal key capped at ${own} cannot create a key with more rights`, 'ROLE_TOO_HIGH');
     }
     const token = newToken('personalKey');
-    const key = await this.keys.createPersonal({ userId: actor.userId, name, ceiling, tokenHash: hashToken(token) });
+    const key = await this.deps.keys.createPersonal({ userId: actor.userId, name, ceiling, tokenHash: hashToken(token) });
     return { ...key, token };
   }
 
   async listPersonal(actor: Actor): Promise<PersonalApiKey[]> {
     if (actor.kind !== 'user') throw new ForbiddenError('Team API keys have no personal keys');
-    return this.keys.listPersonal(actor.userId);
+    return this.deps.keys.listPersonal(actor.userId);
   }
 
   async deletePersonal(actor: Actor, keyId: number): Promise<void> {
     if (actor.kind !== 'user') throw new ForbiddenError('Team API keys have no personal keys');
-    if (!(await this.keys.deletePersonal(actor.userId, keyId))) throw new NotFoundError('API key');
+    if (!(await this.deps.keys.deletePersonal(actor.userId, keyId))) throw new NotFoundError('API key');
   }
 }

@@ -11,19 +11,21 @@ export interface ChartPreviewAnswer {
   paths: ('pushdown' | 'stream')[];
 }
 
+export interface ChartPreviewDeps {
+  charts: ChartsService;
+  runs: ChartRunService;
+}
+
 /**
  * `POST /project/{pid}/chart/preview`: the data of a chart that is not saved, computed by the same
  * engine path as a chart run, with nothing written to the store or the result cache.
  */
 export class ChartPreviewService {
-  constructor(
-    private readonly charts: ChartsService,
-    private readonly runs: ChartRunService,
-  ) {}
+  constructor(private readonly deps: ChartPreviewDeps) {}
 
   async preview(actor: Actor, projectId: number, input: PreviewChartInput, filters: RuntimeFilter[]): Promise<ChartPreviewAnswer> {
-    const { project, chart } = await this.charts.draft(actor, projectId, input);
-    const result = await this.runs.computeUnsaved({ chart, project }, { variables: input.variables ?? {}, filters });
+    const { project, chart } = await this.deps.charts.draft(actor, projectId, input);
+    const result = await this.deps.runs.computeUnsaved({ chart, project }, { variables: input.variables ?? {}, filters });
     return {
       chartData: result.chartData,
       truncated: result.truncation !== undefined,

@@ -78,29 +78,31 @@ export interface AuthorizedChart {
   chart: Chart;
 }
 
+export interface ChartsDeps {
+  db: Db;
+  charts: ChartsRepository;
+  projects: ProjectsService;
+  sharing: SharePolicyCleanup;
+}
+
 export class ChartsService {
-  constructor(
-    private readonly db: Db,
-    private readonly charts: ChartsRepository,
-    private readonly projects: ProjectsService,
-    private readonly sharing: SharePolicyCleanup,
-  ) {}
+  constructor(private readonly deps: ChartsDeps) {}
 
   /** The access check of every route under /project/{pid}/chart/{id}; a chart of another dashboard is a 404. */
   async authorize(actor: Actor, projectId: number, chartId: number, action: Action): Promise<AuthorizedChart> {
-    const found = await this.charts.findWithGrant(projectId, chartId, actor.kind === 'user' ? actor.userId : null);
+    const found = await this.deps.charts.findWithGrant(projectId, chartId, actor.kind === 'user' ? actor.userId : null);
     if (!found) {
       // The same answer as any other route of the dashboard (404, 403), else the chart is missing.
-      await this.projects.authorize(actor, projectId, action);
+      await this.deps.projects.authorize(actor, projectId, action);
       throw new NotFoundError('Chart');
     }
-    const membership = await this.projects.admit(actor, found.project.team_id, projectId, found.grant, action);
+    const membership = await this.deps.projects.admit(actor, found.project.team_id, projectId, found.grant, action);
     return { ...found, membership };
   }
 
   async list(actor: Actor, projectId: number): Promise<Chart[]> {
-    await this.projects.authorize(actor, projectId, 'chart:read');
-    return this.charts.listByProject(projectId);
+    await this.deps.projects.authorize(actor, projectId, 'chart:read');
+    return this.deps.charts.listByProject(projectId);
   }
 
   async get(actor: Actor, projectId: number, chartId: number): Promise<Chart> {
@@ -108,20 +110,20 @@ export class ChartsService {
   }
 
   async create(actor: Actor, projectId: number, input: CreateChartInput): Promise<Chart> {
-    await this.projects.authorize(actor, projectId, 'chart:write');
-    const id = await this.db.transaction().execute(async (trx) => this.insertChart(projectId, input, trx));
+    await this.deps.projects.authorize(actor, projectId, 'chart:write');
+    const id = await this.deps.db.transaction().execute(async (trx) => this.insertChart(projectId, input, trx));
     return this.load(projectId, id);
   }
 
   /** A chart and its dataset configs in one transaction: a bad config leaves nothing behind. */
   async quickCreate(actor: Actor, projectId: number, input: QuickCreateChartInput): Promise<Chart> {
-    const { project, membership } = await this.projects.authorize(actor, projectId, 'chart:write');
+    const { project, membership } = await this.deps.projects.authorize(actor, projectId, 'chart:write');
     const configs = input.chartDatasetConfigs ?? [];
-    const id = await this.db.transaction().execute(async (trx) => {
+    const id = await this.deps.db.transaction().execute(async (trx) => {
       const chartId = await this.insertChart(projectId, input, trx);
       for (const [index, config] of configs.entries()) {
         const dataset = await this.dataset(project, membership, config.dataset_id, `body.chartDatasetConfigs.${index}.dataset_id`, trx);
-        await this.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx);
+        await this.deps.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx);
       }
       return chartId;
     });
@@ -131,31 +133,31 @@ export class ChartsService {
   async update(actor: Actor, projectId: number, chartId: number, input: ChartInput): Promise<Chart> {
     await this.authorize(actor, projectId, chartId, 'chart:write');
     const fields = chartFields(input);
-    if (!(await this.charts.update(projectId, chartId, fields))) throw new NotFoundError('Chart');
+    if (!(await this.deps.charts.update(projectId, chartId, fields))) throw new NotFoundError('Chart');
     return this.load(projectId, chartId);
   }
 
   async delete(actor: Actor, projectId: number, chartId: number): Promise<void> {
     const { project } = await this.authorize(actor, projectId, chartId, 'chart:write');
-    await this.db.transaction().execute(async (trx) => {
-      await this.sharing.deleteForEntities(project.team_id, 'Chart', [chartId], trx);
-      if (!(await this.charts.delete(projectId, chartId, trx))) throw new NotFoundError('Chart');
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.sharing.deleteForEntities(project.team_id, 'Chart', [chartId], trx);
+      if (!(await this.deps.charts.delete(projectId, chartId, trx))) throw new NotFoundError('Chart');
     });
   }
 
   async createConfig(actor: Actor, projectId: number, chartId: number, input: CreateCdcInput): Promise<ChartDatasetConfig> {
     const { project, membership } = await this.authorize(actor, projectId, chartId, 'chart:write');
-    const dataset = await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.db);
-    const order = input.order ?? (await this.charts.nextConfigOrder(chartId));
-    return this.charts.createConfig(chartId, this.newConfigFields(input, dataset, order));
+    const dataset = await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.deps.db);
+    const order = input.order ?? (await this.deps.charts.nextConfigOrder(chartId));
+    return this.deps.charts.createConfig(chartId, this.newConfigFields(input, dataset, order));
   }
 
   async updateConfig(actor: Actor, projectId: number, chartId: number, rawCdcId: string, input: CdcInput): Promise<ChartDatasetConfig> {
     const { project, membership } = await this.authorize(actor, projectId, chartId, 'chart:write');
     const cdcId = rawCdcId.toLowerCase();
-    if (!(await this.charts.findConfig(chartId, cdcId))) throw new NotFoundError('Chart dataset config');
-    if (input.dataset_id !== undefined) await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.db);
-    const updated = await this.charts.updateConfig(chartId, cdcId, cdcFields(input));
+    if (!(await this.deps.charts.findConfig(chartId, cdcId))) throw new NotFoundError('Chart dataset config');
+    if (input.dataset_id !== undefined) await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.deps.db);
+    const updated = await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(input));
     if (!updated) throw new NotFoundError('Chart dataset config');
     return updated;
   }
@@ -163,7 +165,7 @@ export class ChartsService {
   async deleteConfig(actor: Actor, projectId: number, chartId: number, cdcId: string): Promise<void> {
     await this.authorize(actor, projectId, chartId, 'chart:write');
     // Ids are stored as lower-case UUIDs; the path may carry either case.
-    if (!(await this.charts.deleteConfig(chartId, cdcId.toLowerCase()))) throw new NotFoundError('Chart dataset config');
+    if (!(await this.deps.charts.deleteConfig(chartId, cdcId.toLowerCase()))) throw new NotFoundError('Chart dataset config');
   }
 
   /**
@@ -173,14 +175,14 @@ export class ChartsService {
    * which need the rights to run and to write charts on the dashboard.
    */
   async draft(actor: Actor, projectId: number, input: PreviewChartInput): Promise<AuthorizedChart> {
-    const { project, membership } = await this.projects.authorize(actor, projectId, 'chart:query');
+    const { project, membership } = await this.deps.projects.authorize(actor, projectId, 'chart:query');
     assertCan(membership, 'chart:write');
     const named = typeof input.name === 'string' && input.name.trim() !== '';
     const fields = chartFields({ ...input, name: named ? input.name : undefined });
     const at = new Date().toISOString();
     const configs: ChartDatasetConfig[] = [];
     for (const [index, config] of input.chartDatasetConfigs.entries()) {
-      const dataset = await this.charts.datasetInTeam(project.team_id, config.dataset_id);
+      const dataset = await this.deps.charts.datasetInTeam(project.team_id, config.dataset_id);
       if (!dataset || !ownsAny(membership, dataset.project_ids)) {
         throw new NotFoundError(`Dataset ${config.dataset_id} (body.chartDatasetConfigs.${index}.dataset_id)`);
       }
@@ -194,21 +196,21 @@ export class ChartsService {
 
   /** A chart with its configs and its dashboard's timezone for a run, once access is decided elsewhere (share links, schedules). */
   async loadForRun(teamId: number, chartId: number): Promise<{ chart: Chart; project: ProjectRef } | undefined> {
-    return this.charts.findInTeamWithProject(teamId, chartId);
+    return this.deps.charts.findInTeamWithProject(teamId, chartId);
   }
 
   /** Whether the chart is on that dashboard, once access to the dashboard is decided elsewhere (share policies). */
   async isOnDashboard(projectId: number, chartId: number): Promise<boolean> {
-    return (await this.charts.find(projectId, chartId)) !== undefined;
+    return (await this.deps.charts.find(projectId, chartId)) !== undefined;
   }
 
   /** Persists a computed result and its time; request bodies never reach these columns. */
   async saveChartData(projectId: number, chartId: number, chartData: unknown, at?: string): Promise<void> {
-    if (!(await this.charts.saveChartData(projectId, chartId, chartData, at))) throw new NotFoundError('Chart');
+    if (!(await this.deps.charts.saveChartData(projectId, chartId, chartData, at))) throw new NotFoundError('Chart');
   }
 
   private async load(projectId: number, chartId: number): Promise<Chart> {
-    const chart = await this.charts.find(projectId, chartId);
+    const chart = await this.deps.charts.find(projectId, chartId);
     if (!chart) throw new NotFoundError('Chart');
     return chart;
   }
@@ -217,8 +219,8 @@ export class ChartsService {
     const fields = chartFields(input);
     fields.xLabelTicks ??= 'default';
     fields.defaultRowsPerPage ??= 10;
-    if (fields.dashboardOrder === undefined) fields.dashboardOrder = await this.charts.nextDashboardOrder(projectId, trx);
-    return this.charts.create(projectId, fields, trx);
+    if (fields.dashboardOrder === undefined) fields.dashboardOrder = await this.deps.charts.nextDashboardOrder(projectId, trx);
+    return this.deps.charts.create(projectId, fields, trx);
   }
 
   /**
@@ -226,7 +228,7 @@ export class ChartsService {
    * projects. Unknown, foreign and not-own ids get the same answer, so nothing leaks across tenants.
    */
   private async dataset(project: ProjectRef, membership: Membership, datasetId: number, path: string, db: Db): Promise<DatasetRef> {
-    const dataset = await this.charts.datasetInTeam(project.team_id, datasetId, db);
+    const dataset = await this.deps.charts.datasetInTeam(project.team_id, datasetId, db);
     if (!dataset || !ownsAny(membership, dataset.project_ids)) {
       throw ValidationError.field(path, 'is not a dataset of this team that you may use');
     }

@@ -12,7 +12,7 @@ import { ConnectionsService } from './service.js';
 const key = () => randomBytes(32);
 
 function serviceWith(store: Store, box: SecretBox): ConnectionsService {
-  return new ConnectionsService(store.db, new ConnectionsRepository(store.db), box, new AccessService(new TeamsRepository(store.db)));
+  return new ConnectionsService({ db: store.db, connections: new ConnectionsRepository(store.db), secrets: box, access: new AccessService(new TeamsRepository(store.db)) });
 }
 
 /** Every envelope of both tables, as stored. */

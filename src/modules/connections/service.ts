@@ -93,44 +93,46 @@ function maskedPath(err: unknown): never {
   throw err;
 }
 
+export interface ConnectionsDeps {
+  db: Db;
+  connections: ConnectionsRepository;
+  secrets: SecretBox;
+  access: AccessService;
+}
+
 export class ConnectionsService {
   readonly #listeners = new Set<ConnectionListener>();
 
-  constructor(
-    private readonly db: Db,
-    private readonly connections: ConnectionsRepository,
-    private readonly secrets: SecretBox,
-    private readonly access: AccessService,
-  ) {}
+  constructor(private readonly deps: ConnectionsDeps) {}
 
   async list(actor: Actor, teamId: number): Promise<ConnectionView[]> {
-    const membership = await this.access.require(actor, teamId, 'connection:read');
-    const records = await this.connections.list(teamId);
+    const membership = await this.deps.access.require(actor, teamId, 'connection:read');
+    const records = await this.deps.connections.list(teamId);
     return records.filter((r) => ownsAny(membership, r.project_ids)).map((r) => this.viewFor(membership, r));
   }
 
   async get(actor: Actor, teamId: number, connectionId: number): Promise<ConnectionView> {
-    const membership = await this.access.require(actor, teamId, 'connection:read');
-    const record = await this.connections.find(teamId, connectionId);
+    const membership = await this.deps.access.require(actor, teamId, 'connection:read');
+    const record = await this.deps.connections.find(teamId, connectionId);
     // Project roles see only connections attached to their projects; others do not exist for them.
     if (!record || !ownsAny(membership, record.project_ids)) throw new NotFoundError('Connection');
     return this.viewFor(membership, record);
   }
 
   async create(actor: Actor, teamId: number, body: NewConnectionBody): Promise<ConnectionView> {
-    await this.access.require(actor, teamId, 'connection:write');
+    await this.deps.access.require(actor, teamId, 'connection:write');
     const write = await this.toWrite(teamId, body, undefined);
     // sslMode matters only once ssl is true; `require` is the default existing clients expect.
-    const record = await this.connections.create(teamId, { sslMode: 'require', ...write, name: write.name ?? body.name, type: write.type ?? body.type });
+    const record = await this.deps.connections.create(teamId, { sslMode: 'require', ...write, name: write.name ?? body.name, type: write.type ?? body.type });
     return this.fullView(record);
   }
 
   async update(actor: Actor, teamId: number, connectionId: number, body: ConnectionUpdateBody): Promise<ConnectionView> {
-    await this.access.require(actor, teamId, 'connection:write');
-    const current = await this.connections.find(teamId, connectionId);
+    await this.deps.access.require(actor, teamId, 'connection:write');
+    const current = await this.deps.connections.find(teamId, connectionId);
     if (!current) throw new NotFoundError('Connection');
     const write = await this.toWrite(teamId, body, this.decrypt(current));
-    const record = await this.connections.update(teamId, connectionId, write);
+    const record = await this.deps.connections.update(teamId, connectionId, write);
     if (!record) throw new NotFoundError('Connection');
     this.emit({ kind: 'updated', teamId, connectionId });
     return this.fullView(record);
@@ -141,31 +143,31 @@ export class ConnectionsService {
    * stay and lose their data requests on it. One transaction either way.
    */
   async remove(actor: Actor, teamId: number, connectionId: number, removeDatasets: boolean): Promise<void> {
-    await this.access.require(actor, teamId, 'connection:write');
-    await this.db.transaction().execute(async (trx) => {
-      if (!(await this.connections.find(teamId, connectionId, trx))) throw new NotFoundError('Connection');
-      if (removeDatasets) await this.connections.deleteDatasets(teamId, await this.connections.datasetIdsUsing(teamId, connectionId, trx), trx);
-      else await this.connections.detachFromDatasets(teamId, connectionId, trx);
-      await this.connections.delete(teamId, connectionId, trx);
+    await this.deps.access.require(actor, teamId, 'connection:write');
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await this.deps.connections.find(teamId, connectionId, trx))) throw new NotFoundError('Connection');
+      if (removeDatasets) await this.deps.connections.deleteDatasets(teamId, await this.deps.connections.datasetIdsUsing(teamId, connectionId, trx), trx);
+      else await this.deps.connections.detachFromDatasets(teamId, connectionId, trx);
+      await this.deps.connections.delete(teamId, connectionId, trx);
     });
     this.emit({ kind: 'deleted', teamId, connectionId });
   }
 
   /** Fails fast (403/404) before an upload body is read. */
   async assertWritable(actor: Actor, teamId: number, connectionId: number): Promise<void> {
-    await this.access.require(actor, teamId, 'connection:write');
-    if (!(await this.connections.exists(teamId, connectionId))) throw new NotFoundError('Connection');
+    await this.deps.access.require(actor, teamId, 'connection:write');
+    if (!(await this.deps.connections.exists(teamId, connectionId))) throw new NotFoundError('Connection');
   }
 
   /** Stores uploaded SSL files (contents and names); the key is encrypted like every secret. */
   async attachFiles(actor: Actor, teamId: number, connectionId: number, files: ConnectionFiles): Promise<ConnectionView> {
-    await this.access.require(actor, teamId, 'connection:write');
+    await this.deps.access.require(actor, teamId, 'connection:write');
     const write: ConnectionWrite = {};
     if (files.sslCa) Object.assign(write, { sslCa: files.sslCa.content, sslCaName: files.sslCa.filename });
     if (files.sslCert) Object.assign(write, { sslCert: files.sslCert.content, sslCertName: files.sslCert.filename });
-    if (files.sslKey) Object.assign(write, { sslKey: this.secrets.encrypt(files.sslKey.content), sslKeyName: files.sslKey.filename });
+    if (files.sslKey) Object.assign(write, { sslKey: this.deps.secrets.encrypt(files.sslKey.content), sslKeyName: files.sslKey.filename });
     if (Object.keys(write).length === 0) throw new BadRequestError('No files were uploaded; send sslCa, sslCert or sslKey as file parts', 'NO_FILES');
-    const record = await this.connections.update(teamId, connectionId, write);
+    const record = await this.deps.connections.update(teamId, connectionId, write);
     if (!record) throw new NotFoundError('Connection');
     this.emit({ kind: 'updated', teamId, connectionId });
     return this.fullView(record);
@@ -178,14 +180,14 @@ export class ConnectionsService {
    * connection of this team. Never return it from a route.
    */
   async getForRun(teamId: number, connectionId: number): Promise<RunnableConnection> {
-    const record = await this.connections.find(teamId, connectionId);
+    const record = await this.deps.connections.find(teamId, connectionId);
     if (!record) throw new NotFoundError('Connection');
     return this.decrypt(record);
   }
 
   /** The connections with these ids that exist in the team, decrypted for a run, in one read. */
   async getManyForRun(teamId: number, connectionIds: readonly number[]): Promise<Map<number, RunnableConnection>> {
-    const records = await this.connections.findMany(teamId, [...new Set(connectionIds)]);
+    const records = await this.deps.connections.findMany(teamId, [...new Set(connectionIds)]);
     return new Map(records.map((record) => [record.id, this.decrypt(record)]));
   }
 
@@ -194,18 +196,18 @@ export class ConnectionsService {
    * this team that the caller may see? A project role may only use connections of its projects.
    */
   async usableBy(membership: Membership, connectionId: number): Promise<boolean> {
-    const [summary] = await this.connections.summaries(membership.teamId, [connectionId]);
+    const [summary] = await this.deps.connections.summaries(membership.teamId, [connectionId]);
     return summary !== undefined && ownsAny(membership, summary.project_ids);
   }
 
   /** Secret-free summaries (for embedding `Connection` in data requests), only of this team. */
   async summaries(teamId: number, connectionIds: readonly number[]): Promise<ConnectionSummary[]> {
-    return this.connections.summaries(teamId, [...new Set(connectionIds)]);
+    return this.deps.connections.summaries(teamId, [...new Set(connectionIds)]);
   }
 
   /** Saves an introspected schema on the connection (`GET …/schema`). */
   async saveSchema(teamId: number, connectionId: number, schema: unknown): Promise<void> {
-    if (!(await this.connections.saveSchema(teamId, connectionId, schema))) throw new NotFoundError('Connection');
+    if (!(await this.deps.connections.saveSchema(teamId, connectionId, schema))) throw new NotFoundError('Connection');
   }
 
   /** Subscribes to updates and deletes; returns the unsubscribe function. */
@@ -222,15 +224,15 @@ export class ConnectionsService {
    */
   async rotateEncryptionKey(newKey: Buffer): Promise<{ reencrypted: number; keyId: string }> {
     const next = new SecretBox(newKey);
-    const reencrypted = await this.db.transaction().execute(async (trx) => {
+    const reencrypted = await this.deps.db.transaction().execute(async (trx) => {
       let count = 0;
-      for (const cell of await this.connections.secretCells(trx)) {
+      for (const cell of await this.deps.connections.secretCells(trx)) {
         let changed = 0;
         const value = cell.value.replace(ENVELOPE_IN_TEXT, (envelope) => {
           if (SecretBox.keyIdOf(envelope) === next.keyId) return envelope;
           let plaintext: string;
           try {
-            plaintext = this.secrets.decrypt(envelope);
+            plaintext = this.deps.secrets.decrypt(envelope);
           } catch (err) {
             throw new Error(`${cell.table} #${cell.id} ${cell.column}: ${err instanceof Error ? err.message : 'cannot be decrypted'}`);
           }
@@ -238,7 +240,7 @@ export class ConnectionsService {
           return next.encrypt(plaintext);
         });
         if (changed > 0) {
-          await this.connections.writeCell({ ...cell, value }, trx);
+          await this.deps.connections.writeCell({ ...cell, value }, trx);
           count += changed;
         }
       }
@@ -255,7 +257,7 @@ export class ConnectionsService {
   }
 
   private decryptJson<T>(envelope: string | null): T | null {
-    return envelope === null ? null : (JSON.parse(this.secrets.decrypt(envelope)) as T);
+    return envelope === null ? null : (JSON.parse(this.deps.secrets.decrypt(envelope)) as T);
   }
 
   private decrypt(record: ConnectionRecord): RunnableConnection {
@@ -273,17 +275,17 @@ export class ConnectionsService {
       dbName: record.dbName,
       port: record.port,
       username: record.username,
-      password: this.secrets.decryptNullable(record.password),
+      password: this.deps.secrets.decryptNullable(record.password),
       srv: record.srv,
       options: this.decryptJson<unknown>(record.options),
-      connectionString: this.secrets.decryptNullable(record.connectionString),
+      connectionString: this.deps.secrets.decryptNullable(record.connectionString),
       authentication: this.decryptJson<Authentication>(record.authentication),
       firebaseServiceAccount: this.decryptJson<Record<string, unknown>>(record.firebaseServiceAccount),
       ssl: record.ssl,
       sslMode: record.sslMode as SslMode | null,
       sslCa: record.sslCa,
       sslCert: record.sslCert,
-      sslKey: this.secrets.decryptNullable(record.sslKey),
+      sslKey: this.deps.secrets.decryptNullable(record.sslKey),
       sslCaName: record.sslCaName,
       sslCertName: record.sslCertName,
       sslKeyName: record.sslKeyName,
@@ -388,7 +390,7 @@ export class ConnectionsService {
     }
     // Everything above is plaintext until here; only envelopes reach the repository.
     for (const field of CONNECTION_SECRET_FIELDS) {
-      if (write[field] !== undefined) write[field] = this.secrets.encryptNullable(write[field]);
+      if (write[field] !== undefined) write[field] = this.deps.secrets.encryptNullable(write[field]);
     }
     return write;
   }
@@ -437,7 +439,7 @@ export class ConnectionsService {
   private async checkProjects(teamId: number, input: readonly (number | string)[]): Promise<number[]> {
     const ids = [...new Set(input.map(Number))];
     if (ids.some((id) => !Number.isInteger(id) || id < 1 || id > MAX_DB_ID)) throw ValidationError.field('body.project_ids', 'must contain project ids');
-    const known = new Set(await this.connections.projectIdsOfTeam(teamId, ids));
+    const known = new Set(await this.deps.connections.projectIdsOfTeam(teamId, ids));
     const unknown = ids.filter((id) => !known.has(id));
     if (unknown.length > 0) throw ValidationError.field('body.project_ids', `contains ids that are not projects of this team: ${unknown.join(', ')}`);
     return ids;

@@ -15,7 +15,7 @@ import {
 } from '../../sources/index.js';
 import { toSourceConnection, type ConnectionChecks } from '../connections/checks.js';
 import type { ConnectionsService, RunnableConnection } from '../connections/service.js';
-import type { DataRequestRecord, DataRequestsRepository, VariableBinding } from '../data-requests/repository.js';
+import type { DataRequestRecord, VariableBinding } from '../data-requests/repository.js';
 import type { DatasetRecord } from '../datasets/repository.js';
 import { filterPredicate, type RuntimeFilter } from './filters.js';
 
@@ -47,11 +47,18 @@ export interface DatasetRows extends AsyncIterable<Row[]> {
   close(): Promise<void>;
 }
 
+/** The data requests of datasets and their variable bindings, as a run reads them (the data-requests module provides it). */
+export interface RunRequests {
+  listForDatasets(datasetIds: readonly number[]): Promise<DataRequestRecord[]>;
+  /** The bindings of these datasets and of these data requests, in one read. */
+  bindingsFor(datasetIds: readonly number[], requestIds: readonly number[]): Promise<VariableBinding[]>;
+}
+
 export interface DatasetRunnerDeps {
   registry: SourceRegistry;
   connections: ConnectionsService;
   checks: ConnectionChecks;
-  requests: DataRequestsRepository;
+  requests: RunRequests;
   cache: ResultCache;
   settings: RunSettings;
 }
@@ -81,10 +88,15 @@ export class DatasetRunner {
     return new Map(
       datasets.map((dataset) => [
         dataset.id,
-        new PreparedDataset(this.deps, teamId, dataset, {
-          requests: requests.filter((r) => r.dataset_id === dataset.id),
-          bindings: bindings.filter((b) => (b.entity_type === 'Dataset' ? b.entity_id === String(dataset.id) : requests.some((r) => r.dataset_id === dataset.id && String(r.id) === b.entity_id))),
-          connections,
+        new PreparedDataset({
+          runner: this.deps,
+          teamId,
+          dataset,
+          parts: {
+            requests: requests.filter((r) => r.dataset_id === dataset.id),
+            bindings: bindings.filter((b) => (b.entity_type === 'Dataset' ? b.entity_id === String(dataset.id) : requests.some((r) => r.dataset_id === dataset.id && String(r.id) === b.entity_id))),
+            connections,
+          },
         }),
       ]),
     );
@@ -105,14 +117,27 @@ export interface DatasetParts {
   connections: ReadonlyMap<number, RunnableConnection>;
 }
 
+/** A prepared dataset's parts, read by `DatasetRunner.prepare`, and what the runner runs with. */
+export interface PreparedDatasetDeps {
+  runner: DatasetRunnerDeps;
+  teamId: number;
+  dataset: DatasetRecord;
+  parts: DatasetParts;
+}
+
 /** A dataset ready to run any number of times: nothing more is read from the store. */
 export class PreparedDataset {
-  constructor(
-    private readonly deps: DatasetRunnerDeps,
-    private readonly teamId: number,
-    readonly dataset: DatasetRecord,
-    readonly parts: DatasetParts,
-  ) {}
+  private readonly runner: DatasetRunnerDeps;
+  private readonly teamId: number;
+  readonly dataset: DatasetRecord;
+  readonly parts: DatasetParts;
+
+  constructor({ runner, teamId, dataset, parts }: PreparedDatasetDeps) {
+    this.runner = runner;
+    this.teamId = teamId;
+    this.dataset = dataset;
+    this.parts = parts;
+  }
 
   /** The main request and every join target, in join order. */
   private needed(): { main: DataRequestRecord; needed: DataRequestRecord[] } {
@@ -139,7 +164,7 @@ export class PreparedDataset {
   }
 
   private ran(requests: readonly DataRequestRecord[]): void {
-    this.deps.checks.refreshSchemaLater(
+    this.runner.checks.refreshSchemaLater(
       this.teamId,
       requests.map((r) => this.connectionOf(r).runnable),
     );
@@ -148,12 +173,12 @@ export class PreparedDataset {
   /** True when the rows can flow from the source without being held (no joins, a streaming source). */
   get streamable(): boolean {
     if (this.dataset.joinSettings.joins.length > 0) return false;
-    return this.deps.registry.capabilities(this.connectionOf(this.needed().main).source).streaming;
+    return this.runner.registry.capabilities(this.connectionOf(this.needed().main).source).streaming;
   }
 
   /** The whole (joined, filtered) result, through the cache unless `refresh`. */
   async collect(inputs: RunInputs, options: { refresh: boolean; cacheOnly?: boolean }): Promise<CollectedResult> {
-    const { settings, cache, registry } = this.deps;
+    const { settings, cache, registry } = this.runner;
     const { main, needed } = this.needed();
     const resolved = new Map(needed.map((r) => [r.id, this.resolve(r, inputs)]));
     const key = datasetCacheKey({
@@ -207,10 +232,10 @@ export class PreparedDataset {
       return rowsOf(collected.data, collected.meta);
     }
     const { main } = this.needed();
-    const rowLimit = options.rowLimit ?? this.deps.settings.rowLimit;
-    const source = await this.deps.registry.stream(this.connectionOf(main).source, main, {
+    const rowLimit = options.rowLimit ?? this.runner.settings.rowLimit;
+    const source = await this.runner.registry.stream(this.connectionOf(main).source, main, {
       variables: this.resolve(main, inputs),
-      timeoutMs: this.deps.settings.timeoutMs,
+      timeoutMs: this.runner.settings.timeoutMs,
       rowLimit,
     });
     this.ran([main]);
@@ -236,11 +261,11 @@ export class PreparedDataset {
     const { main } = this.needed();
     if (!main.query) return null;
     const { source } = this.connectionOf(main);
-    const dialect = this.deps.registry.capabilities(source).pushdown;
+    const dialect = this.runner.registry.capabilities(source).pushdown;
     if (!dialect) return null;
     const variables = this.resolve(main, inputs);
-    const options = { variables, timeoutMs: this.deps.settings.timeoutMs, rowLimit: this.deps.settings.rowLimit };
-    const registry = this.deps.registry;
+    const options = { variables, timeoutMs: this.runner.settings.timeoutMs, rowLimit: this.runner.settings.rowLimit };
+    const registry = this.runner.registry;
     return {
       dialect,
       text: main.query,
@@ -257,13 +282,13 @@ export class PreparedDataset {
 
   /** One data request alone (no joins), for `…/dataRequests/{id}/request`. */
   async runRequest(request: DataRequestRecord, inputs: RunInputs): Promise<{ data: ResultData; meta: RunMeta }> {
-    const result = await this.deps.registry.run(this.connectionOf(request).source, request, {
+    const result = await this.runner.registry.run(this.connectionOf(request).source, request, {
       variables: this.resolve(request, inputs),
-      timeoutMs: this.deps.settings.timeoutMs,
-      rowLimit: this.deps.settings.rowLimit,
+      timeoutMs: this.runner.settings.timeoutMs,
+      rowLimit: this.runner.settings.rowLimit,
     });
     this.ran([request]);
-    return result.meta.truncated ? { ...result, meta: { ...result.meta, rowLimit: this.deps.settings.rowLimit } } : result;
+    return result.meta.truncated ? { ...result, meta: { ...result.meta, rowLimit: this.runner.settings.rowLimit } } : result;
   }
 }
 

@@ -61,36 +61,38 @@ const DATASET_FIELDS = [
   'main_dr_id',
 ] as const;
 
+export interface DatasetsDeps {
+  db: Db;
+  datasets: DatasetsRepository;
+  requests: DatasetRequests;
+  connections: ConnectionsService;
+  access: AccessService;
+}
+
 /**
  * Datasets: reusable named queries of a team, attached to projects. A project role sees and
  * changes only datasets attached to its projects; another team's dataset is a 404.
  */
 export class DatasetsService {
-  constructor(
-    private readonly db: Db,
-    private readonly datasets: DatasetsRepository,
-    private readonly requests: DatasetRequests,
-    private readonly connections: ConnectionsService,
-    private readonly access: AccessService,
-  ) {}
+  constructor(private readonly deps: DatasetsDeps) {}
 
   /** Loads a dataset the actor may act on, or throws 403/404. Other modules use this too. */
   async load(actor: Actor, teamId: number, datasetId: number, action: Action): Promise<{ membership: Membership; dataset: DatasetRecord }> {
-    const membership = await this.access.require(actor, teamId, action);
-    const dataset = await this.datasets.find(teamId, datasetId);
+    const membership = await this.deps.access.require(actor, teamId, action);
+    const dataset = await this.deps.datasets.find(teamId, datasetId);
     if (!dataset || !ownsAny(membership, dataset.project_ids)) throw new NotFoundError('Dataset');
     return { membership, dataset };
   }
 
   /** Datasets a chart draws, read in one go; access was decided on the chart. Missing ones are left out. */
   async loadForChart(teamId: number, ids: readonly number[]): Promise<Map<number, DatasetRecord>> {
-    const records = await this.datasets.findMany(teamId, [...new Set(ids)]);
+    const records = await this.deps.datasets.findMany(teamId, [...new Set(ids)]);
     return new Map(records.map((record) => [record.id, record]));
   }
 
   async list(actor: Actor, teamId: number): Promise<DatasetView[]> {
-    const membership = await this.access.require(actor, teamId, 'dataset:read');
-    const datasets = await this.datasets.list(teamId, projectScope(membership));
+    const membership = await this.deps.access.require(actor, teamId, 'dataset:read');
+    const datasets = await this.deps.datasets.list(teamId, projectScope(membership));
     return this.views(membership, datasets);
   }
 
@@ -100,26 +102,26 @@ export class DatasetsService {
   }
 
   async create(actor: Actor, teamId: number, input: DatasetInput): Promise<DatasetView> {
-    const membership = await this.access.require(actor, teamId, 'dataset:write');
+    const membership = await this.deps.access.require(actor, teamId, 'dataset:write');
     const fields = await this.checkFields(membership, input, undefined);
-    const dataset = await this.datasets.create(teamId, fields);
+    const dataset = await this.deps.datasets.create(teamId, fields);
     return this.get(actor, teamId, dataset.id);
   }
 
   async update(actor: Actor, teamId: number, datasetId: number, input: DatasetInput): Promise<DatasetView> {
     const { membership, dataset } = await this.load(actor, teamId, datasetId, 'dataset:write');
     const fields = await this.checkFields(membership, input, dataset);
-    await this.datasets.update(teamId, datasetId, fields);
+    await this.deps.datasets.update(teamId, datasetId, fields);
     return this.get(actor, teamId, datasetId);
   }
 
   async delete(actor: Actor, teamId: number, datasetId: number): Promise<void> {
     await this.load(actor, teamId, datasetId, 'dataset:write');
-    await this.db.transaction().execute(async (trx) => {
-      const requests = await this.requests.listForDatasets([datasetId], trx);
-      await this.requests.deleteBindingsOf('DataRequest', requests.map((r) => String(r.id)), trx);
-      await this.requests.deleteBindingsOf('Dataset', [String(datasetId)], trx);
-      await this.datasets.delete(teamId, datasetId, trx);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const requests = await this.deps.requests.listForDatasets([datasetId], trx);
+      await this.deps.requests.deleteBindingsOf('DataRequest', requests.map((r) => String(r.id)), trx);
+      await this.deps.requests.deleteBindingsOf('Dataset', [String(datasetId)], trx);
+      await this.deps.datasets.delete(teamId, datasetId, trx);
     });
   }
 
@@ -128,7 +130,7 @@ export class DatasetsService {
    * any invalid part leaves nothing behind.
    */
   async quickCreate(actor: Actor, teamId: number, input: QuickCreateInput): Promise<DatasetView> {
-    const membership = await this.access.require(actor, teamId, 'dataset:write');
+    const membership = await this.deps.access.require(actor, teamId, 'dataset:write');
     const requests = input.dataRequests ?? [];
     const mainIndex = input.main_dr_index ?? 0;
     if (requests.length > 0 && mainIndex >= requests.length) {
@@ -155,21 +157,21 @@ export class DatasetsService {
     );
     const datasetBindings = (input.variableBindings ?? []).map((b, j) => checkBinding(b, `body.variableBindings.${j}`));
 
-    const id = await this.db.transaction().execute(async (trx) => {
-      const dataset = await this.datasets.create(teamId, fields, trx);
+    const id = await this.deps.db.transaction().execute(async (trx) => {
+      const dataset = await this.deps.datasets.create(teamId, fields, trx);
       const created: DataRequestRecord[] = [];
       for (const request of checkedRequests) {
-        const record = await this.requests.create(dataset.id, request.fields, trx);
-        for (const binding of request.bindings) await this.requests.createBinding(teamId, 'DataRequest', String(record.id), binding, trx);
+        const record = await this.deps.requests.create(dataset.id, request.fields, trx);
+        for (const binding of request.bindings) await this.deps.requests.createBinding(teamId, 'DataRequest', String(record.id), binding, trx);
         created.push(record);
       }
-      for (const binding of datasetBindings) await this.requests.createBinding(teamId, 'Dataset', String(dataset.id), binding, trx);
+      for (const binding of datasetBindings) await this.deps.requests.createBinding(teamId, 'Dataset', String(dataset.id), binding, trx);
       const realJoins: Join[] = joins.map((j) => ({
         ...j,
         dr_id: created[j.dr_id]!.id,
         join_id: created[j.join_id]!.id,
       }));
-      await this.datasets.update(
+      await this.deps.datasets.update(
         teamId,
         dataset.id,
         {
@@ -199,17 +201,17 @@ export class DatasetsService {
       fields.name = input.legend;
     }
     if (fields.connection_id !== undefined && fields.connection_id !== null) {
-      if (!(await this.connections.usableBy(membership, fields.connection_id))) {
+      if (!(await this.deps.connections.usableBy(membership, fields.connection_id))) {
         throw ValidationError.field('body.connection_id', 'is not a connection of this team that you may use');
       }
     }
     if (fields.main_dr_id !== undefined && fields.main_dr_id !== null) {
-      if (!existing || !(await this.requests.find(existing.id, fields.main_dr_id))) {
+      if (!existing || !(await this.deps.requests.find(existing.id, fields.main_dr_id))) {
         throw ValidationError.field('body.main_dr_id', 'is not a data request of this dataset');
       }
     }
     if (input.joinSettings?.joins && existing) {
-      const ids = new Set((await this.requests.listForDatasets([existing.id])).map((r) => r.id));
+      const ids = new Set((await this.deps.requests.listForDatasets([existing.id])).map((r) => r.id));
       input.joinSettings.joins.forEach((join, i) => {
         for (const key of ['dr_id', 'join_id'] as const) {
           if (!ids.has(join[key])) throw ValidationError.field(`body.joinSettings.joins.${i}.${key}`, 'is not a data request of this dataset');
@@ -221,7 +223,7 @@ export class DatasetsService {
     const scope = projectScope(membership);
     if (input.project_ids !== undefined) {
       const ids = [...new Set(input.project_ids.map(Number))];
-      const known = await this.datasets.projectIdsOfTeam(membership.teamId);
+      const known = await this.deps.datasets.projectIdsOfTeam(membership.teamId);
       const unknown = ids.filter((id) => !known.has(id));
       if (unknown.length > 0) throw ValidationError.field('body.project_ids', `contains ids that are not projects of this team: ${unknown.join(', ')}`);
       if (scope !== undefined) {
@@ -246,7 +248,7 @@ export class DatasetsService {
     for (const [key, value] of Object.entries(rest)) if (value !== undefined) (fields as Record<string, unknown>)[key] = value;
     if (headers !== undefined) fields.headers = normalizeHeaders(headers ?? [], `${field}.headers`);
     if (fields.connection_id !== undefined && fields.connection_id !== null) {
-      if (!(await this.connections.usableBy(membership, fields.connection_id))) {
+      if (!(await this.deps.connections.usableBy(membership, fields.connection_id))) {
         throw ValidationError.field(`${field}.connection_id`, 'is not a connection of this team that you may use');
       }
     }
@@ -263,10 +265,10 @@ export class DatasetsService {
   /** Full views: data requests (with connection summaries and bindings) and dataset-level bindings. */
   async views(membership: Membership, datasets: DatasetRecord[]): Promise<DatasetView[]> {
     const ids = datasets.map((d) => d.id);
-    const requests = await this.requests.listForDatasets(ids);
+    const requests = await this.deps.requests.listForDatasets(ids);
     const [connections, bindings] = await Promise.all([
-      this.connections.summaries(membership.teamId, connectionIdsOf(requests)),
-      this.requests.bindingsFor(
+      this.deps.connections.summaries(membership.teamId, connectionIdsOf(requests)),
+      this.deps.requests.bindingsFor(
         ids,
         requests.map((r) => r.id),
       ),
@@ -295,8 +297,8 @@ export class DatasetsService {
 
   async requestViews(membership: Membership, requests: DataRequestRecord[]): Promise<DataRequestView[]> {
     const [connections, bindings] = await Promise.all([
-      this.connections.summaries(membership.teamId, connectionIdsOf(requests)),
-      this.requests.bindingsOf('DataRequest', requests.map((r) => String(r.id))),
+      this.deps.connections.summaries(membership.teamId, connectionIdsOf(requests)),
+      this.deps.requests.bindingsOf('DataRequest', requests.map((r) => String(r.id))),
     ]);
     const showHost = can(membership, 'connection:readSecrets');
     return requests.map((r) =>

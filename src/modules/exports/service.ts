@@ -14,25 +14,27 @@ export interface ExportFile {
   body: Readable;
 }
 
+export interface ExportDeps {
+  chartRuns: ChartRunService;
+  datasets: DatasetsService;
+  runner: DatasetRunner;
+  viewer: ShareViewer;
+}
+
 /** Chart and dataset exports for members, and chart exports through share links when the team allows them. */
 export class ExportService {
-  constructor(
-    private readonly chartRuns: ChartRunService,
-    private readonly datasets: DatasetsService,
-    private readonly runner: DatasetRunner,
-    private readonly viewer: ShareViewer,
-  ) {}
+  constructor(private readonly deps: ExportDeps) {}
 
   /** The chart's data (from the cache when it holds this run), as the editor shows it. */
   async chart(actor: Actor, projectId: number, chartId: number, format: ExportFormat): Promise<ExportFile> {
-    const chart = await this.chartRuns.refresh(actor, projectId, chartId, { getCache: true });
+    const chart = await this.deps.chartRuns.refresh(actor, projectId, chartId, { getCache: true });
     const tables = chartTables(chart.type ?? null, chart.chartData);
     return { name: chart.name ?? `chart-${chartId}`, body: tableStream(format, tables, singleTable(tables)) };
   }
 
   /** A shared chart (chart link or a chart of a shared dashboard), only when its team allows report exports. */
   async sharedChart(link: { shareString: string } | { brewName: string; chartId: number }, request: ViewRequest, format: ExportFormat): Promise<ExportFile> {
-    const view = await this.viewer.exportable(link, request);
+    const view = await this.deps.viewer.exportable(link, request);
     if (!view.allowExport) throw new ForbiddenError("This team does not allow exports from shared reports (team setting allowReportExport)", 'EXPORT_NOT_ALLOWED');
     const tables = chartTables(view.chart.type ?? null, view.chart.chartData);
     return { name: view.chart.name ?? 'chart', body: tableStream(format, tables, singleTable(tables)) };
@@ -44,8 +46,8 @@ export class ExportService {
    * The first batch is read before answering, so a failing source is a proper error response.
    */
   async dataset(actor: Actor, teamId: number, datasetId: number, variables: Record<string, unknown>, format: ExportFormat): Promise<ExportFile> {
-    const { dataset } = await this.datasets.load(actor, teamId, datasetId, 'dataset:run');
-    const rows = await (await this.runner.prepareOne(teamId, dataset)).stream({ variables });
+    const { dataset } = await this.deps.datasets.load(actor, teamId, datasetId, 'dataset:run');
+    const rows = await (await this.deps.runner.prepareOne(teamId, dataset)).stream({ variables });
     const iterator = rows[Symbol.asyncIterator]();
     let first: IteratorResult<Record<string, unknown>[]>;
     try {

@@ -50,23 +50,25 @@ const DEFAULT_BACKGROUND = '#103751';
 const DEFAULT_TITLE_COLOUR = 'white';
 const BREW_NAME_ATTEMPTS = 6;
 
+export interface ProjectsDeps {
+  db: Db;
+  projects: ProjectsRepository;
+  charts: DashboardCharts;
+  sharing: DashboardShares;
+  access: AccessService;
+  /** The scheduler's clock, for `nextUpdateAt`. */
+  clock: () => Date;
+}
+
 export class ProjectsService {
-  constructor(
-    private readonly db: Db,
-    private readonly projects: ProjectsRepository,
-    private readonly charts: DashboardCharts,
-    private readonly sharing: DashboardShares,
-    private readonly access: AccessService,
-    /** The scheduler's clock, for `nextUpdateAt`. */
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  constructor(private readonly deps: ProjectsDeps) {}
 
   /**
    * The access check of every route under /project/{id}: a dashboard of a team the actor is not in
    * is a 404 (its existence is not revealed); inside the team, the role and the project list decide (403).
    */
   async authorize(actor: Actor, projectId: number, action: Action): Promise<AuthorizedProject> {
-    const found = await this.projects.findWithGrant(projectId, actor.kind === 'user' ? actor.userId : null);
+    const found = await this.deps.projects.findWithGrant(projectId, actor.kind === 'user' ? actor.userId : null);
     if (!found) throw new NotFoundError('Project');
     const membership = await this.admit(actor, found.project.team_id, projectId, found.grant, action);
     return { project: found.project, membership };
@@ -79,7 +81,7 @@ export class ProjectsService {
   async admit(actor: Actor, teamId: number, projectId: number, grant: Grant | undefined, action: Action): Promise<Membership> {
     let membership: Membership;
     try {
-      membership = await this.access.fromGrant(actor, teamId, grant);
+      membership = await this.deps.access.fromGrant(actor, teamId, grant);
     } catch (error) {
       if (error instanceof ForbiddenError) throw new NotFoundError('Project');
       throw error;
@@ -90,12 +92,12 @@ export class ProjectsService {
   }
 
   async list(actor: Actor, teamId: number): Promise<ProjectListItem[]> {
-    const membership = await this.access.require(actor, teamId, 'project:read');
-    const projects = await this.projects.listByTeam(teamId, projectScope(membership));
-    const summaries = await this.charts.summaries(projects.map((p) => p.id));
+    const membership = await this.deps.access.require(actor, teamId, 'project:read');
+    const projects = await this.deps.projects.listByTeam(teamId, projectScope(membership));
+    const summaries = await this.deps.charts.summaries(projects.map((p) => p.id));
     return projects.map((project) => ({
       ...project,
-      nextUpdateAt: nextUpdateAt(project, this.clock()),
+      nextUpdateAt: nextUpdateAt(project, this.deps.clock()),
       Charts: summaries.filter((c) => c.project_id === project.id).map(({ id, name, layout }) => ({ id, name, layout })),
     }));
   }
@@ -106,16 +108,16 @@ export class ProjectsService {
   }
 
   async create(actor: Actor, input: CreateProjectInput): Promise<ProjectView> {
-    const membership = await this.access.require(actor, input.team_id, 'project:create');
+    const membership = await this.deps.access.require(actor, input.team_id, 'project:create');
     const fields = await this.prepare(input, membership, undefined);
     const name = fields.name ?? input.name.trim();
     fields.backgroundColor ??= DEFAULT_BACKGROUND;
     fields.titleColor ??= DEFAULT_TITLE_COLOUR;
 
     const slug = slugify(name);
-    let candidate = (await this.projects.brewNameTaken(slug)) ? slugWithSuffix(slug) : slug;
+    let candidate = (await this.deps.projects.brewNameTaken(slug)) ? slugWithSuffix(slug) : slug;
     for (let attempt = 0; attempt < BREW_NAME_ATTEMPTS; attempt += 1) {
-      const project = await this.projects.create(input.team_id, candidate, { ...fields, name });
+      const project = await this.deps.projects.create(input.team_id, candidate, { ...fields, name });
       if (project) return this.view(project, membership);
       candidate = slugWithSuffix(slug);
     }
@@ -127,50 +129,50 @@ export class ProjectsService {
     const fields = await this.prepare(input, membership, project);
     // `passwordProtected: true` with no password set is accepted: the report stays closed to
     // anonymous viewers (no password can match) until one is set. It fails closed, never open.
-    const updated = await this.projects.update(project.team_id, projectId, fields);
+    const updated = await this.deps.projects.update(project.team_id, projectId, fields);
     if (!updated) throw new NotFoundError('Project');
     return this.view(updated, membership);
   }
 
   async delete(actor: Actor, projectId: number): Promise<void> {
     const { project } = await this.authorize(actor, projectId, 'project:delete');
-    await this.db.transaction().execute(async (trx) => {
-      const chartIds = await this.charts.ids(projectId, trx);
-      await this.sharing.deleteForEntities(project.team_id, 'Chart', chartIds, trx);
-      await this.sharing.deleteForEntities(project.team_id, 'Project', [projectId], trx);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const chartIds = await this.deps.charts.ids(projectId, trx);
+      await this.deps.sharing.deleteForEntities(project.team_id, 'Chart', chartIds, trx);
+      await this.deps.sharing.deleteForEntities(project.team_id, 'Project', [projectId], trx);
       // Charts and their dataset configs go with the project (foreign keys cascade).
-      if (!(await this.projects.delete(project.team_id, projectId, trx))) throw new NotFoundError('Project');
+      if (!(await this.deps.projects.delete(project.team_id, projectId, trx))) throw new NotFoundError('Project');
     });
   }
 
   /** A dashboard with its charts, for renderers that have already decided access (share links, schedules). */
   async loadDashboard(teamId: number, projectId: number): Promise<(Project & { Charts: Chart[] }) | undefined> {
-    const project = await this.projects.findById(teamId, projectId);
-    return project && { ...project, Charts: await this.charts.listByProject(projectId) };
+    const project = await this.deps.projects.findById(teamId, projectId);
+    return project && { ...project, Charts: await this.deps.charts.listByProject(projectId) };
   }
 
   /** Public report URLs name the dashboard by brewName. */
   async findByBrewName(brewName: string): Promise<Project | undefined> {
-    return (await this.projects.findByBrewName(brewName))?.project;
+    return (await this.deps.projects.findByBrewName(brewName))?.project;
   }
 
   /** False when no password was ever set or the password does not match. */
   async checkPassword(teamId: number, projectId: number, password: string): Promise<boolean> {
-    const hash = await this.projects.passwordHash(teamId, projectId);
+    const hash = await this.deps.projects.passwordHash(teamId, projectId);
     return hash !== null && verifyPassword(password, hash);
   }
 
   /** Records a finished scheduled refresh (`lastUpdatedAt`). */
   async markUpdated(teamId: number, projectId: number, at?: string): Promise<void> {
-    await this.projects.markUpdated(teamId, projectId, at);
+    await this.deps.projects.markUpdated(teamId, projectId, at);
   }
 
   private async view(project: Project, membership: Membership): Promise<ProjectView> {
-    const Charts = await this.charts.listByProject(project.id);
-    const next = nextUpdateAt(project, this.clock());
+    const Charts = await this.deps.charts.listByProject(project.id);
+    const next = nextUpdateAt(project, this.deps.clock());
     // Policies carry locked parameters; only those who manage sharing see them.
     if (!can(membership, 'share:manage')) return { ...project, nextUpdateAt: next, Charts };
-    const SharePolicies = await this.sharing.list({ teamId: project.team_id, type: 'Project', id: project.id });
+    const SharePolicies = await this.deps.sharing.list({ teamId: project.team_id, type: 'Project', id: project.id });
     return { ...project, nextUpdateAt: next, Charts, SharePolicies };
   }
 

@@ -28,22 +28,24 @@ export function describeError(error: unknown): { code: string; message: string }
   return { code: 'INTERNAL_ERROR', message: 'The refresh failed with an internal error (see the server log)' };
 }
 
+export interface RefreshDeps {
+  history: RefreshRepository;
+  charts: ChartsService;
+  projects: ProjectsService;
+  chartRuns: ChartRunService;
+  alerts?: AlertChecker;
+  metrics: RefreshMetrics;
+  settings: RefreshSettings;
+  logger: Logger;
+}
+
 /**
  * Refreshes through the chart-run path (the same one as `POST …/query`): persisted chartData,
  * pushdown, the result cache rewritten. Records every refresh, manual or scheduled, and checks
  * alerts after each chart. A failing chart does not stop its dashboard's other charts.
  */
 export class RefreshService implements ManualRefreshObserver {
-  constructor(
-    private readonly history: RefreshRepository,
-    private readonly chartsService: ChartsService,
-    private readonly projects: ProjectsService,
-    private readonly chartRuns: ChartRunService,
-    private readonly alerts: AlertChecker | undefined,
-    private readonly metrics: RefreshMetrics,
-    private readonly settings: RefreshSettings,
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly deps: RefreshDeps) {}
 
   /** The dispatcher's executor. */
   run = async (job: RefreshJob): Promise<void> => {
@@ -52,13 +54,13 @@ export class RefreshService implements ManualRefreshObserver {
   };
 
   async refreshDashboard(teamId: number, projectId: number, trigger: RefreshTrigger): Promise<RefreshRun | undefined> {
-    const dashboard = await this.projects.loadDashboard(teamId, projectId);
+    const dashboard = await this.deps.projects.loadDashboard(teamId, projectId);
     if (!dashboard) return undefined;
-    const started = this.settings.clock();
+    const started = this.deps.settings.clock();
     const t0 = performance.now();
     const charts = dashboard.Charts.filter((chart) => chart.type !== 'markdown');
     const project = { id: dashboard.id, team_id: teamId, timezone: dashboard.timezone };
-    const outcomes = await mapLimited(charts, this.settings.chartConcurrency, (chart) => this.runChart({ chart, project }));
+    const outcomes = await mapLimited(charts, this.deps.settings.chartConcurrency, (chart) => this.runChart({ chart, project }));
     const entries = outcomes.map((o) => o.entry);
     const failed = entries.filter((e) => e.status === 'failure').length;
     const status: RefreshStatus = failed === 0 ? 'success' : failed === entries.length ? 'failure' : 'partial_failure';
@@ -68,10 +70,10 @@ export class RefreshService implements ManualRefreshObserver {
   }
 
   async refreshChart(teamId: number, chartId: number, trigger: RefreshTrigger): Promise<RefreshRun | undefined> {
-    const loaded = await this.chartsService.loadForRun(teamId, chartId);
+    const loaded = await this.deps.charts.loadForRun(teamId, chartId);
     if (!loaded || loaded.chart.type === 'markdown') return undefined;
     const { chart } = loaded;
-    const started = this.settings.clock();
+    const started = this.deps.settings.clock();
     const t0 = performance.now();
     const outcome = await this.runChart(loaded);
     const status: RefreshStatus = outcome.entry.status === 'success' ? 'success' : 'failure';
@@ -91,7 +93,7 @@ export class RefreshService implements ManualRefreshObserver {
         chartId: event.chartId,
         trigger: 'manual',
         status,
-        started: new Date(this.settings.clock().getTime() - event.durationMs),
+        started: new Date(this.deps.settings.clock().getTime() - event.durationMs),
         durationMs: event.durationMs,
         entries: [entry],
         error: entry.error,
@@ -99,28 +101,28 @@ export class RefreshService implements ManualRefreshObserver {
       if (event.result) await this.checkAlerts(event.teamId, event.projectId, [{ entry, chartData: event.result.chartData }], run.id);
     } catch (err) {
       // History must never turn a good answer into an error.
-      this.logger.error({ err, chartId: event.chartId }, 'could not record a manual refresh');
+      this.deps.logger.error({ err, chartId: event.chartId }, 'could not record a manual refresh');
     }
   }
 
   async listProjectRuns(actor: Actor, projectId: number, page: { limit: number; offset: number }) {
-    await this.projects.authorize(actor, projectId, 'project:read');
-    return { ...(await this.history.listByProject(projectId, page)), ...page };
+    await this.deps.projects.authorize(actor, projectId, 'project:read');
+    return { ...(await this.deps.history.listByProject(projectId, page)), ...page };
   }
 
   async listChartRuns(actor: Actor, projectId: number, chartId: number, page: { limit: number; offset: number }) {
-    await this.chartsService.authorize(actor, projectId, chartId, 'chart:read');
-    return { ...(await this.history.listByChart(projectId, chartId, page)), ...page };
+    await this.deps.charts.authorize(actor, projectId, chartId, 'chart:read');
+    return { ...(await this.deps.history.listByChart(projectId, chartId, page)), ...page };
   }
 
   private async runChart(loaded: LoadedChart): Promise<{ entry: ChartRunEntry; chartData?: unknown }> {
     const chartId = loaded.chart.id;
     const t0 = performance.now();
     try {
-      const result = await this.chartRuns.compute(loaded, { persist: true, refreshCache: true });
+      const result = await this.deps.chartRuns.compute(loaded, { persist: true, refreshCache: true });
       return { entry: successEntry(chartId, result, performance.now() - t0), chartData: result.chartData };
     } catch (error) {
-      if (!(error instanceof AppError)) this.logger.error({ err: error, chartId }, 'chart refresh failed');
+      if (!(error instanceof AppError)) this.deps.logger.error({ err: error, chartId }, 'chart refresh failed');
       return { entry: failureEntry(chartId, error, performance.now() - t0) };
     }
   }
@@ -147,19 +149,19 @@ export class RefreshService implements ManualRefreshObserver {
       error: input.error,
       charts: input.entries,
     };
-    const id = await this.history.insertRun(run);
-    this.metrics.observeRun(input.trigger, input.status, input.durationMs / 1000);
+    const id = await this.deps.history.insertRun(run);
+    this.deps.metrics.observeRun(input.trigger, input.status, input.durationMs / 1000);
     return { ...run, id };
   }
 
   private async checkAlerts(teamId: number, projectId: number, outcomes: { entry: ChartRunEntry; chartData?: unknown }[], runId: number): Promise<void> {
-    if (!this.alerts) return;
+    if (!this.deps.alerts) return;
     for (const outcome of outcomes) {
       if (outcome.entry.status !== 'success') continue;
       try {
-        await this.alerts.check({ teamId, projectId, chartId: outcome.entry.chart_id, chartData: outcome.chartData, runId });
+        await this.deps.alerts.check({ teamId, projectId, chartId: outcome.entry.chart_id, chartData: outcome.chartData, runId });
       } catch (err) {
-        this.logger.error({ err, chartId: outcome.entry.chart_id }, 'alert check failed');
+        this.deps.logger.error({ err, chartId: outcome.entry.chart_id }, 'alert check failed');
       }
     }
   }

@@ -18,23 +18,25 @@ export interface ShareTarget {
   chartId?: number;
 }
 
+export interface SharingDeps {
+  sharing: SharingRepository;
+  projects: ProjectsService;
+  charts: ChartsService;
+  tokens: ShareTokens;
+  appUrl: string;
+}
+
 export class SharingService {
-  constructor(
-    private readonly sharing: SharingRepository,
-    private readonly projects: ProjectsService,
-    private readonly charts: ChartsService,
-    private readonly tokens: ShareTokens,
-    private readonly appUrl: string,
-  ) {}
+  constructor(private readonly deps: SharingDeps) {}
 
   async create(actor: Actor, target: ShareTarget): Promise<SharePolicyRecord> {
     const { entity } = await this.scope(actor, target);
     // 144 random bits, URL-safe: unguessable, and the key of public chart share URLs.
-    return this.sharing.create(entity, randomId(18));
+    return this.deps.sharing.create(entity, randomId(18));
   }
 
   async list(actor: Actor, target: ShareTarget): Promise<SharePolicyRecord[]> {
-    return this.sharing.list((await this.scope(actor, target)).entity);
+    return this.deps.sharing.list((await this.scope(actor, target)).entity);
   }
 
   async update(actor: Actor, target: ShareTarget, policyId: number, input: UpdateSharePolicyInput): Promise<SharePolicyRecord> {
@@ -44,30 +46,30 @@ export class SharingService {
     if (input.allow_params !== undefined) fields.allow_params = input.allow_params;
     if (input.expires_at !== undefined) fields.expires_at = input.expires_at === null ? null : toIso(input.expires_at);
     if (input.visibility !== undefined) fields.visibility = input.visibility;
-    const policy = await this.sharing.update(entity, policyId, fields);
+    const policy = await this.deps.sharing.update(entity, policyId, fields);
     if (!policy) throw new NotFoundError('Share policy');
     return policy;
   }
 
   /** Invalidates every token issued for the policy so far; the policy itself stays. */
   async revoke(actor: Actor, target: ShareTarget, policyId: number): Promise<SharePolicyRecord> {
-    const policy = await this.sharing.revoke((await this.scope(actor, target)).entity, policyId);
+    const policy = await this.deps.sharing.revoke((await this.scope(actor, target)).entity, policyId);
     if (!policy) throw new NotFoundError('Share policy');
     return policy;
   }
 
   async delete(actor: Actor, target: ShareTarget, policyId: number): Promise<void> {
-    if (!(await this.sharing.delete((await this.scope(actor, target)).entity, policyId))) throw new NotFoundError('Share policy');
+    if (!(await this.deps.sharing.delete((await this.scope(actor, target)).entity, policyId))) throw new NotFoundError('Share policy');
   }
 
   /** Public chart links: the share string is all a visitor has. Access rules are the caller's. */
   async findByShareString(shareString: string): Promise<SharePolicyRecord | undefined> {
-    return this.sharing.findByShareString(shareString);
+    return this.deps.sharing.findByShareString(shareString);
   }
 
   /** Share tokens name their policy by id; includes token_version and team_id for validation. */
   async findById(policyId: number): Promise<SharePolicyRecord | undefined> {
-    return this.sharing.findById(policyId);
+    return this.deps.sharing.findById(policyId);
   }
 
   /**
@@ -77,7 +79,7 @@ export class SharingService {
   async issueToken(actor: Actor, target: ShareTarget, input: ShareTokenInput): Promise<{ token: string; url: string }> {
     const { entity, project } = await this.scope(actor, target);
     const expiresAt = parseExp(input.exp);
-    let policy = input.sharePolicyId !== undefined ? await this.sharing.find(entity, input.sharePolicyId) : (await this.sharing.list(entity)).at(-1);
+    let policy = input.sharePolicyId !== undefined ? await this.deps.sharing.find(entity, input.sharePolicyId) : (await this.deps.sharing.list(entity)).at(-1);
     if (!policy) {
       const what = entity.type === 'Project' ? `POST /project/${project.id}/share/policy` : `POST /project/${project.id}/chart/${entity.id}/share/policy`;
       throw new BadRequestError(
@@ -90,13 +92,13 @@ export class SharingService {
       const fields: SharePolicyFields = {};
       if (changes.params !== undefined) fields.params = uniqueParams(changes.params, 'body.share_policy.params');
       if (changes.allow_params !== undefined) fields.allow_params = changes.allow_params;
-      policy = await this.sharing.update(entity, policy.id, fields);
+      policy = await this.deps.sharing.update(entity, policy.id, fields);
       if (!policy) throw new NotFoundError('Share policy');
     }
     if (policy.expires_at !== null && Date.parse(policy.expires_at) <= Date.now()) {
       throw new BadRequestError('The share policy has expired; move its expires_at before issuing a token', 'SHARE_POLICY_EXPIRED');
     }
-    const token = await this.tokens.issue({
+    const token = await this.deps.tokens.issue({
       subject: { type: entity.type, id: entity.id },
       policyId: policy.id,
       version: policy.token_version,
@@ -105,16 +107,16 @@ export class SharingService {
     const query = `token=${encodeURIComponent(token)}`;
     const url =
       entity.type === 'Project'
-        ? `${this.appUrl}/report/${encodeURIComponent(project.brewName)}?${query}`
-        : `${this.appUrl}/chart/${encodeURIComponent(policy.share_string)}/embedded?${query}`;
+        ? `${this.deps.appUrl}/report/${encodeURIComponent(project.brewName)}?${query}`
+        : `${this.deps.appUrl}/chart/${encodeURIComponent(policy.share_string)}/embedded?${query}`;
     return { token, url };
   }
 
   /** Only teamOwner/teamAdmin, and projectAdmin on their own dashboards, manage sharing. */
   private async scope(actor: Actor, target: ShareTarget): Promise<{ entity: EntityRef; project: Project }> {
-    const { project } = await this.projects.authorize(actor, target.projectId, 'share:manage');
+    const { project } = await this.deps.projects.authorize(actor, target.projectId, 'share:manage');
     if (target.chartId === undefined) return { project, entity: { teamId: project.team_id, type: 'Project', id: project.id } };
-    if (!(await this.charts.isOnDashboard(project.id, target.chartId))) throw new NotFoundError('Chart');
+    if (!(await this.deps.charts.isOnDashboard(project.id, target.chartId))) throw new NotFoundError('Chart');
     return { project, entity: { teamId: project.team_id, type: 'Chart', id: target.chartId } };
   }
 }

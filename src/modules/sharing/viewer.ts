@@ -54,27 +54,29 @@ interface Entity {
   id: number;
 }
 
+export interface ShareViewerDeps {
+  sharing: SharingRepository;
+  tokens: ShareTokens;
+  projects: ProjectsService;
+  charts: ChartsService;
+  teams: BrandingSource;
+  computer: ChartComputer;
+  settings: ViewerSettings;
+}
+
 /**
  * The public side of sharing: decides access for a share link (token, public flag, password) and
  * assembles what the viewer may see. Locked policy params always reach the charts; URL params
  * only when the policy allows them; nothing else (bodies, headers) ever becomes a variable.
  */
 export class ShareViewer {
-  constructor(
-    private readonly sharing: SharingRepository,
-    private readonly tokens: ShareTokens,
-    private readonly projects: ProjectsService,
-    private readonly charts: ChartsService,
-    private readonly teams: BrandingSource,
-    private readonly computer: ChartComputer,
-    private readonly settings: ViewerSettings,
-  ) {}
+  constructor(private readonly deps: ShareViewerDeps) {}
 
   /** `GET /chart/share/{share_string}`. */
   async chart(shareString: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedChartView> {
-    const policy = await this.sharing.findByShareString(shareString);
+    const policy = await this.deps.sharing.findByShareString(shareString);
     if (!policy || policy.entity_type !== 'Chart') throw new NotFoundError('Share link');
-    const loaded = await this.charts.loadForRun(policy.team_id, policy.entity_id);
+    const loaded = await this.deps.charts.loadForRun(policy.team_id, policy.entity_id);
     if (!loaded) throw new NotFoundError('Share link');
     const { chart } = loaded;
     const entity: Entity = { teamId: policy.team_id, type: 'Chart', id: chart.id };
@@ -87,7 +89,7 @@ export class ShareViewer {
       assertPolicyOpen(policy);
     }
     const variables = shareVariables(policy, request.query);
-    const team = await this.teams.findById(policy.team_id);
+    const team = await this.deps.teams.findById(policy.team_id);
     const view = await this.render(loaded, variables, failures);
     if (view.error) throw new AppError(view.error.code === 'CHART_VARIABLES_INVALID' ? 400 : 502, view.error.code, view.error.message);
     return { ...view, showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os' };
@@ -108,7 +110,7 @@ export class ShareViewer {
 
   /** `GET /project/dashboard/{brewName}`: the report with its `onReport` charts. */
   async dashboard(brewName: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedDashboardView> {
-    const found = await this.projects.findByBrewName(brewName);
+    const found = await this.deps.projects.findByBrewName(brewName);
     if (!found) throw new NotFoundError('Dashboard');
     let policy: SharePolicyRecord | undefined;
     if (request.token !== undefined && request.token !== '') {
@@ -119,16 +121,16 @@ export class ShareViewer {
     // A token does not replace the password: both are asked for when both are set.
     if (found.passwordProtected) {
       if (request.password === undefined || request.password === '') throw shareErrors.passwordRequired();
-      if (!(await this.projects.checkPassword(found.team_id, found.id, request.password))) throw shareErrors.passwordInvalid();
+      if (!(await this.deps.projects.checkPassword(found.team_id, found.id, request.password))) throw shareErrors.passwordInvalid();
     }
-    const dashboard = await this.projects.loadDashboard(found.team_id, found.id);
+    const dashboard = await this.deps.projects.loadDashboard(found.team_id, found.id);
     if (!dashboard) throw new NotFoundError('Dashboard');
     // Without a token there is no policy, so no variables: a public report shows its saved data.
     const variables = shareVariables(policy, request.query);
-    const team = await this.teams.findById(found.team_id);
+    const team = await this.deps.teams.findById(found.team_id);
     const onReport = dashboard.Charts.filter((chart) => chart.onReport);
     const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
-    const Charts = await mapLimited(onReport, this.settings.concurrency ?? 3, (chart) => this.render({ chart, project }, variables, failures));
+    const Charts = await mapLimited(onReport, this.deps.settings.concurrency ?? 3, (chart) => this.render({ chart, project }, variables, failures));
     return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts };
   }
 
@@ -138,10 +140,10 @@ export class ShareViewer {
    * not past `expires_at`, and still at the token's version (revoke bumps it).
    */
   private async authorizeToken(token: string, entity: Entity, loaded?: SharePolicyRecord): Promise<SharePolicyRecord> {
-    const claims = await this.tokens.verify(token);
+    const claims = await this.deps.tokens.verify(token);
     if (claims.subject.type !== entity.type || claims.subject.id !== entity.id) throw shareErrors.tokenInvalid();
     // The chart route has just read the policy by its share string: no second read when it is the same.
-    const policy = loaded?.id === claims.policyId ? loaded : await this.sharing.findById(claims.policyId);
+    const policy = loaded?.id === claims.policyId ? loaded : await this.deps.sharing.findById(claims.policyId);
     if (!policy) throw shareErrors.policyDeleted();
     if (policy.entity_type !== entity.type || policy.entity_id !== entity.id || policy.team_id !== entity.teamId) throw shareErrors.tokenInvalid();
     assertPolicyOpen(policy);
@@ -159,7 +161,7 @@ export class ShareViewer {
       return publicChart(chart, chart.chartData, chart.chartDataUpdated);
     }
     try {
-      const result = await this.computer.compute(loaded, { variables, persist: false, getCache: true });
+      const result = await this.deps.computer.compute(loaded, { variables, persist: false, getCache: true });
       return publicChart(chart, result.chartData, result.chartDataUpdated);
     } catch (error) {
       failures.push({ chartId: chart.id, error });

@@ -24,14 +24,16 @@ export type TeamView = Partial<Omit<Team, 'id' | 'name'>> & {
   Projects?: { id: number; name: string }[];
 };
 
+export interface TeamsDeps {
+  db: Db;
+  teams: TeamsRepository;
+  users: UserDirectory;
+  access: AccessService;
+  apiKeys: CreatedKeys;
+}
+
 export class TeamsService {
-  constructor(
-    private readonly db: Db,
-    private readonly teams: TeamsRepository,
-    private readonly users: UserDirectory,
-    private readonly access: AccessService,
-    private readonly apiKeys: CreatedKeys,
-  ) {}
+  constructor(private readonly deps: TeamsDeps) {}
 
   async create(actor: Actor, input: { name: string } & TeamFlags): Promise<TeamView> {
     if (actor.kind !== 'user') throw new ForbiddenError('Team API keys act only inside their own team; use a personal API key or sign in to create a team');
@@ -39,39 +41,39 @@ export class TeamsService {
     if (ceiling && !isTeamWide(ceiling)) throw new ForbiddenError(`A personal API key capped at ${ceiling} cannot create teams`, 'ROLE_TOO_HIGH');
     const name = input.name.trim();
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
-    const team = await this.db.transaction().execute((trx) => this.teams.create({ ...input, name }, actor.userId, trx));
+    const team = await this.deps.db.transaction().execute((trx) => this.deps.teams.create({ ...input, name }, actor.userId, trx));
     return this.get(actor, team.id);
   }
 
   async get(actor: Actor, teamId: number): Promise<TeamView> {
-    const membership = await this.access.require(actor, teamId, 'team:read');
-    const team = await this.teams.findById(teamId);
+    const membership = await this.deps.access.require(actor, teamId, 'team:read');
+    const team = await this.deps.teams.findById(teamId);
     if (!team) throw new NotFoundError('Team');
-    const roles = await this.teams.rolesForTeams([teamId]);
+    const roles = await this.deps.teams.rolesForTeams([teamId]);
     return this.view(team, membership, roles);
   }
 
   /** `GET /team`: every team of the caller, each with its projects. */
   async listMine(actor: Actor): Promise<TeamView[]> {
     if (actor.kind === 'apiKey') return [await this.withProjects(actor, await this.get(actor, actor.teamId))];
-    const teams = await this.teams.listForUser(actor.userId);
+    const teams = await this.deps.teams.listForUser(actor.userId);
     return this.listViews(actor, teams);
   }
 
   /** `GET /team/user/{user_id}`: a user's teams; for another user, only teams the caller administers. */
   async listForUser(actor: Actor, userId: number): Promise<TeamView[]> {
     if (actor.kind === 'apiKey') {
-      const membership = await this.access.membership(actor, actor.teamId);
-      const isMember = (await this.teams.findRole(actor.teamId, userId)) !== undefined;
+      const membership = await this.deps.access.membership(actor, actor.teamId);
+      const isMember = (await this.deps.teams.findRole(actor.teamId, userId)) !== undefined;
       const visible = isMember && (userId === actor.userId || isTeamWide(membership.role));
       return visible ? this.listMine(actor) : [];
     }
-    const teams = userId === actor.userId ? await this.teams.listForUser(userId) : await this.teams.sharedAdminTeams(userId, actor.userId);
+    const teams = userId === actor.userId ? await this.deps.teams.listForUser(userId) : await this.deps.teams.sharedAdminTeams(userId, actor.userId);
     return this.listViews(actor, teams);
   }
 
   async update(actor: Actor, teamId: number, patch: { name?: string } & TeamFlags): Promise<TeamView> {
-    await this.access.require(actor, teamId, 'team:update');
+    await this.deps.access.require(actor, teamId, 'team:update');
     if (patch.name !== undefined && patch.name.trim() === '') throw ValidationError.field('body.name', 'must not be empty');
     const changes = {
       ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
@@ -79,68 +81,68 @@ export class TeamsService {
       ...(patch.allowReportRefresh !== undefined ? { allowReportRefresh: patch.allowReportRefresh } : {}),
       ...(patch.allowReportExport !== undefined ? { allowReportExport: patch.allowReportExport } : {}),
     };
-    const team = await this.teams.update(teamId, changes);
+    const team = await this.deps.teams.update(teamId, changes);
     if (!team) throw new NotFoundError('Team');
     return this.get(actor, teamId);
   }
 
   async delete(actor: Actor, teamId: number): Promise<void> {
-    await this.access.require(actor, teamId, 'team:delete');
-    await this.teams.delete(teamId);
+    await this.deps.access.require(actor, teamId, 'team:delete');
+    await this.deps.teams.delete(teamId);
   }
 
   async members(actor: Actor, teamId: number): Promise<Member[]> {
-    await this.access.require(actor, teamId, 'members:manage');
-    return this.teams.members(teamId);
+    await this.deps.access.require(actor, teamId, 'members:manage');
+    return this.deps.teams.members(teamId);
   }
 
   async addMember(actor: Actor, teamId: number, input: { email: string; role: Role; projects?: number[] }): Promise<Member> {
-    const membership = await this.access.require(actor, teamId, 'members:manage');
+    const membership = await this.deps.access.require(actor, teamId, 'members:manage');
     this.assertMayGrant(membership, input.role);
     const projects = await this.checkProjects(teamId, input.role, input.projects ?? []);
-    const user = await this.users.findByEmail(normalizeEmail(input.email));
+    const user = await this.deps.users.findByEmail(normalizeEmail(input.email));
     if (!user) throw new NotFoundError('User with this email');
-    if (await this.teams.findRole(teamId, user.id)) throw new ConflictError('This user is already a member of the team', 'ALREADY_MEMBER');
-    await this.teams.addRole(teamId, user.id, input.role, projects);
+    if (await this.deps.teams.findRole(teamId, user.id)) throw new ConflictError('This user is already a member of the team', 'ALREADY_MEMBER');
+    await this.deps.teams.addRole(teamId, user.id, input.role, projects);
     return this.member(teamId, user.id);
   }
 
   async updateMember(actor: Actor, teamId: number, userId: number, patch: { role?: Role; projects?: number[] }): Promise<Member> {
-    const membership = await this.access.require(actor, teamId, 'members:manage');
-    const target = await this.teams.findRole(teamId, userId);
+    const membership = await this.deps.access.require(actor, teamId, 'members:manage');
+    const target = await this.deps.teams.findRole(teamId, userId);
     if (!target) throw new NotFoundError('Member');
     this.assertOutranksOrEquals(membership, target.role);
     const role = patch.role ?? target.role;
     if (patch.role !== undefined) this.assertMayGrant(membership, patch.role);
     const projects = patch.projects !== undefined ? await this.checkProjects(teamId, role, patch.projects) : undefined;
-    await this.db.transaction().execute(async (trx) => {
-      if (target.role === 'teamOwner' && role !== 'teamOwner' && (await this.teams.countOwners(teamId, trx)) <= 1) {
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (target.role === 'teamOwner' && role !== 'teamOwner' && (await this.deps.teams.countOwners(teamId, trx)) <= 1) {
         throw new ConflictError('The last owner of a team cannot be demoted; make someone else owner first', 'LAST_OWNER');
       }
-      await this.teams.updateRole(teamId, userId, { role, ...(projects !== undefined ? { projects } : {}) }, trx);
+      await this.deps.teams.updateRole(teamId, userId, { role, ...(projects !== undefined ? { projects } : {}) }, trx);
     });
     return this.member(teamId, userId);
   }
 
   async removeMember(actor: Actor, teamId: number, userId: number): Promise<void> {
-    const membership = await this.access.membership(actor, teamId);
+    const membership = await this.deps.access.membership(actor, teamId);
     const leaving = membership.userId === userId && actor.kind === 'user';
     if (!leaving) assertCan(membership, 'members:manage');
-    const target = await this.teams.findRole(teamId, userId);
+    const target = await this.deps.teams.findRole(teamId, userId);
     if (!target) throw new NotFoundError('Member');
     if (!leaving) this.assertOutranksOrEquals(membership, target.role);
-    await this.db.transaction().execute(async (trx) => {
-      if (target.role === 'teamOwner' && (await this.teams.countOwners(teamId, trx)) <= 1) {
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (target.role === 'teamOwner' && (await this.deps.teams.countOwners(teamId, trx)) <= 1) {
         throw new ConflictError('The last owner of a team cannot leave it; delete the team or make someone else owner', 'LAST_OWNER');
       }
-      await this.teams.removeRole(teamId, userId, trx);
+      await this.deps.teams.removeRole(teamId, userId, trx);
       // Keys act with at most their creator's rights; someone who left has none here.
-      await this.apiKeys.deleteCreatedBy(teamId, userId, trx);
+      await this.deps.apiKeys.deleteCreatedBy(teamId, userId, trx);
     });
   }
 
   private async member(teamId: number, userId: number): Promise<Member> {
-    const member = (await this.teams.members(teamId)).find((m) => m.user_id === userId);
+    const member = (await this.deps.teams.members(teamId)).find((m) => m.user_id === userId);
     if (!member) throw new NotFoundError('Member');
     return member;
   }
@@ -161,7 +163,7 @@ export class TeamsService {
   private async checkProjects(teamId: number, role: Role, projects: number[]): Promise<number[]> {
     if (isTeamWide(role)) return [];
     const unique = [...new Set(projects)];
-    const known = new Set((await this.teams.projectsOf([teamId])).map((p) => p.id));
+    const known = new Set((await this.deps.teams.projectsOf([teamId])).map((p) => p.id));
     const unknown = unique.filter((id) => !known.has(id));
     if (unknown.length > 0) {
       throw ValidationError.field('body.projects', `contains ids that are not projects of this team: ${unknown.join(', ')}`);
@@ -171,13 +173,13 @@ export class TeamsService {
 
   private async listViews(actor: Actor, teams: Team[]): Promise<TeamView[]> {
     const ids = teams.map((t) => t.id);
-    const [roles, projects] = await Promise.all([this.teams.rolesForTeams(ids), this.teams.projectsOf(ids)]);
+    const [roles, projects] = await Promise.all([this.deps.teams.rolesForTeams(ids), this.deps.teams.projectsOf(ids)]);
     const views: TeamView[] = [];
     for (const team of teams) {
       const teamRoles = roles.filter((r) => r.team_id === team.id);
       const mine = teamRoles.find((r) => r.user_id === actor.userId);
       if (!mine) continue;
-      const membership = actor.kind === 'user' ? await this.access.asMember(actor, team.id, mine) : await this.access.membership(actor, team.id);
+      const membership = actor.kind === 'user' ? await this.deps.access.asMember(actor, team.id, mine) : await this.deps.access.membership(actor, team.id);
       const view = this.view(team, membership, teamRoles);
       view.Projects = projects
         .filter((p) => p.team_id === team.id && ownsProject(membership, p.id))
@@ -188,8 +190,8 @@ export class TeamsService {
   }
 
   private async withProjects(actor: Actor, view: TeamView): Promise<TeamView> {
-    const membership = await this.access.membership(actor, view.id);
-    const projects = await this.teams.projectsOf([view.id]);
+    const membership = await this.deps.access.membership(actor, view.id);
+    const projects = await this.deps.teams.projectsOf([view.id]);
     return { ...view, Projects: projects.filter((p) => ownsProject(membership, p.id)).map((p) => ({ id: p.id, name: p.name })) };
   }
 

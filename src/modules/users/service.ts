@@ -41,18 +41,20 @@ export interface FirstTeam {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+export interface UsersDeps {
+  db: Db;
+  users: UsersRepository;
+  teams: FirstTeam;
+  apiKeys: KeyLookup;
+  signup: 'open' | 'closed';
+}
+
 export class UsersService {
-  constructor(
-    private readonly db: Db,
-    private readonly users: UsersRepository,
-    private readonly teams: FirstTeam,
-    private readonly apiKeys: KeyLookup,
-    private readonly signup: 'open' | 'closed',
-  ) {}
+  constructor(private readonly deps: UsersDeps) {}
 
   /** Sign-up over HTTP: honours PLOTLINE_SIGNUP and opens a first session. */
   async register(input: Signup): Promise<UserWithToken> {
-    if (this.signup === 'closed' && (await this.users.count()) > 0) {
+    if (this.deps.signup === 'closed' && (await this.deps.users.count()) > 0) {
       throw new ForbiddenError('Sign-up is closed on this server; ask an administrator for an account', 'SIGNUP_CLOSED');
     }
     const token = newToken('session');
@@ -70,34 +72,34 @@ export class UsersService {
     const name = input.name.trim();
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
     if (input.password.length < 8) throw ValidationError.field('body.password', 'must be at least 8 characters');
-    if (await this.users.findByEmail(email)) throw new ConflictError('This email is already registered', 'EMAIL_TAKEN');
+    if (await this.deps.users.findByEmail(email)) throw new ConflictError('This email is already registered', 'EMAIL_TAKEN');
     const passwordHash = await hashPassword(input.password);
     try {
-      return await this.db.transaction().execute(async (trx) => {
-        const user = await this.users.create({ name, email, passwordHash }, trx);
-        await this.teams.create({ name: `${name}'s team` }, user.id, trx);
-        if (sessionToken) await this.users.createSession(user.id, hashToken(sessionToken), sessionExpiry(), trx);
+      return await this.deps.db.transaction().execute(async (trx) => {
+        const user = await this.deps.users.create({ name, email, passwordHash }, trx);
+        await this.deps.teams.create({ name: `${name}'s team` }, user.id, trx);
+        if (sessionToken) await this.deps.users.createSession(user.id, hashToken(sessionToken), sessionExpiry(), trx);
         return user;
       });
     } catch (err) {
       // Two sign-ups for one email racing each other: the unique index decides.
-      if (await this.users.findByEmail(email)) throw new ConflictError('This email is already registered', 'EMAIL_TAKEN');
+      if (await this.deps.users.findByEmail(email)) throw new ConflictError('This email is already registered', 'EMAIL_TAKEN');
       throw err;
     }
   }
 
   async login(emailInput: string, password: string): Promise<UserWithToken> {
-    const user = await this.users.findByEmail(normalizeEmail(emailInput));
+    const user = await this.deps.users.findByEmail(normalizeEmail(emailInput));
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
     if (!user || !ok) throw new UnauthorizedError('Email or password is incorrect', 'INVALID_CREDENTIALS');
     const token = newToken('session');
-    await this.users.createSession(user.id, hashToken(token), sessionExpiry());
+    await this.deps.users.createSession(user.id, hashToken(token), sessionExpiry());
     return { id: user.id, name: user.name, email: user.email, createdAt: user.createdAt, token };
   }
 
   async logout(actor: Actor): Promise<void> {
     if (actor.kind !== 'user' || actor.sessionId === null) throw new ForbiddenError('API keys cannot log out; delete the key instead');
-    await this.users.deleteSession(actor.sessionId);
+    await this.deps.users.deleteSession(actor.sessionId);
   }
 
   /** The caller: the signed-in user (and the personal key they call with), or the team key itself. */
@@ -111,7 +113,7 @@ export class UsersService {
         apiKey: { id: actor.keyId, name: actor.keyName, type: 'team', team_id: actor.teamId, role: actor.role, projects: [...actor.projects] },
       };
     }
-    const user = await this.users.findById(actor.userId);
+    const user = await this.deps.users.findById(actor.userId);
     if (!user) throw new NotFoundError('User');
     const key = actor.personalKey;
     return key ? { ...user, apiKey: { id: key.id, name: key.name, type: 'personal', team_id: null, role: key.ceiling, projects: [] } } : user;
@@ -121,19 +123,19 @@ export class UsersService {
   async authenticate(token: string): Promise<Actor | undefined> {
     const kind = tokenKind(token);
     if (kind === 'session') {
-      const session = await this.users.findSession(hashToken(token));
+      const session = await this.deps.users.findSession(hashToken(token));
       if (!session) return undefined;
-      if (stale(session.lastUsedAt)) await this.users.touchSession(session.sessionId);
+      if (stale(session.lastUsedAt)) await this.deps.users.touchSession(session.sessionId);
       return { kind: 'user', userId: session.userId, sessionId: session.sessionId };
     }
     if (kind === 'personalKey') {
-      const key = await this.apiKeys.findPersonalByHash(hashToken(token));
+      const key = await this.deps.apiKeys.findPersonalByHash(hashToken(token));
       if (!key) return undefined;
-      if (stale(key.lastUsedAt)) await this.apiKeys.touchPersonal(key.id);
+      if (stale(key.lastUsedAt)) await this.deps.apiKeys.touchPersonal(key.id);
       return { kind: 'user', userId: key.userId, sessionId: null, personalKey: { id: key.id, name: key.name, ceiling: key.ceiling } };
     }
     if (kind === 'apiKey') {
-      const key = await this.apiKeys.findByHash(hashToken(token));
+      const key = await this.deps.apiKeys.findByHash(hashToken(token));
       if (!key) return undefined;
       // Checked on every request: a key has at most its creator's current rights in the team. A
       // creator who left the team takes the key's rights along (their keys are also deleted then).
@@ -143,7 +145,7 @@ export class UsersService {
         const capped = lesserGrant(grant, key.creatorGrant);
         grant = { role: capped.role, projects: capped.projects ?? [] };
       }
-      if (stale(key.lastUsedAt)) await this.apiKeys.touch(key.id);
+      if (stale(key.lastUsedAt)) await this.deps.apiKeys.touch(key.id);
       return { kind: 'apiKey', keyId: key.id, keyName: key.name, createdAt: key.createdAt, userId: key.createdBy, teamId: key.team_id, ...grant };
     }
     return undefined;
