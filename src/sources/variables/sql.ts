@@ -19,15 +19,70 @@ const TYPED_LITERAL_WORD = /(?:^|[^A-Za-z0-9_$.])(date|time|timestamp|timestampt
  * The type name ending `out` (before trailing spaces), and where it starts. Only the last few
  * characters are examined, so the check costs the same however long the query already is.
  */
-function typedLiteralBefore(out: string): { typeName: string; start: number } | undefined {
-  let end = out.length;
-  while (end > 0 && /\s/.test(out[end - 1]!)) end--;
+function typedLiteralBefore(out: Output): { typeName: string; start: number } | undefined {
+  const end = out.length - out.trailingSpace();
   // Longer than the longest type name plus one boundary character, so `^` only matches at the real start.
   const from = Math.max(0, end - 16);
   const match = TYPED_LITERAL_WORD.exec(out.slice(from, end));
   if (!match) return undefined;
   const typeName = match[1]!;
   return { typeName: typeName.toLowerCase(), start: end - typeName.length };
+}
+
+const SPACE = /\s/;
+
+/**
+ * The compiled text, kept as the pieces it is built from and joined once. Binding a literal edits
+ * the end of the text (drops a prefix or a type name); doing that to one long string copied all
+ * of it at each literal, so a query of many `date '{{d}}'` took time in the square of its length.
+ */
+class Output {
+  private readonly pieces: string[] = [];
+  length = 0;
+
+  add(text: string): void {
+    this.pieces.push(text);
+    this.length += text.length;
+  }
+
+  /** How many white-space characters the text ends with. */
+  trailingSpace(): number {
+    let count = 0;
+    for (let i = this.pieces.length - 1; i >= 0; i--) {
+      const piece = this.pieces[i]!;
+      let j = piece.length;
+      while (j > 0 && SPACE.test(piece[j - 1]!)) j--;
+      count += piece.length - j;
+      if (j > 0) break;
+    }
+    return count;
+  }
+
+  /** The characters from `from` to `to`; reads only the pieces after `from`. */
+  slice(from: number, to: number): string {
+    let text = '';
+    let pieceEnd = this.length;
+    for (let i = this.pieces.length - 1; i >= 0 && pieceEnd > from; i--) {
+      const piece = this.pieces[i]!;
+      const pieceStart = pieceEnd - piece.length;
+      if (pieceStart < to) text = piece.slice(Math.max(from, pieceStart) - pieceStart, Math.min(to, pieceEnd) - pieceStart) + text;
+      pieceEnd = pieceStart;
+    }
+    return text;
+  }
+
+  /** Cuts the text back to its first `length` characters. */
+  truncate(length: number): void {
+    while (this.length > length) {
+      const piece = this.pieces.pop()!;
+      this.length -= piece.length;
+      if (this.length < length) this.add(piece.slice(0, length - this.length));
+    }
+  }
+
+  toString(): string {
+    return this.pieces.join('');
+  }
 }
 
 /**
@@ -46,18 +101,18 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
   // `(region = {{region}} OR {{region}} IS NULL)` is one parameter the server types once.
   const bound = new Map<string, string>();
   const marker = (): string => (pg ? `$${values.length}` : '?');
-  let out = '';
+  const out = new Output();
 
   const bindLiteral = (text: string, prefixLength: number): void => {
     const value = interpolate(text, variables, (variable) => literalText(variable, dialect));
-    if (prefixLength > 0) out = out.slice(0, -prefixLength);
+    if (prefixLength > 0) out.truncate(out.length - prefixLength);
     values.push(value);
     const typed = typedLiteralBefore(out);
     if (typed && !(typed.typeName === 'interval' && !pg)) {
-      out = out.slice(0, typed.start);
-      out += `CAST(${marker()} AS ${castType(typed.typeName, dialect)})`;
+      out.truncate(typed.start);
+      out.add(`CAST(${marker()} AS ${castType(typed.typeName, dialect)})`);
     } else {
-      out += marker();
+      out.add(marker());
     }
   };
 
@@ -68,7 +123,7 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
         if (!token.terminated) throw new InvalidQueryError('Unterminated quoted string');
         const raw = quotedBody(sql, token);
         if (findPlaceholders(raw).length === 0) {
-          out += text;
+          out.add(text);
           break;
         }
         const prefix = literalPrefix(sql, token, dialect);
@@ -84,13 +139,13 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
         }
         const inside = findPlaceholders(quotedBody(sql, token))[0];
         if (inside) throw new InvalidVariableError(inside.name, 'cannot be used inside a quoted identifier');
-        out += text;
+        out.add(text);
         break;
       }
       case 'dollar-string': {
         if (!token.terminated) throw new InvalidQueryError('Unterminated dollar-quoted string');
         const raw = quotedBody(sql, token);
-        if (findPlaceholders(raw).length === 0) out += text;
+        if (findPlaceholders(raw).length === 0) out.add(text);
         else bindLiteral(raw, 0);
         break;
       }
@@ -103,10 +158,10 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
             param = marker() + postgresCast(variable);
             bound.set(variable.name, param);
           }
-          out += param;
+          out.add(param);
         } else {
           values.push(bareValue(variable, dialect));
-          out += marker();
+          out.add(marker());
         }
         break;
       }
@@ -118,15 +173,15 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
         if (!pg && text === '?') {
           throw new InvalidQueryError('"?" outside a string is reserved for parameters; use {{name}} variables');
         }
-        out += text;
+        out.add(text);
         break;
       }
       default:
         // White space, words, and comments (placeholders inside them are not variables): as written.
-        out += text;
+        out.add(text);
     }
   }
-  return { text: out, values };
+  return { text: out.toString(), values };
 }
 
 const placeholderEnd = (text: string, at: number): number | undefined => placeholderAt(text, at)?.end;
