@@ -18,6 +18,10 @@ const PLATFORM = {
   regex: `${UP}platform(/|$)`,
   message: 'Sources and the chart engine know nothing of HTTP, auth or access control.',
 };
+const SQL_READERS = {
+  regex: `${UP}(sources|engine)(/|$)`,
+  message: 'The SQL lexer sits below the sources and the engine that read SQL through it.',
+};
 // From src/modules/X/file.ts another module's repository is `../Y/repository.js`; X's own is `./repository.js`.
 const OTHER_REPOSITORY = `${UP}[^./][^/]*/repository(\\.js)?$`;
 
@@ -41,6 +45,14 @@ export default defineConfig(
     files: ['src/engine/**/*.ts', 'src/sources/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [MODULES, PLATFORM, COMPOSITION_ROOT] }],
+    },
+  },
+  {
+    // Sources and the engine both read SQL text through the lexer; it depends on neither of them,
+    // so the engine never reaches a source through it.
+    files: ['src/sql-lexer/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [MODULES, PLATFORM, COMPOSITION_ROOT, SQL_READERS] }],
     },
   },
   {

@@ -36,6 +36,15 @@ describe('lint', () => {
       }
     });
 
+    it('the SQL lexer imports none of the layers that read SQL through it', async () => {
+      for (const target of ['modules/charts/service.js', 'platform/access.js', 'container.js', 'sources/errors.js', 'engine/pushdown/sql-text.js']) {
+        const messages = await lintAs('src/sql-lexer/probe.ts', `import { x } from '../${target}';\nexport const y = x;\n`);
+        expect(messages.map((m) => m.ruleId), target).toContain('@typescript-eslint/no-restricted-imports');
+      }
+      const engine = await lintAs('src/engine/probe.ts', "import { lexSql } from '../sql-lexer/index.js';\nexport const l = lexSql;\n");
+      expect(engine).toEqual([]);
+    });
+
     it('platform may not import a module, even for a type', async () => {
       const messages = await lintAs('src/platform/probe.ts', "import type { Team } from '../modules/teams/repository.js';\nexport type T = Team;\n");
       expect(messages.map((m) => m.ruleId)).toEqual(['@typescript-eslint/no-restricted-imports']);

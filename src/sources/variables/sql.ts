@@ -1,9 +1,9 @@
 import { InvalidQueryError, InvalidVariableError } from '../errors.js';
 import type { ResolvedVariable, ResolvedVariables } from '../types.js';
-import { quotedEnd } from '../sql-quotes.js';
+import { lexSql, quotedBody, type SqlDialect, type SqlToken } from '../../sql-lexer/index.js';
 import { findPlaceholders, interpolate, lookupVariable, placeholderAt } from './placeholders.js';
 
-export type SqlDialect = 'postgres' | 'mysql';
+export type { SqlDialect };
 
 export interface CompiledSql {
   /** The SQL with `$n` (postgres) or `?` (mysql) where placeholders were. */
@@ -12,8 +12,6 @@ export interface CompiledSql {
   values: unknown[];
 }
 
-const IDENT_CHAR = /[A-Za-z0-9_$\u0080-\uffff]/;
-const DOLLAR_TAG_AT = /\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
 /** `date '2025-01-01'` style typed literals: a parameter cannot follow the type name, so these become CAST(… AS type). */
 const TYPED_LITERAL_WORD = /(?:^|[^A-Za-z0-9_$.])(date|time|timestamp|timestamptz|interval)$/i;
 
@@ -21,9 +19,8 @@ const TYPED_LITERAL_WORD = /(?:^|[^A-Za-z0-9_$.])(date|time|timestamp|timestampt
  * The type name ending `out` (before trailing spaces), and where it starts. Only the last few
  * characters are examined, so the check costs the same however long the query already is.
  */
-function typedLiteralBefore(out: string): { typeName: string; start: number } | undefined {
-  let end = out.length;
-  while (end > 0 && /\s/.test(out[end - 1]!)) end--;
+function typedLiteralBefore(out: Output): { typeName: string; start: number } | undefined {
+  const end = out.length - out.trailingSpace();
   // Longer than the longest type name plus one boundary character, so `^` only matches at the real start.
   const from = Math.max(0, end - 16);
   const match = TYPED_LITERAL_WORD.exec(out.slice(from, end));
@@ -32,9 +29,65 @@ function typedLiteralBefore(out: string): { typeName: string; start: number } | 
   return { typeName: typeName.toLowerCase(), start: end - typeName.length };
 }
 
+const SPACE = /\s/;
+
 /**
- * Compiles `{{name}}` placeholders into driver parameters. The SQL is scanned with a small
- * tokenizer that knows quotes, dollar quotes, identifiers and comments:
+ * The compiled text, kept as the pieces it is built from and joined once. Binding a literal edits
+ * the end of the text (drops a prefix or a type name); doing that to one long string copied all
+ * of it at each literal, so a query of many `date '{{d}}'` took time in the square of its length.
+ */
+class Output {
+  private readonly pieces: string[] = [];
+  length = 0;
+
+  add(text: string): void {
+    this.pieces.push(text);
+    this.length += text.length;
+  }
+
+  /** How many white-space characters the text ends with. */
+  trailingSpace(): number {
+    let count = 0;
+    for (let i = this.pieces.length - 1; i >= 0; i--) {
+      const piece = this.pieces[i]!;
+      let j = piece.length;
+      while (j > 0 && SPACE.test(piece[j - 1]!)) j--;
+      count += piece.length - j;
+      if (j > 0) break;
+    }
+    return count;
+  }
+
+  /** The characters from `from` to `to`; reads only the pieces after `from`. */
+  slice(from: number, to: number): string {
+    let text = '';
+    let pieceEnd = this.length;
+    for (let i = this.pieces.length - 1; i >= 0 && pieceEnd > from; i--) {
+      const piece = this.pieces[i]!;
+      const pieceStart = pieceEnd - piece.length;
+      if (pieceStart < to) text = piece.slice(Math.max(from, pieceStart) - pieceStart, Math.min(to, pieceEnd) - pieceStart) + text;
+      pieceEnd = pieceStart;
+    }
+    return text;
+  }
+
+  /** Cuts the text back to its first `length` characters. */
+  truncate(length: number): void {
+    while (this.length > length) {
+      const piece = this.pieces.pop()!;
+      this.length -= piece.length;
+      if (this.length < length) this.add(piece.slice(0, length - this.length));
+    }
+  }
+
+  toString(): string {
+    return this.pieces.join('');
+  }
+}
+
+/**
+ * Compiles `{{name}}` placeholders into driver parameters. The SQL is read with the shared SQL
+ * lexer (`src/sql-lexer`), which knows quotes, dollar quotes, identifiers and comments:
  * - a bare placeholder becomes one parameter holding the typed value;
  * - a quoted literal containing placeholders (`'%{{q}}%'`) becomes ONE parameter whose value is
  *   the literal's text with the values filled in;
@@ -48,107 +101,56 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
   // `(region = {{region}} OR {{region}} IS NULL)` is one parameter the server types once.
   const bound = new Map<string, string>();
   const marker = (): string => (pg ? `$${values.length}` : '?');
-  let out = '';
-  let i = 0;
-  const n = sql.length;
+  const out = new Output();
 
   const bindLiteral = (text: string, prefixLength: number): void => {
     const value = interpolate(text, variables, (variable) => literalText(variable, dialect));
-    if (prefixLength > 0) out = out.slice(0, -prefixLength);
+    if (prefixLength > 0) out.truncate(out.length - prefixLength);
     values.push(value);
     const typed = typedLiteralBefore(out);
     if (typed && !(typed.typeName === 'interval' && !pg)) {
-      out = out.slice(0, typed.start);
-      out += `CAST(${marker()} AS ${castType(typed.typeName, dialect)})`;
+      out.truncate(typed.start);
+      out.add(`CAST(${marker()} AS ${castType(typed.typeName, dialect)})`);
     } else {
-      out += marker();
+      out.add(marker());
     }
   };
 
-  while (i < n) {
-    const c = sql[i]!;
-    const next = sql[i + 1];
-
-    // Comments: copied verbatim, placeholders inside them are not variables.
-    if (c === '-' && next === '-' && (pg || i + 2 >= n || /\s/.test(sql[i + 2]!))) {
-      const end = sql.indexOf('\n', i);
-      const stop = end === -1 ? n : end;
-      out += sql.slice(i, stop);
-      i = stop;
-      continue;
-    }
-    if (c === '#' && !pg) {
-      const end = sql.indexOf('\n', i);
-      const stop = end === -1 ? n : end;
-      out += sql.slice(i, stop);
-      i = stop;
-      continue;
-    }
-    if (c === '/' && next === '*') {
-      const stop = blockCommentEnd(sql, i, pg);
-      out += sql.slice(i, stop);
-      i = stop;
-      continue;
-    }
-
-    // String literals.
-    if (c === "'" || (c === '"' && !pg)) {
-      const prefix = literalPrefix(sql, i, dialect);
-      const backslashes = !pg || prefix.kind === 'escape';
-      const end = quotedEnd(sql, i, c, backslashes);
-      if (end === -1) throw new InvalidQueryError('Unterminated quoted string');
-      const raw = sql.slice(i + 1, end - 1);
-      if (findPlaceholders(raw).length === 0) {
-        out += sql.slice(i, end);
-      } else {
+  for (const token of lexSql(sql, { dialect, placeholderEnd })) {
+    const text = sql.slice(token.start, token.end);
+    switch (token.kind) {
+      case 'string': {
+        if (!token.terminated) throw new InvalidQueryError('Unterminated quoted string');
+        const raw = quotedBody(sql, token);
+        if (findPlaceholders(raw).length === 0) {
+          out.add(text);
+          break;
+        }
+        const prefix = literalPrefix(sql, token, dialect);
         if (prefix.kind === 'binary') {
           throw new InvalidQueryError('Variables cannot be used inside binary, hex or Unicode-escape string literals');
         }
-        bindLiteral(unescapeLiteral(raw, c, backslashes), prefix.length);
+        bindLiteral(unescapeLiteral(raw, token.delimiter, token.backslashes), prefix.length);
+        break;
       }
-      i = end;
-      continue;
-    }
-
-    // Quoted identifiers.
-    if ((c === '"' && pg) || (c === '`' && !pg)) {
-      const end = quotedEnd(sql, i, c, false);
-      if (end === -1) throw new InvalidQueryError(c === '"' ? 'Unterminated quoted string' : 'Unterminated quoted identifier');
-      const raw = sql.slice(i + 1, end - 1);
-      const inside = findPlaceholders(raw)[0];
-      if (inside) throw new InvalidVariableError(inside.name, 'cannot be used inside a quoted identifier');
-      out += sql.slice(i, end);
-      i = end;
-      continue;
-    }
-
-    // Postgres dollar quotes and positional parameters.
-    if (c === '$' && pg && (i === 0 || !IDENT_CHAR.test(sql[i - 1]!))) {
-      if (next !== undefined && next >= '0' && next <= '9') {
-        throw new InvalidQueryError('Positional parameters such as $1 are not supported; use {{name}} variables');
+      case 'identifier': {
+        if (!token.terminated) {
+          throw new InvalidQueryError(token.delimiter === '"' ? 'Unterminated quoted string' : 'Unterminated quoted identifier');
+        }
+        const inside = findPlaceholders(quotedBody(sql, token))[0];
+        if (inside) throw new InvalidVariableError(inside.name, 'cannot be used inside a quoted identifier');
+        out.add(text);
+        break;
       }
-      DOLLAR_TAG_AT.lastIndex = i;
-      const tag = DOLLAR_TAG_AT.exec(sql);
-      if (tag) {
-        const close = sql.indexOf(tag[0], i + tag[0].length);
-        if (close === -1) throw new InvalidQueryError('Unterminated dollar-quoted string');
-        const raw = sql.slice(i + tag[0].length, close);
-        const end = close + tag[0].length;
-        if (findPlaceholders(raw).length === 0) out += sql.slice(i, end);
+      case 'dollar-string': {
+        if (!token.terminated) throw new InvalidQueryError('Unterminated dollar-quoted string');
+        const raw = quotedBody(sql, token);
+        if (findPlaceholders(raw).length === 0) out.add(text);
         else bindLiteral(raw, 0);
-        i = end;
-        continue;
+        break;
       }
-    }
-
-    if (c === '?' && !pg) {
-      throw new InvalidQueryError('"?" outside a string is reserved for parameters; use {{name}} variables');
-    }
-
-    if (c === '{' && next === '{') {
-      const match = placeholderAt(sql, i);
-      if (match) {
-        const variable = lookupVariable(variables, match.name);
+      case 'placeholder': {
+        const variable = lookupVariable(variables, placeholderAt(sql, token.start)!.name);
         if (pg) {
           let param = bound.get(variable.name);
           if (param === undefined) {
@@ -156,21 +158,33 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
             param = marker() + postgresCast(variable);
             bound.set(variable.name, param);
           }
-          out += param;
+          out.add(param);
         } else {
           values.push(bareValue(variable, dialect));
-          out += marker();
+          out.add(marker());
         }
-        i = match.end;
-        continue;
+        break;
       }
+      case 'symbol': {
+        const after = sql[token.end];
+        if (pg && text === '$' && after !== undefined && after >= '0' && after <= '9') {
+          throw new InvalidQueryError('Positional parameters such as $1 are not supported; use {{name}} variables');
+        }
+        if (!pg && text === '?') {
+          throw new InvalidQueryError('"?" outside a string is reserved for parameters; use {{name}} variables');
+        }
+        out.add(text);
+        break;
+      }
+      default:
+        // White space, words, and comments (placeholders inside them are not variables): as written.
+        out.add(text);
     }
-
-    out += c;
-    i++;
   }
-  return { text: out, values };
+  return { text: out.toString(), values };
 }
+
+const placeholderEnd = (text: string, at: number): number | undefined => placeholderAt(text, at)?.end;
 
 interface LiteralPrefix {
   kind: 'plain' | 'escape' | 'national' | 'binary';
@@ -178,38 +192,18 @@ interface LiteralPrefix {
 }
 
 /** Reads the prefix glued to a quote: E'…' (backslash escapes), N'…', X'…', B'…', U&'…', _utf8mb4'…'. */
-function literalPrefix(sql: string, quoteAt: number, dialect: SqlDialect): LiteralPrefix {
-  let start = quoteAt;
+function literalPrefix(sql: string, token: SqlToken, dialect: SqlDialect): LiteralPrefix {
+  // Whether a Postgres string is E'…' is the lexer's call: it decides where the string ends.
+  if (dialect === 'postgres' && token.backslashes) return { kind: 'escape', length: 1 };
+  let start = token.start;
   while (start > 0 && /[A-Za-z0-9_&]/.test(sql[start - 1]!)) start--;
-  const word = sql.slice(start, quoteAt);
-  if (word === '') return { kind: 'plain', length: 0 };
+  const word = sql.slice(start, token.start);
   const lower = word.toLowerCase();
-  if (dialect === 'postgres' && lower === 'e') return { kind: 'escape', length: 1 };
   if (lower === 'n') return { kind: 'national', length: 1 };
   if (lower === 'x' || lower === 'b' || lower === 'u&') return { kind: 'binary', length: word.length };
   if (dialect === 'mysql' && lower.startsWith('_')) return { kind: 'national', length: word.length };
   // A keyword before a literal without space (rare, e.g. `date'2025-01-01'`) is not a prefix.
   return { kind: 'plain', length: 0 };
-}
-
-function blockCommentEnd(sql: string, start: number, nested: boolean): number {
-  let depth = 0;
-  let i = start;
-  while (i < sql.length) {
-    if (sql[i] === '/' && sql[i + 1] === '*') {
-      if (depth === 0 || nested) depth++;
-      i += 2;
-      continue;
-    }
-    if (sql[i] === '*' && sql[i + 1] === '/') {
-      depth--;
-      i += 2;
-      if (depth === 0) return i;
-      continue;
-    }
-    i++;
-  }
-  return sql.length;
 }
 
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0', Z: '\x1a' };
