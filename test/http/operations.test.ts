@@ -211,6 +211,14 @@ describe('operations', () => {
     for (const line of lines) expect(typeof line.reqId).toBe('string');
   });
 
+  it('one access line per request, when it is answered: method, route with secrets masked, status, time', async () => {
+    await t.request({ method: 'GET', url: '/project/1?token=abc-secret-1&theme=dark', headers: { 'x-request-id': 'access-1' } });
+    const lines = t.logs.lines.map((l) => JSON.parse(l)).filter((l) => l.reqId === 'access-1' && (l.req || l.res));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/project/1?token=********&theme=dark' }, res: { statusCode: 401 } });
+    expect(typeof lines[0].responseTime).toBe('number');
+  });
+
   it('logs never carry passwords, tokens, or authorization headers', async () => {
     const password = 'super-secret-password-77';
     const res = await t.request({ method: 'POST', url: '/user', payload: { name: 'Log', email: 'log@example.com', password } });
