@@ -12,7 +12,28 @@ const CANCEL_GRACE_MS = 3_000;
  * never outlives its deadline; cancel hooks stop the work on the source (cancel request, KILL
  * QUERY, cursor close) before the run rejects, so the query is gone when the caller hears of it.
  */
+export interface RunLimits {
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
 export class RunControl {
+  /**
+   * `work` under a control of its own: the deadline's or the abort's error wins over whatever the
+   * work threw (a request cut short fails in its own way), any other failure is read by
+   * `asSourceError`; the control is disposed either way.
+   */
+  static async within<T>(limits: RunLimits, work: (control: RunControl) => Promise<T>, asSourceError: (error: unknown) => unknown): Promise<T> {
+    const control = new RunControl(limits);
+    try {
+      return await work(control);
+    } catch (error) {
+      throw control.error ?? asSourceError(error);
+    } finally {
+      control.dispose();
+    }
+  }
+
   readonly timeoutMs: number;
   readonly startedAt = performance.now();
   private readonly controller = new AbortController();
@@ -27,7 +48,7 @@ export class RunControl {
     this.abort(timedOut ? new SourceTimeoutError(this.timeoutMs) : new RunAbortedError());
   };
 
-  constructor(options: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined } = {}) {
+  constructor(options: RunLimits = {}) {
     this.timeoutMs = Math.max(1, Math.floor(options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
     this.timer = setTimeout(() => this.abort(new SourceTimeoutError(this.timeoutMs)), this.timeoutMs);
     this.timer.unref();

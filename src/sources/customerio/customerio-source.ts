@@ -3,7 +3,7 @@ import { ValidationError } from '../../errors/index.js';
 import { InvalidQueryError } from '../errors.js';
 import type { OutboundClient } from '../outbound/http-client.js';
 import { asSourceError, providerError, sendJson, type JsonAnswer, type JsonRequest, type ProviderLabel } from '../remote/json-call.js';
-import { RunControl } from '../run-control.js';
+import { RunControl, type RunLimits } from '../run-control.js';
 import {
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
@@ -101,16 +101,9 @@ export class CustomerioSource implements Source {
     });
   }
 
-  private async withControl<T>(conn: SourceConnection, options: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined }, work: (control: RunControl) => Promise<T>): Promise<T> {
+  private async withControl<T>(conn: SourceConnection, options: RunLimits, work: (control: RunControl) => Promise<T>): Promise<T> {
     apiKey(conn);
-    const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
-    try {
-      return await work(control);
-    } catch (error) {
-      throw control.error ?? asSourceError(error, LABEL, conn);
-    } finally {
-      control.dispose();
-    }
+    return RunControl.within(options, (control) => work(control), (error) => asSourceError(error, LABEL, conn));
   }
 
 

@@ -2,7 +2,7 @@ import { InvalidQueryError } from '../errors.js';
 import { GoogleTokens, parseServiceAccount, withGoogleToken, type GoogleCredential } from '../google/google-auth.js';
 import type { OutboundClient } from '../outbound/http-client.js';
 import { asSourceError, providerError, sendJson, type ProviderLabel } from '../remote/json-call.js';
-import { RunControl } from '../run-control.js';
+import { RunControl, type RunLimits } from '../run-control.js';
 import {
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
@@ -146,7 +146,7 @@ export class FirestoreSource implements Source {
     });
   }
 
-  private async withControl<T>(conn: SourceConnection, options: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined }, work: (target: Target, control: RunControl) => Promise<T>): Promise<T> {
+  private async withControl<T>(conn: SourceConnection, options: RunLimits, work: (target: Target, control: RunControl) => Promise<T>): Promise<T> {
     const account = parseServiceAccount(conn.firebaseServiceAccount);
     const projectId = account.project_id;
     if (!projectId) throw new InvalidQueryError('The service account has no project_id', 'firebaseServiceAccount.project_id');
@@ -156,14 +156,7 @@ export class FirestoreSource implements Source {
       credential: { kind: 'service_account', account },
       root: `projects/${encodeSegment(projectId)}/databases/${database === '(default)' ? database : encodeSegment(database)}/documents`,
     };
-    const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
-    try {
-      return await work(target, control);
-    } catch (error) {
-      throw control.error ?? asSourceError(error, LABEL, conn);
-    } finally {
-      control.dispose();
-    }
+    return RunControl.within(options, (control) => work(target, control), (error) => asSourceError(error, LABEL, conn));
   }
 
   /** One authorized POST to `{name}:{method}`. */

@@ -3,7 +3,7 @@ import { InvalidQueryError } from '../errors.js';
 import { GoogleTokens, parseServiceAccount, withGoogleToken, type GoogleCredential } from '../google/google-auth.js';
 import type { OutboundClient } from '../outbound/http-client.js';
 import { asSourceError, providerError, sendJson, type ProviderLabel } from '../remote/json-call.js';
-import { RunControl } from '../run-control.js';
+import { RunControl, type RunLimits } from '../run-control.js';
 import {
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
@@ -137,16 +137,9 @@ export class GoogleAnalyticsSource implements Source {
     });
   }
 
-  private async withControl<T>(conn: SourceConnection, options: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined }, work: (credential: GoogleCredential, control: RunControl) => Promise<T>): Promise<T> {
+  private async withControl<T>(conn: SourceConnection, options: RunLimits, work: (credential: GoogleCredential, control: RunControl) => Promise<T>): Promise<T> {
     const credential = credentialOf(conn);
-    const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
-    try {
-      return await work(credential, control);
-    } catch (error) {
-      throw control.error ?? asSourceError(error, DATA, conn);
-    } finally {
-      control.dispose();
-    }
+    return RunControl.within(options, (control) => work(credential, control), (error) => asSourceError(error, DATA, conn));
   }
 
   private async accountSummaries(conn: SourceConnection, credential: GoogleCredential, control: RunControl): Promise<AccountSummary[]> {

@@ -3,7 +3,7 @@ import { InvalidQueryError, InvalidVariableError } from '../errors.js';
 import { GoogleTokens, parseServiceAccount, withGoogleToken, type GoogleCredential } from '../google/google-auth.js';
 import type { OutboundClient } from '../outbound/http-client.js';
 import { asSourceError, providerError, sendJson, type ProviderLabel } from '../remote/json-call.js';
-import { RunControl } from '../run-control.js';
+import { RunControl, type RunLimits } from '../run-control.js';
 import {
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
@@ -86,17 +86,10 @@ export class RealtimeDbSource implements Source {
     });
   }
 
-  private async withControl<T>(conn: SourceConnection, options: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined }, work: (credential: GoogleCredential, control: RunControl) => Promise<T>): Promise<T> {
+  private async withControl<T>(conn: SourceConnection, options: RunLimits, work: (credential: GoogleCredential, control: RunControl) => Promise<T>): Promise<T> {
     const credential: GoogleCredential = { kind: 'service_account', account: parseServiceAccount(conn.firebaseServiceAccount) };
     databaseUrl(conn);
-    const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
-    try {
-      return await work(credential, control);
-    } catch (error) {
-      throw control.error ?? asSourceError(error, LABEL, conn);
-    } finally {
-      control.dispose();
-    }
+    return RunControl.within(options, (control) => work(credential, control), (error) => asSourceError(error, LABEL, conn));
   }
 
   private async get(conn: SourceConnection, credential: GoogleCredential, control: RunControl, path: string, params: URLSearchParams): Promise<unknown> {
