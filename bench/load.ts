@@ -46,7 +46,9 @@ async function main(): Promise<void> {
   const poolEnv = Object.fromEntries(
     ['PLOTLINE_SOURCE_POOL_SIZE', 'PLOTLINE_SOURCE_QUEUE_LIMIT', 'PLOTLINE_SOURCE_WAIT_TIMEOUT_MS'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
   );
-  const service = await startBenchService({ LOG_LEVEL: 'silent', ...poolEnv });
+  // Every client is on loopback, one address: the per-address connection cap (256 by default, a
+  // guard against one host holding all sockets) would reset the 800 connections past it.
+  const service = await startBenchService({ LOG_LEVEL: 'silent', PLOTLINE_MAX_CONNECTIONS_PER_ADDRESS: String(CLIENTS * 4 + 64), ...poolEnv });
   try {
     const connectionId = await service.connect(SERVER, database);
     const project = await service.call('POST', '/project', { name: 'Load', team_id: service.teamId, timezone: 'UTC' });
@@ -67,12 +69,19 @@ async function main(): Promise<void> {
 
     const refresh = async (chartId: unknown, body: unknown) => {
       const started = performance.now();
-      const res = await request(`${service.base}/project/${project['id']}/chart/${chartId}/query`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${service.token}` },
-        body: JSON.stringify(body),
-      });
-      const text = await res.body.text();
+      let res;
+      let text;
+      try {
+        res = await request(`${service.base}/project/${project['id']}/chart/${chartId}/query`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${service.token}` },
+          body: JSON.stringify(body),
+        });
+        text = await res.body.text();
+      } catch (error) {
+        // A connection refused or reset counts as an error of its own, not the end of the run.
+        return { ms: performance.now() - started, code: `network ${(error as { code?: string }).code ?? 'error'}` };
+      }
       const ms = performance.now() - started;
       const code = res.statusCode === 200 ? null : `${res.statusCode} ${(JSON.parse(text) as { code?: string }).code ?? ''}`.trim();
       return { ms, code };
