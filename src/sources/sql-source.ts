@@ -17,6 +17,7 @@ import { collectRows, openRowStream, type BatchCursor } from './row-stream.js';
 import { RunControl } from './run-control.js';
 import { assertReadOnlyStatement } from './statement-safety/index.js';
 import {
+  CONNECTION_TEST_TIMEOUT_MS,
   DEFAULT_BATCH_SIZE,
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
@@ -44,7 +45,6 @@ export interface SqlSourceOptions {
   connectTimeoutMs?: number;
 }
 
-const TEST_TIMEOUT_MS = 15_000;
 const SCHEMA_TIMEOUT_MS = 30_000;
 
 /** A statement with its driver parameters, as it is sent. */
@@ -153,7 +153,7 @@ export abstract class SqlSource<C, P extends SqlPool<C>> implements Source {
   }
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
-    const control = new RunControl({ timeoutMs: TEST_TIMEOUT_MS, signal });
+    const control = new RunControl({ timeoutMs: CONNECTION_TEST_TIMEOUT_MS, signal });
     await this.withTransaction(conn, control, (client, pool) => control.race(pool.query(client, 'SELECT 1')));
     return { success: true };
   }

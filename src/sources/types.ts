@@ -214,5 +214,7 @@ export interface Source {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** How long a connection test may take, whatever the source. */
+export const CONNECTION_TEST_TIMEOUT_MS = 15_000;
 export const DEFAULT_ROW_LIMIT = 100_000;
 export const DEFAULT_BATCH_SIZE = 2_000;

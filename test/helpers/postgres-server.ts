@@ -62,8 +62,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   };
 }
 
-/** A fresh database on the test server, dropped by the returned function. */
-export async function createTempDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** A fresh database on the test server, dropped by the returned function; `seed` (SQL) runs in it first. */
+export async function createTempDatabase(serverUrl: string, seed?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `plotline_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -71,6 +71,15 @@ export async function createTempDatabase(serverUrl: string): Promise<{ url: stri
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  if (seed) {
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      await client.query(seed);
+    } finally {
+      await client.end();
+    }
+  }
   return {
     url: url.toString(),
     async drop() {

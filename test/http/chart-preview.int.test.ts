@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { Person } from '../helpers/fixtures.js';
@@ -37,10 +36,7 @@ describe.each([
   let foreignDatasetId: number;
 
   beforeAll(async () => {
-    db = await createTempDatabase(inject('postgresUrl'));
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    await client.query(`
+    db = await createTempDatabase(inject('postgresUrl'), `
       create table orders (id int primary key, country text, status text, amount numeric(10,2), created_at timestamptz);
       insert into orders values
         (1, 'FR', 'paid', 10, '2025-01-01T10:00:00Z'),
@@ -49,7 +45,6 @@ describe.each([
         (4, 'DE', 'refunded', 7, '2025-01-03T10:00:00Z'),
         (5, 'US', 'paid', 100, '2025-01-03T12:00:00Z');
     `);
-    await client.end();
     t = await buildTestApp({ env: { PLOTLINE_CHART_PUSHDOWN: String(pushdown) } });
     owner = await t.signup('Owner');
     editor = await t.signup('Editor');
@@ -183,11 +178,7 @@ describe('chart previews respect the row limits of chart runs', () => {
   let db: { url: string; drop(): Promise<void> };
 
   beforeAll(async () => {
-    db = await createTempDatabase(inject('postgresUrl'));
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    await client.query(`create table events as select g as id, 'c' || (g % 3) as category from generate_series(1, 3000) g;`);
-    await client.end();
+    db = await createTempDatabase(inject('postgresUrl'), `create table events as select g as id, 'c' || (g % 3) as category from generate_series(1, 3000) g;`);
     t = await buildTestApp({ env: { PLOTLINE_CHART_PUSHDOWN: 'false', PLOTLINE_CHART_ROW_LIMIT: '1000', PLOTLINE_ROW_LIMIT: '500' } });
   });
   afterAll(async () => {

@@ -19,10 +19,7 @@ describe.each([
   let connectionId: number;
 
   beforeAll(async () => {
-    db = await createTempDatabase(inject('postgresUrl'));
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    await client.query(`
+    db = await createTempDatabase(inject('postgresUrl'), `
       create table orders (id int primary key, country text, status text, amount numeric(10,2), created_at timestamptz);
       insert into orders values
         (1, 'FR', 'paid', 10, '2025-01-01T10:00:00Z'),
@@ -31,7 +28,6 @@ describe.each([
         (4, 'DE', 'refunded', 7, '2025-01-03T10:00:00Z'),
         (5, 'US', 'paid', 100, '2025-01-03T12:00:00Z');
     `);
-    await client.end();
     t = await buildTestApp({ env: { PLOTLINE_CHART_PUSHDOWN: String(pushdown) } });
     owner = await t.signup('Owner');
     viewer = await t.signup('Viewer');

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
@@ -20,14 +19,10 @@ describe('store statements per run', () => {
   let connectionId: number;
 
   beforeAll(async () => {
-    db = await createTempDatabase(inject('postgresUrl'));
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    await client.query(`
+    db = await createTempDatabase(inject('postgresUrl'), `
       create table orders (id int primary key, country text, status text, amount numeric(10,2), created_at timestamptz);
       insert into orders select g, (array['FR','DE','US'])[1 + g % 3], 'paid', g, timestamptz '2025-01-01' + g * interval '5 hours' from generate_series(1, 200) g;
     `);
-    await client.end();
     t = await buildTestApp({ onStoreQuery: (sql) => counting && statements.push(sql) });
     const owner = await t.signup('Owner');
     token = owner.token;

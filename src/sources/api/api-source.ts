@@ -5,6 +5,7 @@ import type { OutboundClient, OutboundResponse } from '../outbound/http-client.j
 import { redactSecrets } from '../redact.js';
 import { RunControl } from '../run-control.js';
 import {
+  CONNECTION_TEST_TIMEOUT_MS,
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
   type RunOptions,
@@ -33,7 +34,6 @@ export interface ApiSourceOptions {
   maxRetries?: number;
 }
 
-const TEST_TIMEOUT_MS = 15_000;
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
 /**
@@ -59,7 +59,7 @@ export class ApiSource implements Source {
   }
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
-    const control = new RunControl({ timeoutMs: TEST_TIMEOUT_MS, signal });
+    const control = new RunControl({ timeoutMs: CONNECTION_TEST_TIMEOUT_MS, signal });
     try {
       const headers = { accept: 'application/json', ...connectionHeaders(conn, true) };
       const response = await control.race(this.send(control, { url: baseUrl(conn), method: 'GET', headers, body: undefined }, 0));

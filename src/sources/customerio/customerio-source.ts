@@ -5,6 +5,7 @@ import type { OutboundClient } from '../outbound/http-client.js';
 import { asSourceError, providerError, sendJson, type JsonAnswer, type JsonRequest, type ProviderLabel } from '../remote/json-call.js';
 import { RunControl, type RunLimits } from '../run-control.js';
 import {
+  CONNECTION_TEST_TIMEOUT_MS,
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
   type ResolvedVariables,
@@ -32,7 +33,6 @@ export interface CustomerioSourceOptions {
 }
 
 const LABEL: ProviderLabel = { name: 'Customer.io', credential: 'App API key' };
-const TEST_TIMEOUT_MS = 15_000;
 const PAGE_LIMIT = 1000;
 const ATTRIBUTE_BATCH = 100;
 const MAX_PAGES = 1000;
@@ -61,7 +61,7 @@ export class CustomerioSource implements Source {
   }
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
-    return this.withControl(conn, { timeoutMs: TEST_TIMEOUT_MS, signal }, async (control) => {
+    return this.withControl(conn, { timeoutMs: CONNECTION_TEST_TIMEOUT_MS, signal }, async (control) => {
       await this.call(conn, control, { path: 'activities', query: new URLSearchParams({ limit: '1' }) });
       return { success: true };
     });

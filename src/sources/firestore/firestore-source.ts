@@ -4,6 +4,7 @@ import type { OutboundClient } from '../outbound/http-client.js';
 import { asSourceError, providerError, sendJson, type ProviderLabel } from '../remote/json-call.js';
 import { RunControl, type RunLimits } from '../run-control.js';
 import {
+  CONNECTION_TEST_TIMEOUT_MS,
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
   type Row,
@@ -34,7 +35,6 @@ export interface FirestoreSourceOptions {
 
 const SCOPES = ['https://www.googleapis.com/auth/datastore'];
 const LABEL: ProviderLabel = { name: 'Firestore', credential: 'service account' };
-const TEST_TIMEOUT_MS = 15_000;
 const SCHEMA_TIMEOUT_MS = 60_000;
 
 interface Target {
@@ -67,7 +67,7 @@ export class FirestoreSource implements Source {
   }
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
-    return this.withControl(conn, { timeoutMs: TEST_TIMEOUT_MS, signal }, async (target, control) => {
+    return this.withControl(conn, { timeoutMs: CONNECTION_TEST_TIMEOUT_MS, signal }, async (target, control) => {
       const tables = await this.listCollections(target, control, target.root);
       return { success: true, tables };
     });

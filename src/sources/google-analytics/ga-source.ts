@@ -5,6 +5,7 @@ import type { OutboundClient } from '../outbound/http-client.js';
 import { asSourceError, providerError, sendJson, type ProviderLabel } from '../remote/json-call.js';
 import { RunControl, type RunLimits } from '../run-control.js';
 import {
+  CONNECTION_TEST_TIMEOUT_MS,
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
   type ResolvedVariables,
@@ -36,7 +37,6 @@ export interface GoogleAnalyticsSourceOptions {
 const SCOPES = ['https://www.googleapis.com/auth/analytics.readonly'];
 const DATA: ProviderLabel = { name: 'The Google Analytics Data API', credential: 'Google Analytics credentials' };
 const ADMIN: ProviderLabel = { name: 'The Google Analytics Admin API', credential: 'Google Analytics credentials' };
-const TEST_TIMEOUT_MS = 15_000;
 const SCHEMA_TIMEOUT_MS = 60_000;
 /** GA's own date forms: today, yesterday, NdaysAgo, YYYY-MM-DD. */
 const GA_DATE = /^(today|yesterday|\d+daysAgo|\d{4}-\d{2}-\d{2})$/;
@@ -80,7 +80,7 @@ export class GoogleAnalyticsSource implements Source {
   }
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
-    return this.withControl(conn, { timeoutMs: TEST_TIMEOUT_MS, signal }, async (credential, control) => {
+    return this.withControl(conn, { timeoutMs: CONNECTION_TEST_TIMEOUT_MS, signal }, async (credential, control) => {
       const accounts = await this.accountSummaries(conn, credential, control);
       const properties = accounts.flatMap((a) => (a.propertySummaries ?? []).map((p) => p.property ?? '')).filter(Boolean);
       // A property named on the connection must be readable, not merely listed.

@@ -6,6 +6,7 @@ import { redactSecrets } from '../redact.js';
 import { RunControl } from '../run-control.js';
 import { collectRows, openRowStream, type BatchCursor, type CloseReason } from '../row-stream.js';
 import {
+  CONNECTION_TEST_TIMEOUT_MS,
   DEFAULT_BATCH_SIZE,
   DEFAULT_ROW_LIMIT,
   type ColumnInfo,
@@ -36,7 +37,6 @@ export interface MongoSourceOptions {
   schemaMaxCollections?: number;
 }
 
-const TEST_TIMEOUT_MS = 15_000;
 const SCHEMA_TIMEOUT_MS = 60_000;
 
 /** The collection methods a plan uses; the real driver Collection has them all. */
@@ -163,7 +163,7 @@ export class MongoSource implements Source {
   }
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
-    return this.withClient(conn, new RunControl({ timeoutMs: TEST_TIMEOUT_MS, signal }), async (client, control) => {
+    return this.withClient(conn, new RunControl({ timeoutMs: CONNECTION_TEST_TIMEOUT_MS, signal }), async (client, control) => {
       const db = client.db(conn.dbName || undefined);
       await control.race(db.command({ ping: 1 }));
       const collections = await control.race(db.listCollections({}, { nameOnly: true }).toArray());

@@ -5,6 +5,7 @@ import type { OutboundClient } from '../outbound/http-client.js';
 import { asSourceError, providerError, sendJson, type ProviderLabel } from '../remote/json-call.js';
 import { RunControl, type RunLimits } from '../run-control.js';
 import {
+  CONNECTION_TEST_TIMEOUT_MS,
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
   type ResolvedVariables,
@@ -23,7 +24,6 @@ import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 const SCOPES = ['https://www.googleapis.com/auth/firebase.database', 'https://www.googleapis.com/auth/userinfo.email'];
 const LABEL: ProviderLabel = { name: 'The Realtime Database', credential: 'service account' };
-const TEST_TIMEOUT_MS = 15_000;
 
 type Ordering = { kind: 'key' } | { kind: 'value' } | { kind: 'child'; path: string };
 
@@ -42,7 +42,7 @@ export class RealtimeDbSource implements Source {
   ) {}
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
-    return this.withControl(conn, { timeoutMs: TEST_TIMEOUT_MS, signal }, async (credential, control) => {
+    return this.withControl(conn, { timeoutMs: CONNECTION_TEST_TIMEOUT_MS, signal }, async (credential, control) => {
       // A shallow read of the root: cheap, and refused unless the credential may read.
       const json = await this.get(conn, credential, control, '', new URLSearchParams({ shallow: 'true' }));
       const tables = json && typeof json === 'object' ? Object.keys(json).sort() : [];
