@@ -6,7 +6,7 @@
  * included). The per-caller rate limit is raised so that wrk measures the route, not 429s.
  * Prints one JSON object with both sizes side by side. Not part of CI.
  *
- *   npm run bench:project   (bash bench/project-wrk.sh; THREADS=2 CONNECTIONS=50 DURATION=10s SIZES=4,40 by default; CPU_PROF_DIR=dir
+ *   npm run bench:project   (THREADS=2 CONNECTIONS=50 DURATION=10s SIZES=4,40 by default; CPU_PROF_DIR=dir
  *                            writes the server's CPU profile there, node --cpu-prof)
  */
 import { createServer, type Server } from 'node:http';

@@ -6,7 +6,7 @@
  *   locked: a policy param, so the chart is computed with it (cached by chart + variable values).
  * Prints one JSON object. Not part of CI.
  *
- *   bash bench/share-wrk.sh            (THREADS, CONNECTIONS, DURATION override -t2 -c50 -d10s)
+ *   npm run bench:share                (THREADS, CONNECTIONS, DURATION override -t2 -c50 -d10s)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Requests/s of GET /chart/share/{share_string}?token=… on the built server, measured with wrk.
-# Usage: bash bench/share-wrk.sh   (THREADS=2 CONNECTIONS=50 DURATION=10s by default). Not part of CI.
+# Runs a wrk benchmark (bench/*-wrk.ts), installing wrk first when it is missing and we are root.
+# Usage: bash bench/with-wrk.sh bench/share-wrk.ts   (npm run bench:share / bench:project). Not part of CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v wrk >/dev/null; then
@@ -11,4 +11,4 @@ if ! command -v wrk >/dev/null; then
     exit 1
   fi
 fi
-exec node node_modules/tsx/dist/cli.mjs bench/share-wrk.ts
+exec node node_modules/tsx/dist/cli.mjs "$1"
