@@ -10,6 +10,7 @@ import { ChartsRepository } from './modules/charts/repository.js';
 import { ChartsService } from './modules/charts/service.js';
 import { ProjectsRepository } from './modules/projects/repository.js';
 import { ProjectsService } from './modules/projects/service.js';
+import { DashboardViews } from './modules/projects/dashboard-views.js';
 import { SharingRepository } from './modules/sharing/repository.js';
 import { SharingService } from './modules/sharing/service.js';
 import { ShareTokens } from './modules/sharing/tokens.js';
@@ -138,7 +139,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Services: rules, authorization, transactions.
   const access = new AccessService(teamsRepo);
   const clock = options.scheduler?.clock ?? (() => new Date());
-  const projects = new ProjectsService({ db: store.db, projects: projectsRepo, charts: chartsRepo, sharing: sharingRepo, access, clock });
+  const views = new DashboardViews({ charts: chartsRepo, sharing: sharingRepo });
+  const projects = new ProjectsService({ db: store.db, projects: projectsRepo, charts: chartsRepo, sharing: sharingRepo, views, access, clock });
   const charts = new ChartsService({ db: store.db, charts: chartsRepo, projects, sharing: sharingRepo });
   const connections = new ConnectionsService({ db: store.db, connections: new ConnectionsRepository(store.db), secrets, access });
   // A changed or deleted connection must not keep serving from a pool built with its old settings.

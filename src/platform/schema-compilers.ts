@@ -46,3 +46,16 @@ export function lazySerializerFactory(): SerializerFactory {
     };
   };
 }
+
+/**
+ * A serializer for `schema` outside any route, by the compiler and options Fastify uses for route
+ * responses (so the bytes are the ones a route would send), compiled on first use: for parts of a
+ * response serialized ahead of the reply and kept.
+ */
+export function lazySerializer<T>(schema: object): (value: T) => string {
+  let compiled: Serializer | undefined;
+  return (value) => {
+    compiled ??= SerializerSelector()({}, undefined)({ schema, method: 'GET', url: '', httpStatus: '200' });
+    return compiled(value);
+  };
+}

@@ -32,6 +32,7 @@ import type { Dialect } from './columns.js';
 import { initial } from './migrations/0001-initial.js';
 import { personalApiKeys } from './migrations/0009-personal-api-keys.js';
 import { refreshes } from './migrations/0012-refreshes.js';
+import { dashboardViewVersion } from './migrations/0013-dashboard-view-version.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -238,6 +239,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0001-initial': initial(dialect),
     '0009-personal-api-keys': personalApiKeys(dialect),
     '0012-refreshes': refreshes(dialect),
+    '0013-dashboard-view-version': dashboardViewVersion(dialect),
   };
 }
 

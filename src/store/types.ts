@@ -197,6 +197,8 @@ export interface ProjectsTable {
   timezone: string | null;
   updateSchedule: Json;
   lastUpdatedAt: TimestampNullable;
+  /** Moves on every change to the dashboard's charts, their dataset configs and its share policies (triggers; migration 0013). */
+  view_version: Generated<number>;
   createdAt: Created;
   updatedAt: Timestamp;
 }

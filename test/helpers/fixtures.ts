@@ -1,5 +1,5 @@
 import type { Role } from '../../src/platform/authorization.js';
-import { now } from '../../src/store/columns.js';
+import { now, toJson } from '../../src/store/columns.js';
 import type { TestApp } from './app.js';
 
 export interface Person {
@@ -15,6 +15,17 @@ export async function insertProject(t: TestApp, teamId: number, name = 'Dashboar
   const row = await t.container.store.db
     .insertInto('projects')
     .values({ team_id: teamId, name, brewName: `${name.toLowerCase().replace(/\W+/g, '-')}-${Math.random().toString(36).slice(2, 8)}`, createdAt: at, updatedAt: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Dataset rows straight into the store, for suites that do not depend on the dataset routes. */
+export async function insertDataset(t: TestApp, teamId: number, name: string, projectIds: number[] = []): Promise<number> {
+  const at = now();
+  const row = await t.container.store.db
+    .insertInto('datasets')
+    .values({ team_id: teamId, name, project_ids: toJson(projectIds), draft: false, createdAt: at, updatedAt: at })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/platform/authorization.js';
-import { now, toJson } from '../../src/store/columns.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
+import { insertDataset } from '../helpers/fixtures.js';
 
 type Person = Awaited<ReturnType<TestApp['signup']>>;
 type Json = Record<string, any>;
@@ -19,17 +19,6 @@ async function createProject(t: TestApp, who: Person, name = 'Board'): Promise<n
   const res = await t.request({ method: 'POST', url: '/project', token: who.token, payload: { name, team_id: who.teamId } });
   if (res.statusCode !== 200) throw new Error(`create project failed: ${res.body}`);
   return res.json().id;
-}
-
-/** Dataset rows straight into the store, so these suites do not depend on the dataset routes. */
-async function insertDataset(t: TestApp, teamId: number, name: string, projectIds: number[] = []): Promise<number> {
-  const at = now();
-  const row = await t.container.store.db
-    .insertInto('datasets')
-    .values({ team_id: teamId, name, project_ids: toJson(projectIds), draft: false, createdAt: at, updatedAt: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
 }
 
 function expectFieldError(res: { statusCode: number; json(): any }, path: string): void {

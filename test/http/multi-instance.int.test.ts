@@ -85,6 +85,20 @@ describe('two instances on Postgres + Redis', async () => {
     expect((await call(0, 'GET', '/user/me', token)).statusCode).toBe(401);
   });
 
+  it.skipIf(skip)('a dashboard read on one instance shows a chart changed on the other', async () => {
+    const signup = await call(0, 'POST', '/user', undefined, { name: 'Views', email: `views-${prefix}@example.com`, password: 'a long password' });
+    expect(signup.statusCode, signup.body).toBe(200);
+    const token = signup.json().token;
+    const teamId = (await call(0, 'GET', '/team', token)).json()[0].id;
+    const project = (await call(0, 'POST', '/project', token, { name: 'Shared board', team_id: teamId })).json();
+    const chart = (await call(0, 'POST', `/project/${project.id}/chart`, token, { name: 'Before', type: 'bar' })).json();
+    // Instance 1 keeps the dashboard's serialized charts...
+    for (let i = 0; i < 2; i++) expect((await call(1, 'GET', `/project/${project.id}`, token)).json().Charts[0].name).toBe('Before');
+    // ...until a write through instance 0 moves the version in the shared store.
+    expect((await call(0, 'PUT', `/project/${project.id}/chart/${chart.id}`, token, { name: 'After' })).statusCode).toBe(200);
+    expect((await call(1, 'GET', `/project/${project.id}`, token)).json().Charts[0].name).toBe('After');
+  });
+
   it.skipIf(skip)('rate limits are counted across instances', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {

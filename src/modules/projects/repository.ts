@@ -86,7 +86,7 @@ export class ProjectsRepository {
    * A dashboard with the team_roles row of `userId` in its team (none for API keys), in one read:
    * what deciding access to it needs.
    */
-  async findWithGrant(id: number, userId: number | null): Promise<{ project: Project; grant: Grant | undefined } | undefined> {
+  async findWithGrant(id: number, userId: number | null): Promise<{ project: Project; grant: Grant | undefined; viewVersion: number } | undefined> {
     const row = await this.db
       .selectFrom('projects')
       .leftJoin('team_roles', (join) => join.onRef('team_roles.team_id', '=', 'projects.team_id').on('team_roles.user_id', '=', userId ?? -1))
@@ -96,7 +96,11 @@ export class ProjectsRepository {
       .executeTakeFirst();
     if (!row) return undefined;
     const { grant_role, grant_projects, ...project } = row;
-    return { project: toProject(project), grant: grant_role === null ? undefined : grantFromColumns(grant_role, fromJson<unknown[]>(grant_projects, [])) };
+    return {
+      project: toProject(project),
+      grant: grant_role === null ? undefined : grantFromColumns(grant_role, fromJson<unknown[]>(grant_projects, [])),
+      viewVersion: project.view_version,
+    };
   }
 
   async findById(teamId: number, id: number): Promise<Project | undefined> {

@@ -92,6 +92,9 @@ const projectProperties = {
   updatedAt: Timestamp,
 };
 
+/** A dashboard's own fields, without its charts and policies. */
+export const ProjectHead = Type.Object(projectProperties);
+
 /** One dashboard with its charts; `SharePolicies` only for callers who may manage sharing. */
 export const Project = Type.Object({
   ...projectProperties,

@@ -6,17 +6,12 @@ import { can, ownsProject, projectScope, type Action, type Grant, type Membershi
 import type { Db } from '../../store/index.js';
 import type { Chart } from '../charts/repository.js';
 import type { EntityRef, SharePolicy } from '../sharing/repository.js';
+import type { DashboardViews, JsonBody } from './dashboard-views.js';
 import type { EntityType } from '../sharing/schemas.js';
 import type { Project, ProjectFields, ProjectsRepository, UpdateSchedule } from './repository.js';
 import type { CreateProjectInput, ProjectInput, UpdateScheduleBody } from './schemas.js';
 import { dashboardDue, scheduleZone } from '../../runtime/scheduler/due.js';
 import { isColour, isHttpUrl, isIanaZone, isLogoReference, slugify, slugWithSuffix } from './validation.js';
-
-export interface ProjectView extends Project {
-  nextUpdateAt: string | null;
-  Charts: Chart[];
-  SharePolicies?: SharePolicy[];
-}
 
 export interface ProjectListItem extends Project {
   nextUpdateAt: string | null;
@@ -43,6 +38,8 @@ export interface DashboardShares {
 export interface AuthorizedProject {
   project: Project;
   membership: Membership;
+  /** The dashboard's `view_version`, read with it. */
+  viewVersion: number;
 }
 
 // The documented defaults of a new dashboard.
@@ -55,6 +52,7 @@ export interface ProjectsDeps {
   projects: ProjectsRepository;
   charts: DashboardCharts;
   sharing: DashboardShares;
+  views: DashboardViews;
   access: AccessService;
   /** The scheduler's clock, for `nextUpdateAt`. */
   clock: () => Date;
@@ -71,7 +69,7 @@ export class ProjectsService {
     const found = await this.deps.projects.findWithGrant(projectId, actor.kind === 'user' ? actor.userId : null);
     if (!found) throw new NotFoundError('Project');
     const membership = await this.admit(actor, found.project.team_id, projectId, found.grant, action);
-    return { project: found.project, membership };
+    return { project: found.project, membership, viewVersion: found.viewVersion };
   }
 
   /**
@@ -102,12 +100,12 @@ export class ProjectsService {
     }));
   }
 
-  async get(actor: Actor, projectId: number): Promise<ProjectView> {
-    const { project, membership } = await this.authorize(actor, projectId, 'project:read');
-    return this.view(project, membership);
+  async get(actor: Actor, projectId: number): Promise<JsonBody> {
+    const { project, membership, viewVersion } = await this.authorize(actor, projectId, 'project:read');
+    return this.view(project, membership, viewVersion);
   }
 
-  async create(actor: Actor, input: CreateProjectInput): Promise<ProjectView> {
+  async create(actor: Actor, input: CreateProjectInput): Promise<JsonBody> {
     const membership = await this.deps.access.require(actor, input.team_id, 'project:create');
     const fields = await this.prepare(input, membership, undefined);
     const name = fields.name ?? input.name.trim();
@@ -124,7 +122,7 @@ export class ProjectsService {
     throw new Error('Could not find a free brewName');
   }
 
-  async update(actor: Actor, projectId: number, input: ProjectInput): Promise<ProjectView> {
+  async update(actor: Actor, projectId: number, input: ProjectInput): Promise<JsonBody> {
     const { project, membership } = await this.authorize(actor, projectId, 'project:update');
     const fields = await this.prepare(input, membership, project);
     // `passwordProtected: true` with no password set is accepted: the report stays closed to
@@ -167,13 +165,14 @@ export class ProjectsService {
     await this.deps.projects.markUpdated(teamId, projectId, at);
   }
 
-  private async view(project: Project, membership: Membership): Promise<ProjectView> {
-    const Charts = await this.deps.charts.listByProject(project.id);
-    const next = nextUpdateAt(project, this.deps.clock());
-    // Policies carry locked parameters; only those who manage sharing see them.
-    if (!can(membership, 'share:manage')) return { ...project, nextUpdateAt: next, Charts };
-    const SharePolicies = await this.deps.sharing.list({ teamId: project.team_id, type: 'Project', id: project.id });
-    return { ...project, nextUpdateAt: next, Charts, SharePolicies };
+  /**
+   * The dashboard with its charts and, for those who manage sharing (policies carry locked
+   * parameters), its share policies. With the `view_version` read with `project`, the charts and
+   * policies serialized at that version are reused.
+   */
+  private view(project: Project, membership: Membership, viewVersion?: number): Promise<JsonBody> {
+    const head = { ...project, nextUpdateAt: nextUpdateAt(project, this.deps.clock()) };
+    return this.deps.views.body(head, viewVersion, can(membership, 'share:manage'));
   }
 
   private assertMayShare(membership: Membership, what: string): void {
