@@ -7,13 +7,15 @@
  * Prints one JSON object with both sizes side by side. Not part of CI.
  *
  *   npm run bench:project   (THREADS=2 CONNECTIONS=50 DURATION=10s SIZES=4,40 by default; CPU_PROF_DIR=dir
- *                            writes the server's CPU profile there, node --cpu-prof)
+ *                            writes the server's CPU profile there, node --cpu-prof; BASELINE=<git revision>
+ *                            measures that revision first, in the same run, and prints both side by side)
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { ensureBuilt, startServerProcess } from './lib/server-process.js';
 import { assertWrk, runWrk } from './lib/wrk.js';
+import { checkoutBaseline } from './lib/baseline.js';
 
 const THREADS = process.env['THREADS'] ?? '2';
 const CONNECTIONS = process.env['CONNECTIONS'] ?? '50';
@@ -42,13 +44,11 @@ const CHARTS = [
   { type: 'line', timeInterval: 'week', config: { xAxis: 'root[].day', dateField: 'root[].day', yAxis: 'root[].id', yAxisOperation: 'count', legend: 'Orders per week' } },
 ];
 
-async function main(): Promise<void> {
-  assertWrk();
-  ensureBuilt();
-  const api = await startOrdersApi();
-  const profileDir = process.env['CPU_PROF_DIR'];
+/** One checkout's server: the dashboards set up, then wrk on each size in turn. */
+async function measure(api: string, options: { root?: string; profileDir?: string }): Promise<Record<string, unknown>> {
   const server = await startServerProcess({
-    ...(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+    ...(options.root ? { root: options.root } : {}),
+    ...(options.profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] } : {}),
     env: {
       PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
       // wrk is one caller from one address: the defaults would answer 429 within the first second.
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     };
     token = (await call('POST', '/user', { name: 'Bench', email: 'bench@example.com', password: 'benchmark password' }))['token'] as string;
     const teamId = ((await call('GET', '/team')) as unknown as { id: number }[])[0]!.id;
-    const connection = await call('POST', `/team/${teamId}/connections`, { name: 'orders api', type: 'api', host: api.base });
+    const connection = await call('POST', `/team/${teamId}/connections`, { name: 'orders api', type: 'api', host: api });
 
     const projects: Record<number, number> = {};
     for (const size of SIZES) {
@@ -119,6 +119,26 @@ async function main(): Promise<void> {
         command: run.command,
       };
     }
+    return results;
+  } catch (error) {
+    if (server.output().trim()) process.stderr.write(`server output:\n${server.output()}\n`);
+    throw error;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  assertWrk();
+  ensureBuilt();
+  const baseline = process.env['BASELINE'] ? checkoutBaseline(process.env['BASELINE']) : undefined;
+  const api = await startOrdersApi();
+  const profileDir = process.env['CPU_PROF_DIR'];
+  try {
+    // The baseline first, then this checkout, one server at a time on the same idle machine.
+    const results: Record<string, unknown> = {};
+    if (baseline) results[`baseline ${baseline.revision}`] = await measure(api.base, { root: baseline.dir });
+    const current = await measure(api.base, profileDir ? { profileDir } : {});
     process.stdout.write(
       `${JSON.stringify(
         {
@@ -126,17 +146,14 @@ async function main(): Promise<void> {
           endpoint: 'GET /project/{id} (Authorization: Bearer, teamOwner)',
           machine: { cpus: os.cpus().length, node: process.version, store: 'sqlite (embedded)' },
           note: 'wrk and the server share the machine; loopback only',
-          results,
+          ...(baseline ? { results: { ...results, current } } : { results: current }),
         },
         null,
         2,
       )}\n`,
     );
-  } catch (error) {
-    if (server.output().trim()) process.stderr.write(`server output:\n${server.output()}\n`);
-    throw error;
   } finally {
-    await server.stop();
+    baseline?.remove();
     await new Promise<void>((resolve) => api.server.close(() => resolve()));
   }
 }

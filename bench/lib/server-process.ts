@@ -10,9 +10,12 @@ import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Builds dist/ when it is stale, before any timing starts (start.mjs would otherwise build first). */
-export function ensureBuilt(): void {
-  const build = spawnSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then((m) => m.buildIfNeeded())"], { cwd: root, stdio: 'inherit' });
+/**
+ * Builds dist/ when it is stale, before any timing starts (start.mjs would otherwise build first).
+ * `dir`: another checkout of the project (a baseline to compare with), this one by default.
+ */
+export function ensureBuilt(dir: string = root): void {
+  const build = spawnSync(process.execPath, ['-e', "import('./scripts/build-if-needed.mjs').then((m) => m.buildIfNeeded())"], { cwd: dir, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('build failed');
 }
 
@@ -28,12 +31,15 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Node options placed before scripts/start.mjs (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
+  /** The checkout to run (a baseline, say); this one by default. */
+  root?: string;
 }
 
 export async function startServerProcess(options: StartOptions = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'plotline-bench-'));
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(root, 'scripts/start.mjs'), 'serve'], {
-    cwd: root,
+  const dir = options.root ?? root;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(dir, 'scripts/start.mjs'), 'serve'], {
+    cwd: dir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PLOTLINE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
