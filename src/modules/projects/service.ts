@@ -6,8 +6,8 @@ import { can, ownsProject, projectScope, type Action, type Grant, type Membershi
 import type { Db } from '../../store/index.js';
 import type { Chart } from '../charts/repository.js';
 import type { EntityRef, SharePolicy } from '../sharing/repository.js';
-import type { DashboardViews, JsonBody } from './dashboard-views.js';
 import type { EntityType } from '../sharing/schemas.js';
+import type { DashboardViews, JsonBody } from './dashboard-views.js';
 import type { Project, ProjectFields, ProjectsRepository, UpdateSchedule } from './repository.js';
 import type { CreateProjectInput, ProjectInput, UpdateScheduleBody } from './schemas.js';
 import { dashboardDue, scheduleZone } from '../../runtime/scheduler/due.js';
@@ -123,13 +123,14 @@ export class ProjectsService {
   }
 
   async update(actor: Actor, projectId: number, input: ProjectInput): Promise<JsonBody> {
-    const { project, membership } = await this.authorize(actor, projectId, 'project:update');
+    const { project, membership, viewVersion } = await this.authorize(actor, projectId, 'project:update');
     const fields = await this.prepare(input, membership, project);
     // `passwordProtected: true` with no password set is accepted: the report stays closed to
     // anonymous viewers (no password can match) until one is set. It fails closed, never open.
     const updated = await this.deps.projects.update(project.team_id, projectId, fields);
     if (!updated) throw new NotFoundError('Project');
-    return this.view(updated, membership);
+    // The dashboard's own columns do not move its view_version: the one read to authorize holds.
+    return this.view(updated, membership, viewVersion);
   }
 
   async delete(actor: Actor, projectId: number): Promise<void> {
