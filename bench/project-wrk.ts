@@ -6,12 +6,14 @@
  * included). The per-caller rate limit is raised so that wrk measures the route, not 429s.
  * Prints one JSON object with both sizes side by side. Not part of CI.
  *
- *   npm run bench:project   (THREADS=2 CONNECTIONS=50 DURATION=10s SIZES=4,40 by default; CPU_PROF_DIR=dir
+ *   npm run bench:project   (THREADS=2 CONNECTIONS=50 DURATION=10s after WARMUP=3s, SIZES=4,40 by default; CPU_PROF_DIR=dir
  *                            writes the server's CPU profile there, node --cpu-prof; BASELINE=<git revision>
  *                            measures that revision first, in the same run, and prints both side by side)
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { ensureBuilt, startServerProcess } from './lib/server-process.js';
 import { assertWrk, runWrk } from './lib/wrk.js';
@@ -20,6 +22,8 @@ import { checkoutBaseline } from './lib/baseline.js';
 const THREADS = process.env['THREADS'] ?? '2';
 const CONNECTIONS = process.env['CONNECTIONS'] ?? '50';
 const DURATION = process.env['DURATION'] ?? '10s';
+const WARMUP = process.env['WARMUP'] ?? '3s';
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 // SIZES=4 measures one size alone (a CPU profile of it, say).
 const SIZES = (process.env['SIZES'] ?? '4,40').split(',').map(Number);
 
@@ -43,6 +47,14 @@ const CHARTS = [
   { type: 'pie', config: { xAxis: 'root[].country', yAxis: 'root[].id', yAxisOperation: 'count', legend: 'Orders' } },
   { type: 'line', timeInterval: 'week', config: { xAxis: 'root[].day', dateField: 'root[].day', yAxis: 'root[].id', yAxisOperation: 'count', legend: 'Orders per week' } },
 ];
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux). */
+function processCpuMs(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
 
 /** One checkout's server: the dashboards set up, then wrk on each size in turn. */
 async function measure(api: string, options: { root?: string; profileDir?: string }): Promise<Record<string, unknown>> {
@@ -108,11 +120,19 @@ async function measure(api: string, options: { root?: string; profileDir?: strin
     }
     const results: Record<string, unknown> = {};
     for (const size of SIZES) {
-      const run = runWrk(`${server.base}/project/${projects[size]}`, { threads: THREADS, connections: CONNECTIONS, duration: DURATION, headers: { authorization: `Bearer ${token}` } });
+      const url = `${server.base}/project/${projects[size]}`;
+      const options = { threads: THREADS, connections: CONNECTIONS, headers: { authorization: `Bearer ${token}` } };
+      // Warm-up, not counted: the first seconds compile the hot paths, and the first read of a dashboard fills what is kept.
+      runWrk(url, { ...options, duration: WARMUP });
+      const cpuBefore = processCpuMs(server.pid);
+      const run = runWrk(url, { ...options, duration: DURATION });
+      const serverCpuMs = processCpuMs(server.pid) - cpuBefore;
       results[`charts${size}`] = {
         charts: size,
         responseBytes: bytes[size],
         requestsPerSecond: run.requestsPerSecond,
+        // The server's own CPU per answer: steadier than req/s on a shared machine, where wrk takes its share too.
+        serverCpuUsPerRequest: run.requests > 0 ? Math.round((serverCpuMs * 1000) / run.requests) : null,
         latencyMs: { p50: run.latencyMs.p50, p99: run.latencyMs.p99, avg: run.latencyMs.avg },
         requests: run.requests,
         errors: { non2xx: run.non2xx, socket: run.socketErrors },

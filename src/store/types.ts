@@ -197,8 +197,6 @@ export interface ProjectsTable {
   timezone: string | null;
   updateSchedule: Json;
   lastUpdatedAt: TimestampNullable;
-  /** Moves on every change to the dashboard's charts, their dataset configs and its share policies (triggers; migration 0013). */
-  view_version: Generated<number>;
   createdAt: Created;
   updatedAt: Timestamp;
 }
@@ -359,6 +357,15 @@ export interface AlertEventsTable {
   createdAt: Created;
 }
 
+/**
+ * Per dashboard, a counter that triggers move on every change to its charts, their dataset configs
+ * and its own share policies (migration 0013). No row: nothing changed since the migration (0).
+ */
+export interface DashboardViewVersionsTable {
+  project_id: number;
+  version: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -374,6 +381,7 @@ export interface Database {
   charts: ChartsTable;
   chart_dataset_configs: ChartDatasetConfigsTable;
   share_policies: SharePoliciesTable;
+  dashboard_view_versions: DashboardViewVersionsTable;
   refresh_claims: RefreshClaimsTable;
   refresh_runs: RefreshRunsTable;
   refresh_run_charts: RefreshRunChartsTable;

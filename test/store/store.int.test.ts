@@ -7,6 +7,7 @@ import { TeamsRepository } from '../../src/modules/teams/repository.js';
 import { UsersRepository } from '../../src/modules/users/repository.js';
 import { fromJson, now, toBool, toIso } from '../../src/store/columns.js';
 import { createStore, isMigrated, migrateToLatest, type Store } from '../../src/store/index.js';
+import pg from 'pg';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 const TABLES = [
@@ -16,6 +17,7 @@ const TABLES = [
   'chart_dataset_configs',
   'charts',
   'connections',
+  'dashboard_view_versions',
   'data_requests',
   'datasets',
   'personal_api_keys',
@@ -58,11 +60,13 @@ describe.each(targets)('store on $name', (target) => {
   let store: Store;
   let cleanup: () => Promise<void>;
   let reopen: () => Store;
+  let url: string;
 
   beforeAll(async () => {
     const opened = await target.open();
     store = opened.store;
     cleanup = opened.cleanup;
+    url = opened.url;
     reopen = () => createStore(target.name === 'sqlite' ? { kind: 'sqlite', file: opened.url } : { kind: 'postgres', url: opened.url });
     await migrateToLatest(store);
   });
@@ -156,6 +160,85 @@ describe.each(targets)('store on $name', (target) => {
     expect(await db.selectFrom('data_requests').select('id').where('dataset_id', '=', dataset.id).execute()).toEqual([]);
     expect(await db.selectFrom('charts').select('id').where('project_id', '=', project.id).execute()).toEqual([]);
     expect(await db.selectFrom('chart_dataset_configs').select('id').where('chart_id', '=', chart.id).execute()).toEqual([]);
+  });
+
+  it("moves a dashboard's view version with its charts, configs and own policies, and forgets it with the dashboard", async () => {
+    const db = store.db;
+    const at = now();
+    const user = await new UsersRepository(db).create({ name: 'Views', email: 'views@example.com', passwordHash: 'h' });
+    const teams = new TeamsRepository(db);
+    const team = await teams.create({ name: 'Views' }, user.id);
+    const dataset = await db.insertInto('datasets').values({ team_id: team.id, name: 'd', createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow();
+    const newProject = async (name: string) =>
+      (await db.insertInto('projects').values({ team_id: team.id, name, brewName: `${name}-${team.id}`, createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow()).id;
+    const [a, b] = [await newProject('views-a'), await newProject('views-b')];
+    const version = async (projectId: number) =>
+      (await db.selectFrom('dashboard_view_versions').select('version').where('project_id', '=', projectId).executeTakeFirst())?.version;
+
+    expect(await version(a)).toBeUndefined();
+    const chart = await db.insertInto('charts').values({ project_id: a, timeInterval: 'day', mode: 'chart', createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow();
+    expect(await version(a)).toBe(1);
+    await db.updateTable('charts').set({ chartData: JSON.stringify({ data: {} }) }).where('id', '=', chart.id).execute();
+    expect(await version(a)).toBe(2);
+    const cdc = crypto.randomUUID();
+    await db.insertInto('chart_dataset_configs').values({ id: cdc, chart_id: chart.id, dataset_id: dataset.id, createdAt: at, updatedAt: at }).execute();
+    expect(await version(a)).toBe(3);
+    await db.updateTable('chart_dataset_configs').set({ legend: 'L' }).where('id', '=', cdc).execute();
+    expect(await version(a)).toBe(4);
+    // A chart's policies are not part of the dashboard's view; the dashboard's own are.
+    await db.insertInto('share_policies').values({ team_id: team.id, entity_type: 'Chart', entity_id: chart.id, share_string: `c-${team.id}`, createdAt: at, updatedAt: at }).execute();
+    expect(await version(a)).toBe(4);
+    await db.insertInto('share_policies').values({ team_id: team.id, entity_type: 'Project', entity_id: a, share_string: `p-${team.id}`, createdAt: at, updatedAt: at }).execute();
+    expect(await version(a)).toBe(5);
+    // Moving a chart to another dashboard moves both, once each.
+    await db.updateTable('charts').set({ project_id: b }).where('id', '=', chart.id).execute();
+    expect([await version(a), await version(b)]).toEqual([6, 1]);
+    // Deleting the dataset takes the config from the chart (cascade): the chart's dashboard moves.
+    await db.deleteFrom('datasets').where('id', '=', dataset.id).execute();
+    expect(await version(b)).toBe(2);
+
+    // A deleted dashboard's counter goes with it, cascades included, and none is left behind.
+    await db.deleteFrom('projects').where('id', '=', a).execute();
+    expect(await version(a)).toBeUndefined();
+    expect(await teams.delete(team.id)).toBe(true);
+    expect(await version(b)).toBeUndefined();
+  });
+
+  it('lets a chart be written while its dashboard is being deleted, without a deadlock', async () => {
+    // Postgres locks rows: the delete holds the dashboard's row and waits for the chart's, which
+    // the writer holds while its trigger bumps the version. SQLite writes one at a time.
+    if (store.dialect !== 'postgres') return;
+    const db = store.db;
+    const at = now();
+    const user = await new UsersRepository(db).create({ name: 'Race', email: 'race@example.com', passwordHash: 'h' });
+    const team = await new TeamsRepository(db).create({ name: 'Race' }, user.id);
+    const project = await db.insertInto('projects').values({ team_id: team.id, name: 'race', brewName: `race-${team.id}`, createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow();
+    const chart = await db.insertInto('charts').values({ project_id: project.id, timeInterval: 'day', mode: 'chart', createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow();
+
+    const writer = new pg.Client({ connectionString: url });
+    const deleter = new pg.Client({ connectionString: url });
+    await writer.connect();
+    await deleter.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query('SELECT id FROM charts WHERE id = $1 FOR UPDATE', [chart.id]);
+      const deleterPid = (await deleter.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const deleting = deleter.query('DELETE FROM projects WHERE id = $1', [project.id]);
+      // Until the delete holds the dashboard's row and waits for the chart's.
+      for (;;) {
+        const { rows } = await writer.query<{ wait: string | null }>('SELECT wait_event_type AS wait FROM pg_stat_activity WHERE pid = $1', [deleterPid]);
+        if (rows[0]?.wait === 'Lock') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await writer.query('UPDATE charts SET "chartData" = $1 WHERE id = $2', [JSON.stringify({ data: {} }), chart.id]);
+      await writer.query('COMMIT');
+      expect((await deleting).rowCount).toBe(1);
+    } finally {
+      await writer.end();
+      await deleter.end();
+    }
+    expect(await db.selectFrom('charts').select('id').where('id', '=', chart.id).execute()).toEqual([]);
+    expect(await db.selectFrom('dashboard_view_versions').select('version').where('project_id', '=', project.id).execute()).toEqual([]);
   });
 
   it('rolls back a failed transaction completely', async () => {

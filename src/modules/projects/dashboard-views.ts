@@ -13,7 +13,7 @@ export type JsonBody = string & { readonly [serialized]: true };
 /** A dashboard's own fields as answered, `nextUpdateAt` included. */
 export type DashboardHead = Static<typeof ProjectHead>;
 
-/** A dashboard's charts and share policies, serialized, as of one `view_version`. */
+/** A dashboard's charts and share policies, serialized, as of one view version. */
 interface SerializedParts {
   version: number | undefined;
   charts: string;
@@ -35,10 +35,11 @@ const serializePolicies = lazySerializer<unknown[]>(Type.Array(SharePolicy));
 
 /**
  * The body of `GET /project/{id}` and of the dashboard writes: the dashboard's own fields, read
- * for each request, with its charts and share policies serialized once per `view_version` and kept.
- * Triggers move `view_version` on every change to a dashboard's charts, their dataset configs and
- * its own share policies (migration 0013), so a kept serialization is used only while nothing it
- * was made from has changed, whichever process or path changed it (decision 0022).
+ * for each request, with its charts and share policies serialized once per view version and kept.
+ * Triggers move a dashboard's view version (`dashboard_view_versions`) on every change to its
+ * charts, their dataset configs and its own share policies (migration 0013), so a kept
+ * serialization is used only while nothing it was made from has changed, whichever process or
+ * path changed it (decision 0022).
  */
 export class DashboardViews {
   readonly #kept: LRUCache<number, SerializedParts>;
@@ -52,7 +53,7 @@ export class DashboardViews {
 
   /**
    * `head` with the dashboard's charts and, `withPolicies`, its share policies, as of `version`:
-   * the `view_version` read with `head`, or undefined to read them without keeping them.
+   * the view version read with `head`, or undefined to read them without keeping them.
    *
    * Charts and policies are read after the version was, never before: what is kept under a
    * version is never older than it. A write that lands in between is newer than the label, and

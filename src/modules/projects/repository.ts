@@ -84,22 +84,23 @@ export class ProjectsRepository {
 
   /**
    * A dashboard with the team_roles row of `userId` in its team (none for API keys), in one read:
-   * what deciding access to it needs.
+   * what deciding access to it needs; and its view version (`dashboard_view_versions`).
    */
   async findWithGrant(id: number, userId: number | null): Promise<{ project: Project; grant: Grant | undefined; viewVersion: number } | undefined> {
     const row = await this.db
       .selectFrom('projects')
       .leftJoin('team_roles', (join) => join.onRef('team_roles.team_id', '=', 'projects.team_id').on('team_roles.user_id', '=', userId ?? -1))
+      .leftJoin('dashboard_view_versions', 'dashboard_view_versions.project_id', 'projects.id')
       .selectAll('projects')
-      .select(['team_roles.role as grant_role', 'team_roles.projects as grant_projects'])
+      .select(['team_roles.role as grant_role', 'team_roles.projects as grant_projects', 'dashboard_view_versions.version as view_version'])
       .where('projects.id', '=', id)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { grant_role, grant_projects, ...project } = row;
+    const { grant_role, grant_projects, view_version, ...project } = row;
     return {
       project: toProject(project),
       grant: grant_role === null ? undefined : grantFromColumns(grant_role, fromJson<unknown[]>(grant_projects, [])),
-      viewVersion: project.view_version,
+      viewVersion: view_version ?? 0,
     };
   }
 

@@ -38,7 +38,7 @@ export interface DashboardShares {
 export interface AuthorizedProject {
   project: Project;
   membership: Membership;
-  /** The dashboard's `view_version`, read with it. */
+  /** The dashboard's view version, read with it. */
   viewVersion: number;
 }
 
@@ -129,7 +129,7 @@ export class ProjectsService {
     // anonymous viewers (no password can match) until one is set. It fails closed, never open.
     const updated = await this.deps.projects.update(project.team_id, projectId, fields);
     if (!updated) throw new NotFoundError('Project');
-    // The dashboard's own columns do not move its view_version: the one read to authorize holds.
+    // The dashboard's own columns do not move its view version: the one read to authorize holds.
     return this.view(updated, membership, viewVersion);
   }
 
@@ -168,7 +168,7 @@ export class ProjectsService {
 
   /**
    * The dashboard with its charts and, for those who manage sharing (policies carry locked
-   * parameters), its share policies. With the `view_version` read with `project`, the charts and
+   * parameters), its share policies. With the view version read with `project`, the charts and
    * policies serialized at that version are reused.
    */
   private view(project: Project, membership: Membership, viewVersion?: number): Promise<JsonBody> {
