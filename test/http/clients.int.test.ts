@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
@@ -15,11 +14,7 @@ describe('public client request shapes', () => {
   let token: string;
 
   beforeAll(async () => {
-    db = await createTempDatabase(inject('postgresUrl'));
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    await client.query("create table sales (month text, revenue numeric); insert into sales values ('2025-01', 10), ('2025-02', 20);");
-    await client.end();
+    db = await createTempDatabase(inject('postgresUrl'), "create table sales (month text, revenue numeric); insert into sales values ('2025-01', 10), ('2025-02', 20);");
     t = await buildTestApp();
     token = (await t.signup('Client')).token;
   });

@@ -1,6 +1,5 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { Person } from '../helpers/fixtures.js';
@@ -16,10 +15,7 @@ describe('chart and dataset exports over a real Postgres', () => {
   let datasetId: number;
 
   beforeAll(async () => {
-    db = await createTempDatabase(inject('postgresUrl'));
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    await client.query(`
+    db = await createTempDatabase(inject('postgresUrl'), `
       create table orders (id int primary key, country text, status text, amount numeric(10,2), note text, created_at timestamptz);
       insert into orders values
         (1, 'FR', 'paid', 10.5, 'a, "quoted" note', '2025-01-01T10:00:00Z'),
@@ -29,7 +25,6 @@ break', '2025-01-01T11:00:00Z'),
         (4, 'DE', 'refunded', 7, null, '2025-01-03T10:00:00Z'),
         (5, 'US', 'paid', 100, '=1+1', '2025-01-03T12:00:00Z');
     `);
-    await client.end();
     t = await buildTestApp();
     owner = await t.signup('Owner');
     const url = new URL(db.url);

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -27,11 +26,7 @@ describe('two instances on Postgres + Redis', async () => {
   beforeAll(async () => {
     if (skip) return;
     store = await createTempDatabase(inject('postgresUrl'));
-    source = await createTempDatabase(inject('postgresUrl'));
-    const client = new pg.Client({ connectionString: source.url });
-    await client.connect();
-    await client.query("create table t (n int); insert into t values (1), (2), (3);");
-    await client.end();
+    source = await createTempDatabase(inject('postgresUrl'), "create table t (n int); insert into t values (1), (2), (3);");
     const keys = { PLOTLINE_ENCRYPTION_KEY: randomBytes(32).toString('hex'), PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex') };
     for (let i = 0; i < 2; i++) {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'plotline-multi-'));
