@@ -198,6 +198,17 @@ describe.skipIf(!browserAvailable())('the editor in Chromium', () => {
         ),
       );
     };
+    // Grid items slide into their cells (a 200 ms transition): read the boxes once they stay put.
+    const settledPositions = async () => {
+      let previous = '';
+      let current = JSON.stringify(await positions());
+      while (current !== previous) {
+        previous = current;
+        await page.waitForTimeout(300);
+        current = JSON.stringify(await positions());
+      }
+      return JSON.parse(current) as Record<string, number[]>;
+    };
     const handle = page.getByRole('button', { name: 'Move Revenue by country' });
     const from = (await handle.boundingBox())!;
     await page.mouse.move(from.x + 5, from.y + 5);
@@ -206,13 +217,13 @@ describe.skipIf(!browserAvailable())('the editor in Chromium', () => {
     await page.mouse.move(from.x + 60, from.y + 700, { steps: 8 });
     await page.mouse.up();
     await page.getByText('Layout saved.').waitFor({ timeout: 20_000 });
-    const before = await positions();
+    const before = await settledPositions();
     expect(new Set(Object.values(before).map((p) => (p as number[]).join(','))).size).toBe(4);
     await page.reload();
     await expect.poll(() => page.locator('.board-item .card[data-rendered="true"]').count(), { timeout: 30_000 }).toBe(4);
     // The same grid cells after the reload (rows are 90 px + 12 px margin): a few pixels of render
     // difference is not a move, a cell is.
-    const after = await positions();
+    const after = await settledPositions();
     expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
     for (const [name, box] of Object.entries(after)) {
       (box as number[]).forEach((value, i) => expect(Math.abs(value - (before[name] as number[])[i]!), `${name}[${i}]`).toBeLessThanOrEqual(20));
