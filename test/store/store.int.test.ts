@@ -224,12 +224,19 @@ describe.each(targets)('store on $name', (target) => {
       await writer.query('SELECT id FROM charts WHERE id = $1 FOR UPDATE', [chart.id]);
       const deleterPid = (await deleter.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
       const deleting = deleter.query('DELETE FROM projects WHERE id = $1', [project.id]);
-      // Until the delete holds the dashboard's row and waits for the chart's.
-      for (;;) {
+      let finished = false;
+      void deleting.then(
+        () => (finished = true),
+        () => (finished = true),
+      );
+      // Until the delete holds the dashboard's row and waits for the chart's (it cannot finish before).
+      let waiting = false;
+      while (!waiting && !finished) {
         const { rows } = await writer.query<{ wait: string | null }>('SELECT wait_event_type AS wait FROM pg_stat_activity WHERE pid = $1', [deleterPid]);
-        if (rows[0]?.wait === 'Lock') break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        waiting = rows[0]?.wait === 'Lock';
+        if (!waiting) await new Promise((resolve) => setTimeout(resolve, 20));
       }
+      expect(waiting).toBe(true);
       await writer.query('UPDATE charts SET "chartData" = $1 WHERE id = $2', [JSON.stringify({ data: {} }), chart.id]);
       await writer.query('COMMIT');
       expect((await deleting).rowCount).toBe(1);
