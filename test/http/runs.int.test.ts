@@ -35,11 +35,7 @@ describe('runs against a real Postgres', () => {
   const api = (path: string) => `/team/${owner.teamId}${path}`;
 
   beforeAll(async () => {
-    db = await createTempDatabase(inject('postgresUrl'));
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    await client.query(ORDERS);
-    await client.end();
+    db = await createTempDatabase(inject('postgresUrl'), ORDERS);
     t = await buildTestApp({ env: { PLOTLINE_QUERY_TIMEOUT_MS: '1500' } });
     owner = await t.signup('Runner');
     const url = new URL(db.url);
