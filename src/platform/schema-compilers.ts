@@ -53,9 +53,5 @@ export function lazySerializerFactory(): SerializerFactory {
  * response serialized ahead of the reply and kept.
  */
 export function lazySerializer<T>(schema: object): (value: T) => string {
-  let compiled: Serializer | undefined;
-  return (value) => {
-    compiled ??= SerializerSelector()({}, undefined)({ schema, method: 'GET', url: '', httpStatus: '200' });
-    return compiled(value);
-  };
+  return lazySerializerFactory()({}, undefined)({ schema, method: 'GET', url: '', httpStatus: '200' });
 }

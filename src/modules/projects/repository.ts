@@ -4,15 +4,15 @@ import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { ProjectsTable } from '../../store/types.js';
 import { grantFromColumns, type Grant } from '../../platform/authorization.js';
 import type { Static } from 'typebox';
-import type { ProjectListItem, StoredSchedule } from './schemas.js';
+import type { ProjectHead, StoredSchedule } from './schemas.js';
 
 export type UpdateSchedule = StoredSchedule;
 
 /**
- * A dashboard as stored and answered: its response schema without what the service adds
- * (`nextUpdateAt`, `Charts`). The password hash is never part of it.
+ * A dashboard as stored and answered: its own fields without what the service adds
+ * (`nextUpdateAt`). The password hash is never part of it.
  */
-export type Project = Omit<Static<typeof ProjectListItem>, 'nextUpdateAt' | 'Charts'>;
+export type Project = Omit<Static<typeof ProjectHead>, 'nextUpdateAt'>;
 
 /** Writable columns, already validated and normalised by the service. */
 export interface ProjectFields {

@@ -3,20 +3,19 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/ind
 import { assertCan, type AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { can, ownsProject, projectScope, type Action, type Grant, type Membership } from '../../platform/authorization.js';
+import type { Static } from 'typebox';
 import type { Db } from '../../store/index.js';
 import type { Chart } from '../charts/repository.js';
 import type { EntityRef, SharePolicy } from '../sharing/repository.js';
 import type { EntityType } from '../sharing/schemas.js';
 import type { DashboardViews, JsonBody } from './dashboard-views.js';
 import type { Project, ProjectFields, ProjectsRepository, UpdateSchedule } from './repository.js';
-import type { CreateProjectInput, ProjectInput, UpdateScheduleBody } from './schemas.js';
+import type { CreateProjectInput, ProjectInput, ProjectListItem as ProjectListItemSchema, UpdateScheduleBody } from './schemas.js';
 import { dashboardDue, scheduleZone } from '../../runtime/scheduler/due.js';
 import { isColour, isHttpUrl, isIanaZone, isLogoReference, slugify, slugWithSuffix } from './validation.js';
 
-export interface ProjectListItem extends Project {
-  nextUpdateAt: string | null;
-  Charts: { id: number; name: string | null; layout: unknown }[];
-}
+/** A dashboard as the team's list gives it: its own fields and its charts' ids, names and layouts. */
+export type ProjectListItem = Static<typeof ProjectListItemSchema>;
 
 /**
  * The charts of dashboards, as dashboards need them (the charts module provides it; its service
