@@ -46,7 +46,7 @@ export interface AppOptions {
    * Requests per minute: `global` per client address on anonymous routes, `authenticated` per
    * caller (user or API key) on routes with a bearer token, `auth` per address on sign-up/login.
    */
-  rateLimit?: { global: number; auth: number; authenticated?: number; share?: number; sharePassword?: number };
+  rateLimit?: { global: number; auth: number; authenticated?: number; share?: number };
   defaultMetrics?: boolean;
 }
 
@@ -179,7 +179,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   );
 
   await app.register(publicUserRoutes, { users: container.users, appUrl: config.appUrl, authLimit: { max: limits.auth, timeWindow: 60_000 } });
-  await app.register(publicShareRoutes, { viewer: container.shareViewer, limits: { share: limits.share ?? config.shareRateLimit, ...(limits.sharePassword ? { password: limits.sharePassword } : {}) } });
+  await app.register(publicShareRoutes, { viewer: container.shareViewer, limits: { share: limits.share ?? config.shareRateLimit } });
   await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(pageRoutes, {});
 

@@ -15,7 +15,7 @@ import { SharingRepository } from './modules/sharing/repository.js';
 import { SharingService } from './modules/sharing/service.js';
 import { ShareTokens } from './modules/sharing/tokens.js';
 import { ExportService } from './modules/exports/service.js';
-import { ShareViewer } from './modules/sharing/viewer.js';
+import { SHARE_PASSWORD_WINDOW_MS, ShareViewer } from './modules/sharing/viewer.js';
 import { DataRequestsRepository } from './modules/data-requests/repository.js';
 import { DataRequestsService } from './modules/data-requests/service.js';
 import { DatasetsRepository } from './modules/datasets/repository.js';
@@ -31,6 +31,7 @@ import { DatasetRunsService } from './modules/dataset-runs/service.js';
 import { ConnectionChecks } from './modules/connections/checks.js';
 import { AccessService } from './platform/access.js';
 import { loggerOptions } from './platform/logging.js';
+import { AttemptBudget } from './platform/rate-limit.js';
 import { DataPathMetrics } from './platform/data-metrics.js';
 import { MemoryResultCache, RedisResultCache, type CacheStatus, type ResultCache } from './runtime/cache/index.js';
 import type { RedisLink } from './runtime/redis-link.js';
@@ -163,7 +164,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     settings: { ...cachePolicy, pushdown: config.chartPushdown, chartRowLimit: config.chartRowLimit, rowLimit: config.rowLimit },
   });
   const shareTokens = new ShareTokens(config.shareSecret);
-  const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, teams: teamsRepo, computer: chartRuns, settings: {} });
+  // One budget of dashboard password attempts per address and dashboard, for every route that takes a password.
+  const passwordAttempts = new AttemptBudget(redis, { max: config.sharePasswordAttempts, windowMs: SHARE_PASSWORD_WINDOW_MS, prefix: 'plotline:share-password:' });
+  const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, teams: teamsRepo, computer: chartRuns, passwordAttempts, settings: {} });
 
   // Refreshes: history, the scheduler and where its work runs (this process, or BullMQ with Redis).
   const refreshMetrics = new RefreshMetrics();

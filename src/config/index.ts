@@ -30,6 +30,8 @@ export interface Config {
   readonly rateLimit: { readonly anonymous: number; readonly authenticated: number };
   /** Requests per minute per client address on each public share endpoint. */
   readonly shareRateLimit: number;
+  /** Wrong dashboard passwords per client address and dashboard per 15 minutes, over every route that takes one. */
+  readonly sharePasswordAttempts: number;
   /** Limits of one source run. */
   readonly queryTimeoutMs: number;
   readonly rowLimit: number;
@@ -309,6 +311,7 @@ export function loadConfig(env: Env = process.env): Config {
       authenticated: parseInteger(env, 'PLOTLINE_RATE_LIMIT_AUTHENTICATED', 6000, 1, 100_000_000),
     }),
     shareRateLimit: parseInteger(env, 'PLOTLINE_SHARE_RATE_LIMIT', 120, 1, 100_000_000),
+    sharePasswordAttempts: parseInteger(env, 'PLOTLINE_SHARE_PASSWORD_ATTEMPTS', 20, 1, 100_000_000),
     queryTimeoutMs: parseInteger(env, 'PLOTLINE_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     rowLimit: parseInteger(env, 'PLOTLINE_ROW_LIMIT', 100_000, 1, 100_000_000),
     chartRowLimit: parseInteger(env, 'PLOTLINE_CHART_ROW_LIMIT', 50_000_000, 0, 10_000_000_000),

@@ -65,6 +65,12 @@ class LocalCounts {
     window.count += 1;
     return { current: window.count, ttl: window.resetAt - now };
   }
+
+  /** Gives one count back to a window that is still open. */
+  decr(key: string, now: number): void {
+    const window = this.windows.get(key);
+    if (window && window.resetAt > now && window.count > 0) window.count -= 1;
+  }
 }
 
 /**
@@ -101,4 +107,74 @@ export function failoverStore(link: RedisLink | undefined, options: { prefix?: s
     }
   }
   return FailoverStore;
+}
+
+const REFUND = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
+
+export interface AttemptBudgetOptions {
+  /** Attempts allowed per key and window. */
+  max: number;
+  windowMs: number;
+  /** Redis key prefix. */
+  prefix: string;
+  maxLocalEntries?: number;
+  now?: () => number;
+}
+
+/**
+ * A small budget of attempts per key (e.g. a dashboard password per client address), counted
+ * where the route limits are: in Redis while it is available (shared by every instance), in this
+ * process otherwise. `take` spends an attempt before the guarded check runs, so guesses sent at
+ * the same moment cannot overrun it; `refund` gives it back when the attempt succeeded, so only
+ * failed attempts use the budget up. Never throws: a Redis outage falls back to local counts.
+ */
+export class AttemptBudget {
+  private readonly local: LocalCounts;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly link: RedisLink | undefined,
+    private readonly options: AttemptBudgetOptions,
+  ) {
+    this.local = new LocalCounts(options.maxLocalEntries ?? 100_000);
+    this.now = options.now ?? Date.now;
+  }
+
+  get max(): number {
+    return this.options.max;
+  }
+
+  /** Spends one attempt; `allowed: false` once the window's budget is spent, with the seconds until it renews. */
+  async take(key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+    const counted = this.options.prefix + key;
+    let result: { current: number; ttl: number };
+    if (this.link?.available) {
+      try {
+        const [current, ttl] = await this.link.run((client) => client.eval(INCR, 1, counted, String(this.options.windowMs)) as Promise<[number, number]>);
+        result = { current: Number(current), ttl: Number(ttl) };
+      } catch {
+        result = this.local.incr(counted, this.options.windowMs, this.now());
+      }
+    } else {
+      result = this.local.incr(counted, this.options.windowMs, this.now());
+    }
+    return { allowed: result.current <= this.options.max, retryAfterSeconds: Math.max(1, Math.ceil(result.ttl / 1000)) };
+  }
+
+  /** Gives back the attempt `take` spent, when it succeeded. */
+  async refund(key: string): Promise<void> {
+    const counted = this.options.prefix + key;
+    if (this.link?.available) {
+      try {
+        await this.link.run((client) => client.eval(REFUND, 1, counted));
+        return;
+      } catch {
+        /* counted locally below */
+      }
+    }
+    this.local.decr(counted, this.now());
+  }
 }

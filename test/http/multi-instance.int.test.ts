@@ -30,7 +30,7 @@ describe('two instances on Postgres + Redis', async () => {
     const keys = { PLOTLINE_ENCRYPTION_KEY: randomBytes(32).toString('hex'), PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex') };
     for (let i = 0; i < 2; i++) {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'plotline-multi-'));
-      const config = loadConfig({ ...keys, PLOTLINE_DATA_DIR: dir, DATABASE_URL: store.url, REDIS_URL: `${REDIS_TEST_URL.replace(/\/$/, '')}/0`, LOG_LEVEL: 'silent', PLOTLINE_TRUST_PROXY: 'true' });
+      const config = loadConfig({ ...keys, PLOTLINE_DATA_DIR: dir, DATABASE_URL: store.url, REDIS_URL: `${REDIS_TEST_URL.replace(/\/$/, '')}/0`, LOG_LEVEL: 'silent', PLOTLINE_TRUST_PROXY: 'true', PLOTLINE_SHARE_PASSWORD_ATTEMPTS: '3' });
       // Both instances migrate at start, concurrently, as two processes would.
       instances.push({ dir, container: await createContainer(config), app: undefined as unknown as FastifyInstance });
     }
@@ -103,5 +103,28 @@ describe('two instances on Postgres + Redis', async () => {
     // Five logins per minute per address in all: alternating instances, the sixth is refused
     // (counted per instance, ten would pass).
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it.skipIf(skip)('wrong dashboard passwords sent to either instance spend one budget', async () => {
+    // Its own address: the sign-up must not spend the login budget of the test above.
+    const from = `10.${[...randomBytes(3)].join('.')}`;
+    const send = (i: number, method: string, url: string, headers: Record<string, string>, payload?: object) =>
+      instances[i]!.app.inject({ method: method as 'GET', url, headers: { ...headers, 'x-forwarded-for': from }, ...(payload ? { payload } : {}) });
+    const signup = await send(0, 'POST', '/user', {}, { name: 'Guard', email: `guard-${prefix}@example.com`, password: 'a long password' });
+    expect(signup.statusCode, signup.body).toBe(200);
+    const auth = { authorization: `Bearer ${signup.json().token}` };
+    const teamId = (await send(0, 'GET', '/team', auth)).json()[0].id;
+    const project = (await send(0, 'POST', '/project', auth, { name: 'Guarded', team_id: teamId })).json();
+    expect((await send(0, 'PUT', `/project/${project.id}`, auth, { public: true, passwordProtected: true, password: 'right password' })).statusCode).toBe(200);
+    expect((await send(0, 'PUT', `/team/${teamId}`, auth, { allowReportExport: true })).statusCode).toBe(200);
+    const chart = (await send(0, 'POST', `/project/${project.id}/chart`, auth, { name: 'Notes', type: 'markdown', content: 'x' })).json();
+
+    const report = `/project/dashboard/${project.brewName}`;
+    const exported = `${report}/chart/${chart.id}/export?format=csv`;
+    const answers: number[] = [];
+    for (const [i, url] of [[0, report], [1, exported], [1, report], [0, exported], [1, report]] as const) answers.push((await send(i, 'GET', url, { pass: 'wrong' })).statusCode);
+    // Three wrong passwords in all (counted per instance, six would be checked).
+    expect(answers).toEqual([403, 403, 403, 429, 429]);
+    expect((await send(0, 'GET', report, { pass: 'right password' })).statusCode).toBe(429);
   });
 });

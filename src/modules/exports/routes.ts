@@ -87,7 +87,7 @@ export const publicExportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportServ
     },
     async (request, reply) => {
       const { format, ...rest } = request.query;
-      return send(reply, format, await exports.sharedChart({ shareString: request.params.share_string }, { token: rest.token, query: rest }, format));
+      return send(reply, format, await exports.sharedChart({ shareString: request.params.share_string }, { token: rest.token, query: rest, client: request.ip }, format));
     },
   );
 
@@ -110,7 +110,7 @@ export const publicExportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportServ
       // `format` names the file type; it never becomes a chart variable.
       const { format, ...rest } = request.query;
       const link = { brewName: request.params.brewName, chartId: request.params.chart_id };
-      return send(reply, format, await exports.sharedChart(link, { token: rest.token, query: rest, password: request.headers.pass }, format));
+      return send(reply, format, await exports.sharedChart(link, { token: rest.token, query: rest, password: request.headers.pass, client: request.ip }, format));
     },
   );
 };

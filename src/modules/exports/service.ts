@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { ForbiddenError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ChartRunService } from '../chart-runs/service.js';
 import type { DatasetsService } from '../datasets/service.js';
@@ -32,12 +31,14 @@ export class ExportService {
     return { name: chart.name ?? `chart-${chartId}`, body: tableStream(format, tables, singleTable(tables)) };
   }
 
-  /** A shared chart (chart link or a chart of a shared dashboard), only when its team allows report exports. */
+  /**
+   * A shared chart (chart link or a chart of a shared dashboard), only when its team allows report
+   * exports: the viewer refuses (403 EXPORT_NOT_ALLOWED) before it looks at a dashboard password.
+   */
   async sharedChart(link: { shareString: string } | { brewName: string; chartId: number }, request: ViewRequest, format: ExportFormat): Promise<ExportFile> {
-    const view = await this.deps.viewer.exportable(link, request);
-    if (!view.allowExport) throw new ForbiddenError("This team does not allow exports from shared reports (team setting allowReportExport)", 'EXPORT_NOT_ALLOWED');
-    const tables = chartTables(view.chart.type ?? null, view.chart.chartData);
-    return { name: view.chart.name ?? 'chart', body: tableStream(format, tables, singleTable(tables)) };
+    const chart = await this.deps.viewer.exportable(link, request);
+    const tables = chartTables(chart.type ?? null, chart.chartData);
+    return { name: chart.name ?? 'chart', body: tableStream(format, tables, singleTable(tables)) };
   }
 
   /**

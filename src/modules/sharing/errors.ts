@@ -21,6 +21,8 @@ export const SHARE_CODES = {
   policyDisabled: 'SHARE_POLICY_DISABLED',
   passwordRequired: 'PASSWORD_REQUIRED',
   passwordInvalid: 'PASSWORD_INVALID',
+  /** The team does not allow exports from shared reports (403). */
+  exportNotAllowed: 'EXPORT_NOT_ALLOWED',
 } as const;
 
 export type ShareCode = (typeof SHARE_CODES)[keyof typeof SHARE_CODES];
@@ -41,4 +43,5 @@ export const shareErrors = {
   policyDisabled: () => new ShareAccessError(403, SHARE_CODES.policyDisabled, 'Sharing is disabled for this link'),
   passwordRequired: () => new ShareAccessError(403, SHARE_CODES.passwordRequired, 'This dashboard is protected by a password; send it in the "pass" header'),
   passwordInvalid: () => new ShareAccessError(403, SHARE_CODES.passwordInvalid, 'The password is not correct'),
+  exportNotAllowed: () => new ShareAccessError(403, SHARE_CODES.exportNotAllowed, 'This team does not allow exports from shared reports (team setting allowReportExport)'),
 };

@@ -6,18 +6,16 @@ import type { ChartFailure, ShareViewer } from './viewer.js';
 export interface PublicShareLimits {
   /** Requests per minute per client address, on each public share endpoint. */
   share: number;
-  /** Requests that carry a dashboard password, per client address and dashboard, per 15 minutes. */
-  password: number;
 }
 
-export const DEFAULT_SHARE_LIMITS: PublicShareLimits = { share: 120, password: 20 };
+export const DEFAULT_SHARE_LIMITS: PublicShareLimits = { share: 120 };
 
 const MINUTE = 60_000;
-const PASSWORD_WINDOW = 15 * MINUTE;
 
 /**
  * The share endpoints anyone may call: no bearer (a client that sends one anyway is not refused,
- * the header is simply not read). Registered outside the authenticated scope.
+ * the header is simply not read). Registered outside the authenticated scope. Dashboard password
+ * attempts have their own budget, kept by the viewer for every route that carries a password.
  */
 export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer; limits?: Partial<PublicShareLimits> }> = async (app, options) => {
   const { viewer } = options;
@@ -51,7 +49,7 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
     async (request) => {
       const failures: ChartFailure[] = [];
       try {
-        return await viewer.chart(request.params.share_string, { token: request.query.token, theme: request.query.theme, query: request.query }, failures);
+        return await viewer.chart(request.params.share_string, { token: request.query.token, theme: request.query.theme, query: request.query, client: request.ip }, failures);
       } finally {
         logFailures(request, failures);
       }
@@ -61,14 +59,7 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
   app.get(
     '/project/dashboard/:brewName',
     {
-      config: {
-        rateLimit: {
-          // Password guesses get their own, much smaller budget per address and dashboard.
-          keyGenerator: (request: FastifyRequest) => (request.headers.pass !== undefined ? `${request.ip}|pass|${request.url.split('?')[0]}` : request.ip),
-          max: async (request: FastifyRequest) => (request.headers.pass !== undefined ? limits.password : limits.share),
-          timeWindow: async (request: FastifyRequest) => (request.headers.pass !== undefined ? PASSWORD_WINDOW : MINUTE),
-        },
-      },
+      config: { rateLimit: { max: limits.share, timeWindow: MINUTE } },
       schema: {
         tags,
         summary: 'A shared dashboard with its report charts and their data: needs a share token unless public; the password in the "pass" header when protected',
@@ -84,7 +75,7 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
       try {
         return await viewer.dashboard(
           request.params.brewName,
-          { token: request.query.token, theme: request.query.theme, password: request.headers.pass, query: request.query },
+          { token: request.query.token, theme: request.query.theme, password: request.headers.pass, query: request.query, client: request.ip },
           failures,
         );
       } finally {

@@ -1,4 +1,4 @@
-import { AppError, NotFoundError, ValidationError } from '../../errors/index.js';
+import { AppError, NotFoundError, RateLimitedError, ValidationError } from '../../errors/index.js';
 import type { Chart, ProjectRef } from '../charts/repository.js';
 import type { ChartsService } from '../charts/service.js';
 import type { Project } from '../projects/repository.js';
@@ -19,7 +19,18 @@ export interface ChartComputer {
 }
 
 export interface BrandingSource {
-  findById(teamId: number): Promise<{ showBranding: boolean; allowReportExport?: boolean } | undefined>;
+  findById(teamId: number): Promise<TeamSettings | undefined>;
+}
+
+type TeamSettings = { showBranding: boolean; allowReportExport?: boolean };
+
+/**
+ * The budget of dashboard password attempts (AttemptBudget in src/platform/rate-limit.ts): one
+ * attempt is taken before a password is checked and given back when it was right.
+ */
+export interface PasswordAttempts {
+  take(key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
+  refund(key: string): Promise<void>;
 }
 
 export interface ViewerSettings {
@@ -32,6 +43,8 @@ export interface ViewRequest {
   theme?: Theme | undefined;
   /** Dashboard password, from the `pass` header. */
   password?: string | undefined;
+  /** The client address: dashboard password attempts are counted per address and dashboard. */
+  client: string;
   /** The raw query string: every parameter but the reserved ones may become a variable. */
   query: Record<string, unknown>;
 }
@@ -41,6 +54,9 @@ export interface ChartFailure {
   chartId: number;
   error: unknown;
 }
+
+/** The window of the dashboard password attempt budget (`PLOTLINE_SHARE_PASSWORD_ATTEMPTS` per window). */
+export const SHARE_PASSWORD_WINDOW_MS = 15 * 60_000;
 
 /** Query parameters that are never variables. */
 const RESERVED = new Set(['token', 'theme', 'pass']);
@@ -61,6 +77,7 @@ export interface ShareViewerDeps {
   charts: ChartsService;
   teams: BrandingSource;
   computer: ChartComputer;
+  passwordAttempts: PasswordAttempts;
   settings: ViewerSettings;
 }
 
@@ -74,42 +91,86 @@ export class ShareViewer {
 
   /** `GET /chart/share/{share_string}`. */
   async chart(shareString: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedChartView> {
+    const { loaded, policy, team } = await this.admitChart(shareString, request);
+    const view = await this.renderShared(loaded, policy, request, failures);
+    return { ...view, showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os' };
+  }
+
+  /**
+   * A chart shown through a chart link, or through a dashboard link (one of its report charts),
+   * for an export. Whether the team allows exports is decided right after the link itself is
+   * checked and before a dashboard password is looked at, so a route the caller may not use
+   * never tells a right password from a wrong one.
+   */
+  async exportable(link: { shareString: string } | { brewName: string; chartId: number }, request: ViewRequest): Promise<PublicChartView> {
+    if ('shareString' in link) {
+      const { loaded, policy } = await this.admitChart(link.shareString, request, assertExportAllowed);
+      return this.renderShared(loaded, policy, request, []);
+    }
+    const { found, policy } = await this.admitDashboard(link.brewName, request, assertExportAllowed);
+    const dashboard = await this.deps.projects.loadDashboard(found.team_id, found.id);
+    const chart = dashboard?.Charts.find((c) => c.id === link.chartId && c.onReport);
+    if (!dashboard || !chart) throw new NotFoundError('Chart');
+    const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
+    const view = await this.render({ chart, project }, shareVariables(policy, request.query), []);
+    if (view.error) throw new AppError(502, view.error.code, view.error.message);
+    return view;
+  }
+
+  /** `GET /project/dashboard/{brewName}`: the report with its `onReport` charts. */
+  async dashboard(brewName: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedDashboardView> {
+    const { found, policy, team } = await this.admitDashboard(brewName, request);
+    const dashboard = await this.deps.projects.loadDashboard(found.team_id, found.id);
+    if (!dashboard) throw new NotFoundError('Dashboard');
+    // Without a token there is no policy, so no variables: a public report shows its saved data.
+    const variables = shareVariables(policy, request.query);
+    const onReport = dashboard.Charts.filter((chart) => chart.onReport);
+    const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
+    const Charts = await mapLimited(onReport, this.deps.settings.concurrency ?? 3, (chart) => this.render({ chart, project }, variables, failures));
+    return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts };
+  }
+
+  /** A chart link: its policy and chart, then its token (or the chart's public flag); `gate` decides on the team's settings after that. */
+  private async admitChart(
+    shareString: string,
+    request: ViewRequest,
+    gate?: (team: TeamSettings | undefined) => void,
+  ): Promise<{ loaded: { chart: Chart; project: ProjectRef }; policy: SharePolicyRecord; team: TeamSettings | undefined }> {
     const policy = await this.deps.sharing.findByShareString(shareString);
     if (!policy || policy.entity_type !== 'Chart') throw new NotFoundError('Share link');
     const loaded = await this.deps.charts.loadForRun(policy.team_id, policy.entity_id);
     if (!loaded) throw new NotFoundError('Share link');
-    const { chart } = loaded;
-    const entity: Entity = { teamId: policy.team_id, type: 'Chart', id: chart.id };
+    const entity: Entity = { teamId: policy.team_id, type: 'Chart', id: loaded.chart.id };
     if (request.token !== undefined && request.token !== '') {
       const granted = await this.authorizeToken(request.token, entity, policy);
       // The link's share string and the token must name the same policy.
       if (granted.id !== policy.id) throw shareErrors.tokenInvalid();
     } else {
-      if (!chart.public) throw shareErrors.tokenRequired();
+      if (!loaded.chart.public) throw shareErrors.tokenRequired();
       assertPolicyOpen(policy);
     }
-    const variables = shareVariables(policy, request.query);
     const team = await this.deps.teams.findById(policy.team_id);
-    const view = await this.render(loaded, variables, failures);
+    gate?.(team);
+    return { loaded, policy, team };
+  }
+
+  /** A chart of a chart link with the link's variables; a chart that cannot be computed is an error answer. */
+  private async renderShared(loaded: { chart: Chart; project: ProjectRef }, policy: SharePolicyRecord, request: ViewRequest, failures: ChartFailure[]): Promise<PublicChartView> {
+    const view = await this.render(loaded, shareVariables(policy, request.query), failures);
     if (view.error) throw new AppError(view.error.code === 'CHART_VARIABLES_INVALID' ? 400 : 502, view.error.code, view.error.message);
-    return { ...view, showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os' };
+    return view;
   }
 
-  /** A chart shown through a chart link, or through a dashboard link (one of its report charts), with its team: for exports. */
-  async exportable(link: { shareString: string } | { brewName: string; chartId: number }, request: ViewRequest): Promise<{ chart: PublicChartView; allowExport: boolean }> {
-    if ('shareString' in link) {
-      const view = await this.chart(link.shareString, request);
-      return { chart: view, allowExport: view.allowExport };
-    }
-    const dashboard = await this.dashboard(link.brewName, request);
-    const chart = dashboard.Charts.find((c) => c.id === link.chartId);
-    if (!chart) throw new NotFoundError('Chart');
-    if (chart.error) throw new AppError(502, chart.error.code, chart.error.message);
-    return { chart, allowExport: dashboard.allowExport };
-  }
-
-  /** `GET /project/dashboard/{brewName}`: the report with its `onReport` charts. */
-  async dashboard(brewName: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedDashboardView> {
+  /**
+   * A dashboard link: the dashboard, its token (or its public flag), then `gate` on the team's
+   * settings, then its password. A token does not replace the password: both are asked for when
+   * both are set.
+   */
+  private async admitDashboard(
+    brewName: string,
+    request: ViewRequest,
+    gate?: (team: TeamSettings | undefined) => void,
+  ): Promise<{ found: Project; policy: SharePolicyRecord | undefined; team: TeamSettings | undefined }> {
     const found = await this.deps.projects.findByBrewName(brewName);
     if (!found) throw new NotFoundError('Dashboard');
     let policy: SharePolicyRecord | undefined;
@@ -118,20 +179,25 @@ export class ShareViewer {
     } else if (!found.public) {
       throw shareErrors.tokenRequired();
     }
-    // A token does not replace the password: both are asked for when both are set.
-    if (found.passwordProtected) {
-      if (request.password === undefined || request.password === '') throw shareErrors.passwordRequired();
-      if (!(await this.deps.projects.checkPassword(found.team_id, found.id, request.password))) throw shareErrors.passwordInvalid();
-    }
-    const dashboard = await this.deps.projects.loadDashboard(found.team_id, found.id);
-    if (!dashboard) throw new NotFoundError('Dashboard');
-    // Without a token there is no policy, so no variables: a public report shows its saved data.
-    const variables = shareVariables(policy, request.query);
     const team = await this.deps.teams.findById(found.team_id);
-    const onReport = dashboard.Charts.filter((chart) => chart.onReport);
-    const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
-    const Charts = await mapLimited(onReport, this.deps.settings.concurrency ?? 3, (chart) => this.render({ chart, project }, variables, failures));
-    return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts };
+    gate?.(team);
+    if (found.passwordProtected) await this.checkPassword(found, request);
+    return { found, policy, team };
+  }
+
+  /**
+   * One budget of password attempts per dashboard and client address, whichever route carries the
+   * password. An attempt is spent before the check (so parallel guesses cannot overrun the
+   * budget) and given back when the password was right; once the budget is spent, no password is
+   * checked at all until the window renews, so a right one answers 429 like a wrong one.
+   */
+  private async checkPassword(found: { id: number; team_id: number }, request: ViewRequest): Promise<void> {
+    if (request.password === undefined || request.password === '') throw shareErrors.passwordRequired();
+    const key = `${found.id}|${request.client}`;
+    const attempt = await this.deps.passwordAttempts.take(key);
+    if (!attempt.allowed) throw new RateLimitedError(attempt.retryAfterSeconds);
+    if (!(await this.deps.projects.checkPassword(found.team_id, found.id, request.password))) throw shareErrors.passwordInvalid();
+    await this.deps.passwordAttempts.refund(key);
   }
 
   /**
@@ -175,6 +241,10 @@ export class ShareViewer {
       };
     }
   }
+}
+
+function assertExportAllowed(team: TeamSettings | undefined): void {
+  if (team?.allowReportExport !== true) throw shareErrors.exportNotAllowed();
 }
 
 function assertPolicyOpen(policy: SharePolicyRecord): void {
