@@ -25,6 +25,7 @@ import { exportRoutes, publicExportRoutes } from './modules/exports/routes.js';
 import { teamRoutes } from './modules/teams/routes.js';
 import { publicUserRoutes, userRoutes } from './modules/users/routes.js';
 import { bearerAuth } from './platform/auth.js';
+import { BrowserSessions } from './platform/session-cookie.js';
 import { installErrorHandling } from './platform/errors.js';
 import { ErrorResponse, ReadyResponse } from './platform/http-schemas.js';
 import { loggerOptions, requestId } from './platform/logging.js';
@@ -178,16 +179,17 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     },
   );
 
-  await app.register(publicUserRoutes, { users: container.users, appUrl: config.appUrl, authLimit: { max: limits.auth, timeWindow: 60_000 } });
+  const sessions = new BrowserSessions(config);
+  await app.register(publicUserRoutes, { users: container.users, sessions, authLimit: { max: limits.auth, timeWindow: 60_000 } });
   await app.register(publicShareRoutes, { viewer: container.shareViewer, limits: { share: limits.share ?? config.shareRateLimit } });
   await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(pageRoutes, {});
 
   // Everything below needs a bearer token.
-  const authenticate = bearerAuth(container.users, { appUrl: config.appUrl });
+  const authenticate = bearerAuth(container.users, sessions);
   await app.register(async (scope) => {
     scope.addHook('onRequest', authenticate);
-    await scope.register(userRoutes, { users: container.users });
+    await scope.register(userRoutes, { users: container.users, sessions });
     await scope.register(teamRoutes, { teams: container.teams });
     await scope.register(apiKeyRoutes, { apiKeys: container.apiKeys });
     await scope.register(datasetRoutes, { datasets: container.datasets });

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../errors/index.js';
 import type { Actor } from './actor.js';
-import { readSessionCookie, requireSameOrigin } from './session-cookie.js';
+import type { BrowserSessions } from './session-cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,15 +16,15 @@ export interface Authenticator {
 /**
  * onRequest hook: `Authorization: Bearer <token>` -> request.actor, or a 401. Without the header,
  * the editor's session cookie (a session token only) authenticates, and then a write must come
- * from this server's own origin (see session-cookie.ts).
+ * from a configured origin (BASE_URL, APP_URL; see session-cookie.ts).
  */
-export function bearerAuth(authenticator: Authenticator, options: { appUrl?: string } = {}) {
+export function bearerAuth(authenticator: Authenticator, sessions: BrowserSessions) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers.authorization;
     if (!header) {
-      const cookie = readSessionCookie(request);
+      const cookie = sessions.read(request);
       if (cookie === undefined) throw new UnauthorizedError('Missing Authorization header; send "Authorization: Bearer <token>"');
-      requireSameOrigin(request, options.appUrl ?? '');
+      sessions.requireSameOrigin(request);
       const actor = await authenticator.authenticate(cookie);
       // Only a session may live in the cookie; an API key there is refused like an expired session.
       if (!actor || actor.kind !== 'user' || actor.sessionId === null) throw new UnauthorizedError('Session is invalid or expired; log in again', 'INVALID_TOKEN');

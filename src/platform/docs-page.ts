@@ -141,7 +141,9 @@ export async function docsRoutes(app: FastifyInstance): Promise<void> {
     return (page = item);
   };
 
-  const servePage = async (request: FastifyRequest, reply: FastifyReply) => send(request, reply, await loadPage(), 'no-cache');
+  // No other site may frame the reference (clickjacking): the legacy header and CSP's frame-ancestors.
+  const servePage = async (request: FastifyRequest, reply: FastifyReply) =>
+    send(request, reply.header('x-frame-options', 'DENY').header('content-security-policy', "frame-ancestors 'none'"), await loadPage(), 'no-cache');
   const serveSpec = async (request: FastifyRequest, reply: FastifyReply) => send(request, reply, loadSpec(), 'no-cache');
 
   app.get('/docs', hidden, servePage);

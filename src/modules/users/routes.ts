@@ -1,31 +1,31 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf } from '../../platform/auth.js';
-import { clearSessionCookie, requireSameOrigin, setSessionCookie } from '../../platform/session-cookie.js';
+import type { BrowserSessions } from '../../platform/session-cookie.js';
 import { LoginBody, LoggedOut, Me, SessionQuery, SignupBody, UserWithToken } from './schemas.js';
 import { SESSION_DAYS, type UserWithToken as UserWithTokenValue, type UsersService } from './service.js';
 
 export interface UsersRouteOptions {
   users: UsersService;
   authLimit: { max: number; timeWindow: number };
-  /** APP_URL: the editor's origin, accepted by the CSRF check besides the server's own. */
-  appUrl?: string;
+  /** The editor's cookie sessions and their CSRF check. */
+  sessions: BrowserSessions;
 }
 
 /** With `?session=cookie`: the token goes into the HttpOnly cookie, never into page script. */
-function answer(request: FastifyRequest, reply: FastifyReply, cookie: boolean, user: UserWithTokenValue) {
+function answer(sessions: BrowserSessions, request: FastifyRequest, reply: FastifyReply, cookie: boolean, user: UserWithTokenValue) {
   if (!cookie) return user;
   const { token, ...rest } = user;
-  setSessionCookie(request, reply, token, SESSION_DAYS * 24 * 3600);
+  sessions.set(request, reply, token, SESSION_DAYS * 24 * 3600);
   return rest;
 }
 
 /** Sign-up and login: public, rate limited per client address. */
-export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = async (app, { users, authLimit, appUrl = '' }) => {
+export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = async (app, { users, authLimit, sessions }) => {
   // A cookie login is a write that sets a session: a foreign page may not force one (login CSRF).
   const cookieMode = (request: FastifyRequest & { query: { session?: 'cookie' } }): boolean => {
     if (request.query.session !== 'cookie') return false;
-    requireSameOrigin(request, appUrl);
+    sessions.requireSameOrigin(request);
     return true;
   };
   app.post(
@@ -36,7 +36,7 @@ export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = as
     },
     async (request, reply) => {
       const cookie = cookieMode(request);
-      return answer(request, reply, cookie, await users.register(request.body));
+      return answer(sessions, request, reply, cookie, await users.register(request.body));
     },
   );
 
@@ -48,18 +48,18 @@ export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = as
     },
     async (request, reply) => {
       const cookie = cookieMode(request);
-      return answer(request, reply, cookie, await users.login(request.body.email, request.body.password));
+      return answer(sessions, request, reply, cookie, await users.login(request.body.email, request.body.password));
     },
   );
 };
 
-export const userRoutes: FastifyPluginAsyncTypebox<Pick<UsersRouteOptions, 'users'>> = async (app, { users }) => {
+export const userRoutes: FastifyPluginAsyncTypebox<Pick<UsersRouteOptions, 'users' | 'sessions'>> = async (app, { users, sessions }) => {
   app.post(
     '/user/logout',
     { schema: { tags: ['users'], summary: 'End the current session', response: { 200: LoggedOut } } },
     async (request, reply) => {
       await users.logout(actorOf(request));
-      clearSessionCookie(request, reply);
+      sessions.clear(request, reply);
       return { loggedOut: true };
     },
   );
