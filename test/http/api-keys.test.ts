@@ -201,8 +201,46 @@ describe('personal API keys', () => {
     expect((await t.request({ method: 'POST', url: '/team', token: key.token, payload: { name: 'no' } })).statusCode).toBe(403);
     const escalate = await t.request({ method: 'POST', url: '/user/apikey', token: key.token, payload: { name: 'wider', ceiling: null } });
     expect(escalate.statusCode).toBe(403);
-    const same = await t.request({ method: 'POST', url: '/user/apikey', token: key.token, payload: { name: 'same' } });
-    expect(same.json().ceiling).toBe('projectViewer');
+  });
+
+  it('a capped key manages no keys: it cannot list, create or delete personal or team keys', async () => {
+    const ada = await t.signup('KeyKeeper');
+    const mint = async (payload: Record<string, unknown>) => {
+      const res = await t.request({ method: 'POST', url: '/user/apikey', token: ada.token, payload });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { id: number; token: string };
+    };
+    const deploy = await mint({ name: 'deploy' });
+    const capped = await mint({ name: 'viewer', ceiling: 'projectViewer' });
+    const admin = await mint({ name: 'admin-capped', ceiling: 'teamAdmin' });
+    const teamKey = (await t.request({ method: 'POST', url: `/team/${ada.teamId}/apikey`, token: ada.token, payload: { name: 'ci' } })).json();
+    const before = await t.container.store.db.selectFrom('personal_api_keys').select('id').where('user_id', '=', ada.userId).execute();
+
+    for (const key of [capped, admin]) {
+      const attempts = [
+        { method: 'DELETE' as const, url: `/user/apikey/${deploy.id}` },
+        { method: 'DELETE' as const, url: `/user/apikey/${key.id}` },
+        { method: 'GET' as const, url: '/user/apikey' },
+        { method: 'POST' as const, url: '/user/apikey', payload: { name: 'lower', ceiling: 'projectViewer' } },
+        { method: 'GET' as const, url: `/team/${ada.teamId}/apikey` },
+        { method: 'POST' as const, url: `/team/${ada.teamId}/apikey`, payload: { name: 'more', role: 'projectViewer', projects: [] } },
+        { method: 'DELETE' as const, url: `/team/${ada.teamId}/apikey/${teamKey.id}` },
+      ];
+      for (const attempt of attempts) {
+        const res = await t.request({ ...attempt, token: key.token });
+        expect(res.statusCode, `${attempt.method} ${attempt.url}: ${res.body}`).toBe(403);
+        expect(res.json()).toMatchObject({ code: 'CAPPED_KEY' });
+        expect(res.json().error).toMatch(/capped at \w+ cannot list, create or delete API keys/);
+      }
+    }
+    // Nothing changed, and every key still works.
+    const after = await t.container.store.db.selectFrom('personal_api_keys').select('id').where('user_id', '=', ada.userId).execute();
+    expect(after).toEqual(before);
+    for (const token of [deploy.token, capped.token, teamKey.token]) expect((await t.request({ method: 'GET', url: '/team', token })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: `/team/${ada.teamId}/apikey`, token: ada.token })).json()).toHaveLength(1);
+    // A session and an uncapped key (the user in full) still manage keys.
+    expect((await t.request({ method: 'GET', url: '/user/apikey', token: deploy.token })).json()).toHaveLength(3);
+    expect((await t.request({ method: 'DELETE', url: `/user/apikey/${admin.id}`, token: deploy.token })).statusCode).toBe(200);
   });
 
   it('team keys cannot make personal keys', async () => {

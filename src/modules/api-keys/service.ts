@@ -26,10 +26,23 @@ export interface ApiKeysDeps {
   access: AccessService;
 }
 
+/**
+ * A personal key capped at a role manages no keys, team or personal: it could otherwise delete
+ * (or list and replace) the keys its user relies on, or mint keys at will, none of which its
+ * ceiling is meant to allow. Only a session or an uncapped personal key (its user in full) does.
+ */
+function assertManagesKeys(actor: Actor): void {
+  const ceiling = actor.kind === 'user' ? actor.personalKey?.ceiling : null;
+  if (ceiling) {
+    throw new ForbiddenError(`A personal key capped at ${ceiling} cannot list, create or delete API keys; use a session or an uncapped key`, 'CAPPED_KEY');
+  }
+}
+
 export class ApiKeysService {
   constructor(private readonly deps: ApiKeysDeps) {}
 
   async create(actor: Actor, teamId: number, input: NewApiKey): Promise<ApiKeyWithToken> {
+    assertManagesKeys(actor);
     const membership = await this.deps.access.require(actor, teamId, 'apikeys:manage');
     const role = input.role ?? 'teamAdmin';
     if (!mayGrant(membership.role, role)) {
@@ -56,11 +69,13 @@ export class ApiKeysService {
   }
 
   async list(actor: Actor, teamId: number): Promise<ApiKey[]> {
+    assertManagesKeys(actor);
     await this.deps.access.require(actor, teamId, 'apikeys:manage');
     return this.deps.keys.list(teamId);
   }
 
   async delete(actor: Actor, teamId: number, keyId: number): Promise<void> {
+    assertManagesKeys(actor);
     await this.deps.access.require(actor, teamId, 'apikeys:manage');
     if (!(await this.deps.keys.delete(teamId, keyId))) throw new NotFoundError('API key');
   }
@@ -68,14 +83,10 @@ export class ApiKeysService {
   /** A personal key acts as the caller in all their teams, at most at `ceiling` when given. */
   async createPersonal(actor: Actor, input: { name: string; ceiling?: Role | null }): Promise<PersonalApiKeyWithToken> {
     if (actor.kind !== 'user') throw new ForbiddenError('Team API keys cannot create personal keys', 'ROLE_TOO_HIGH');
+    assertManagesKeys(actor);
     const name = input.name.trim();
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
-    const own = actor.personalKey?.ceiling ?? null;
-    const ceiling = input.ceiling === undefined ? own : input.ceiling;
-    // A key capped at a role cannot mint a key with more rights than itself.
-    if (own !== null && (ceiling === null || !mayGrant(own, ceiling))) {
-      throw new ForbiddenError(`A personal key capped at ${own} cannot create a key with more rights`, 'ROLE_TOO_HIGH');
-    }
+    const ceiling = input.ceiling ?? null;
     const token = newToken('personalKey');
     const key = await this.deps.keys.createPersonal({ userId: actor.userId, name, ceiling, tokenHash: hashToken(token) });
     return { ...key, token };
@@ -83,11 +94,13 @@ export class ApiKeysService {
 
   async listPersonal(actor: Actor): Promise<PersonalApiKey[]> {
     if (actor.kind !== 'user') throw new ForbiddenError('Team API keys have no personal keys');
+    assertManagesKeys(actor);
     return this.deps.keys.listPersonal(actor.userId);
   }
 
   async deletePersonal(actor: Actor, keyId: number): Promise<void> {
     if (actor.kind !== 'user') throw new ForbiddenError('Team API keys have no personal keys');
+    assertManagesKeys(actor);
     if (!(await this.deps.keys.deletePersonal(actor.userId, keyId))) throw new NotFoundError('API key');
   }
 }
