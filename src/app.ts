@@ -29,7 +29,7 @@ import { BrowserSessions } from './platform/session-cookie.js';
 import { installErrorHandling } from './platform/errors.js';
 import { ErrorResponse, ReadyResponse } from './platform/http-schemas.js';
 import { loggerOptions, requestId } from './platform/logging.js';
-import { installMetrics } from './platform/metrics.js';
+import { installMetrics, metricsExposureWarning } from './platform/metrics.js';
 import { lazySerializerFactory, lazyValidatorCompiler } from './platform/schema-compilers.js';
 import { documentRoute } from './platform/openapi-docs.js';
 import { docsRoutes } from './platform/docs-page.js';
@@ -155,6 +155,9 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   });
 
   const ops = { tags: ['operations'], security: [] };
+  // Configuration the operator should fix; /readyz says so without changing its status.
+  const exposed = metricsExposureWarning(config);
+  const warnings = exposed ? { warnings: [exposed] } : {};
   const Status = { 200: { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] } };
   app.get('/healthz', { schema: { ...ops, summary: 'Process is up', response: Status } }, async () => ({ status: 'ok' }));
   app.get(
@@ -162,7 +165,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     {
       schema: {
         ...ops,
-        summary: 'Store reachable and migrated; Redis (optional) reported as ok or degraded',
+        summary: 'Store reachable and migrated; Redis (optional) reported as ok or degraded; warnings about the configuration, if any',
         response: { 200: ReadyResponse, 503: ErrorResponse },
       },
     },
@@ -175,7 +178,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
       }
       // Redis is a cache and coordination layer: without it the service still answers (degraded).
       const redis = container.redis ? (container.redis.available ? ('ok' as const) : ('degraded' as const)) : ('disabled' as const);
-      return { status: redis === 'degraded' ? ('degraded' as const) : ('ready' as const), checks: { store: 'ok' as const, redis } };
+      return { status: redis === 'degraded' ? ('degraded' as const) : ('ready' as const), checks: { store: 'ok' as const, redis }, ...warnings };
     },
   );
 

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, looksRandom, type Config } from './config/inde
 import { createContainer } from './container.js';
 import { AppError } from './errors/index.js';
 import { isRole, type Role } from './platform/authorization.js';
+import { metricsExposureWarning } from './platform/metrics.js';
 import { createStore, migrateToLatest } from './store/index.js';
 import { startServer } from './server.js';
 
@@ -48,6 +49,7 @@ program
     const server = await startServer(cfg).catch(fail);
     bootFinished();
     const store = cfg.database.kind === 'sqlite' ? `SQLite at ${cfg.database.file}` : 'Postgres (DATABASE_URL)';
+    const exposed = metricsExposureWarning(cfg);
     process.stdout.write(
       [
         '',
@@ -55,6 +57,7 @@ program
         `  data dir:  ${cfg.dataDir}`,
         `  store:     ${store}`,
         `  API docs:  ${server.address}/docs`,
+        ...(exposed ? [`  WARNING:   ${exposed}`] : []),
         '  first token: sign up with',
         `    curl -s -X POST ${server.address}/user -H 'content-type: application/json' \\`,
         `      -d '{"name":"Ada","email":"ada@example.com","password":"a long password"}'`,

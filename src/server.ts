@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config/index.js';
 import { createContainer, type Container } from './container.js';
+import { metricsExposureWarning } from './platform/metrics.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -15,6 +16,8 @@ export async function startServer(config: Config, { handleSignals = true } = {})
   const container = await createContainer(config);
   const app = await buildApp(container);
   for (const notice of config.notices) app.log.warn(notice);
+  const exposed = metricsExposureWarning(config);
+  if (exposed) app.log.warn({ variable: 'PLOTLINE_METRICS_TOKEN', host: config.host }, exposed);
   const address = await app.listen({ port: config.port, host: config.host });
   if (config.scheduler === 'on') await container.scheduler.start();
 

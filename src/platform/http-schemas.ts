@@ -44,4 +44,7 @@ export const ReadyResponse = Type.Object({
     store: Type.Literal('ok'),
     redis: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('disabled')]),
   }),
+  warnings: Type.Optional(
+    Type.Array(Type.String(), { description: 'What the operator should fix although the service is ready (e.g. /metrics reachable without PLOTLINE_METRICS_TOKEN); absent when there is nothing' }),
+  ),
 });

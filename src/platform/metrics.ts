@@ -4,6 +4,22 @@ import { UnauthorizedError } from '../errors/index.js';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DataPathMetrics } from './data-metrics.js';
 
+/** Listen addresses only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || /^::ffff:127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/**
+ * Why `/metrics` is exposed, when it is: the service listens on an address other machines can
+ * reach (HOST not loopback) and no PLOTLINE_METRICS_TOKEN guards it. Said at boot (a warn line)
+ * and in `/readyz` (`warnings`), so it is seen rather than found out.
+ */
+export function metricsExposureWarning(config: { host: string; metricsToken: string | undefined }): string | undefined {
+  if (config.metricsToken !== undefined || isLoopbackHost(config.host)) return undefined;
+  return `/metrics is open to anyone who can reach HOST=${config.host}: set PLOTLINE_METRICS_TOKEN (at least 16 characters) so it answers only "Authorization: Bearer <token>"`;
+}
+
 /** Prometheus metrics on a registry owned by the app (no global state between test apps). */
 export function installMetrics(
   app: FastifyInstance,

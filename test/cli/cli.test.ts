@@ -93,6 +93,32 @@ describe('plotline CLI', { timeout: CLI_TEST_TIMEOUT_MS }, () => {
     }
   });
 
+  it('serving on a non-loopback HOST without PLOTLINE_METRICS_TOKEN says so at boot (warn line) and in /readyz', async () => {
+    const server = spawn(node, [main, 'serve'], { env: { ...env(), HOST: '0.0.0.0', PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    server.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    server.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 180_000;
+      while (Date.now() < deadline && !/Plotline is listening on/.test(out) && server.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 100));
+      const port = /Plotline is listening on http:\/\/[^\s]*:(\d+)/.exec(out)?.[1];
+      expect(port, out).toBeDefined();
+      const warning = out
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string; variable?: string })
+        .find((line) => line.variable === 'PLOTLINE_METRICS_TOKEN');
+      expect(warning, out).toMatchObject({ level: 40, msg: expect.stringContaining('set PLOTLINE_METRICS_TOKEN') });
+      expect(out).toContain('WARNING:   /metrics is open');
+      const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
+      expect(ready).toMatchObject({ status: 'ready', warnings: [expect.stringContaining('PLOTLINE_METRICS_TOKEN')] });
+    } finally {
+      server.kill('SIGTERM');
+      await exited;
+    }
+  });
+
   it('a bad configuration value stops the process with a message naming the variable', async () => {
     await expect(run(node, [main, 'migrate'], { env: { ...env(), PORT: 'nope' }, timeout: CALL_TIMEOUT_MS })).rejects.toMatchObject({
       code: 2,

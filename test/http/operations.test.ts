@@ -20,6 +20,24 @@ describe('operations', () => {
     expect((await t.request({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready', checks: { store: 'ok', redis: 'disabled' } });
   });
 
+  it('/readyz warns, with its status unchanged, when /metrics is reachable from other machines without a token', async () => {
+    const readyz = async (env: Record<string, string>) => {
+      const app = await buildTestApp({ env });
+      try {
+        const res = await app.request({ method: 'GET', url: '/readyz' });
+        expect(res.statusCode).toBe(200);
+        return res.json();
+      } finally {
+        await app.close();
+      }
+    };
+    const exposed = await readyz({ HOST: '0.0.0.0' });
+    expect(exposed).toEqual({ status: 'ready', checks: { store: 'ok', redis: 'disabled' }, warnings: [expect.stringContaining('PLOTLINE_METRICS_TOKEN')] });
+    expect(exposed.warnings[0]).toContain('HOST=0.0.0.0');
+    expect(await readyz({ HOST: '0.0.0.0', PLOTLINE_METRICS_TOKEN: 'k3y-for-scrapers-91' })).not.toHaveProperty('warnings');
+    for (const HOST of ['localhost', '::1', '127.0.0.1']) expect(await readyz({ HOST })).not.toHaveProperty('warnings');
+  });
+
   it('/readyz is 503 when the store is gone', async () => {
     const other = await buildTestApp();
     await other.container.store.close();

@@ -24,7 +24,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Store reachable and migrated; Redis (optional) reported as ok or degraded */
+        /** Store reachable and migrated; Redis (optional) reported as ok or degraded; warnings about the configuration, if any */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -1104,6 +1104,8 @@ export interface operations {
                             store: "ok";
                             redis: "ok" | "degraded" | "disabled";
                         };
+                        /** @description What the operator should fix although the service is ready (e.g. /metrics reachable without PLOTLINE_METRICS_TOKEN); absent when there is nothing */
+                        warnings?: string[];
                     };
                 };
             };
