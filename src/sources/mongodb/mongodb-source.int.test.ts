@@ -157,6 +157,14 @@ describe(`MongoSource over the wire (${onRealServer ? 'real server' : 'OP_MSG te
     for (const [query, variables] of refused) {
       await expect(source.run(conn, { query }, { variables, timeoutMs: 5_000 }), query).rejects.toMatchObject({ statusCode: 400, code: 'INVALID_QUERY', message: expect.stringContaining('maxTimeMS') });
     }
+    // Options that would loosen time limits on the server are not among the allowed ones.
+    for (const query of [
+      "collection('orders').find({}, { noCursorTimeout: true })",
+      "collection('orders').aggregate([], { maxAwaitTimeMS: 0 })",
+      "collection('orders').find({}, { timeoutMS: 0 })",
+    ]) {
+      await expect(source.run(conn, { query }), query).rejects.toMatchObject({ statusCode: 400, code: 'INVALID_QUERY', message: expect.stringMatching(/is not allowed/) });
+    }
     // Refused before anything was sent.
     expect(sentOperations(before)).toEqual([]);
 
@@ -179,6 +187,11 @@ describe(`MongoSource over the wire (${onRealServer ? 'real server' : 'OP_MSG te
       expect(await received(query), query).toEqual([withinRunLimit]);
     }
     expect(await received("collection('orders').find({}, { maxTimeMS: '{{t}}' })", huge)).toEqual([withinRunLimit]);
+    // Neither can the connection's own options (the driver's timeoutMS=0 means "no limit").
+    const loose = { ...conn, id: 'mongo-int-loose', connectionString: `${url}${url.includes('?') ? '&' : '?'}timeoutMS=0` };
+    const from = wire.received.length;
+    await source.run(loose, { query: "collection('orders').find({})" }, { timeoutMs: 5_000 });
+    expect(sentOperations(from).map((cmd) => cmd['maxTimeMS'] as unknown)).toEqual([withinRunLimit]);
     // A shorter limit of the query's own is kept.
     expect(await received("collection('orders').find({}, { maxTimeMS: 50 })")).toEqual([50]);
     expect(await received("collection('orders').countDocuments({}, { maxTimeMS: 40 })")).toEqual([40]);
