@@ -35,7 +35,7 @@ import { AttemptBudget } from './platform/rate-limit.js';
 import { DataPathMetrics } from './platform/data-metrics.js';
 import { MemoryResultCache, RedisResultCache, type CacheStatus, type ResultCache } from './runtime/cache/index.js';
 import type { RedisLink } from './runtime/redis-link.js';
-import { InProcessDispatcher, type Dispatcher, type RefreshJob } from './runtime/scheduler/dispatch.js';
+import { InProcessDispatcher, type Delivery, type Dispatcher, type RefreshJob } from './runtime/scheduler/dispatch.js';
 import { RefreshMetrics } from './runtime/scheduler/metrics.js';
 import { Scheduler } from './runtime/scheduler/scheduler.js';
 import { RefreshRepository } from './modules/refreshes/repository.js';
@@ -186,7 +186,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     logger,
   });
   chartRuns.observe(refreshes);
-  const execute = (job: RefreshJob) => refreshes.run(job);
+  const execute = (job: RefreshJob, delivery: Delivery) => refreshes.run(job, delivery);
   // BullMQ is loaded only when Redis is configured (it is a heavy import for every CLI command).
   const dispatcher: Dispatcher = config.redisUrl
     ? new (await import('./runtime/scheduler/bullmq-dispatcher.js')).BullmqDispatcher(execute, { redisUrl: config.redisUrl, prefix: options.scheduler?.queuePrefix ?? 'plotline', concurrency: config.refreshConcurrency, logger })

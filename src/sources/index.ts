@@ -161,6 +161,7 @@ export { OutboundClient } from './outbound/http-client.js';
 export { resolveVariables, variableValues, NO_VARIABLES, type VariableInputs } from './variables/resolve.js';
 export { joinResults, parseFieldPath, type JoinSpec } from './join.js';
 export { collectRows } from './row-stream.js';
+export { truncationOf, worstTruncation, type Truncation } from './truncation.js';
 export { compileSql } from './variables/sql.js';
 export * from './errors.js';
 export { LazySource, loadSource, type LazySourceSpec } from './lazy-source.js';

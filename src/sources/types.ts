@@ -131,13 +131,22 @@ export interface ColumnInfo {
   sourceType?: string;
 }
 
+/** What cut a run short: the row limit, or the page or byte cap of a source that reads in pages. */
+export type TruncationReason = 'rowLimit' | 'pageLimit' | 'byteLimit';
+
 export interface RunMeta {
   columns: ColumnInfo[];
   rowCount: number;
-  /** A limit cut the result: the rows are the first `rowLimit` only. */
+  /** A limit cut the result: the source had more than these rows. */
   truncated: boolean;
+  /** Which limit cut it, when truncated; a source that leaves it out was cut by the row limit. */
+  truncatedBy?: TruncationReason;
   /** The row limit that applied, when it cut the result. */
   rowLimit?: number;
+  /** The most pages a paginating source may request in one run, when that stopped it early. */
+  pageLimit?: number;
+  /** The most response bytes a paginating source may read in one run, when that stopped it early. */
+  byteLimit?: number;
   durationMs: number;
 }
 

@@ -33,6 +33,7 @@ import { initial } from './migrations/0001-initial.js';
 import { personalApiKeys } from './migrations/0009-personal-api-keys.js';
 import { refreshes } from './migrations/0012-refreshes.js';
 import { dashboardViewVersion } from './migrations/0013-dashboard-view-version.js';
+import { refreshClaimState } from './migrations/0014-refresh-claim-state.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -240,6 +241,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0009-personal-api-keys': personalApiKeys(dialect),
     '0012-refreshes': refreshes(dialect),
     '0013-dashboard-view-version': dashboardViewVersion(dialect),
+    '0014-refresh-claim-state': refreshClaimState(dialect),
   };
 }
 

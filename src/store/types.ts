@@ -296,6 +296,15 @@ export interface RefreshClaimsTable {
   entity_id: number;
   period: string;
   claimedAt: Timestamp;
+  /** `enqueued` -> `running` -> `done` | `failed`. */
+  state: ColumnType<string, string | undefined, string>;
+  team_id: number | null;
+  /** When it was last handed to the queue. */
+  enqueuedAt: TimestampNullable;
+  /** When a worker took it. */
+  startedAt: TimestampNullable;
+  /** Times it was handed to the queue. */
+  attempts: ColumnType<number, number | undefined, number>;
 }
 
 export interface RefreshRunsTable {

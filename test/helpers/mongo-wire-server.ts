@@ -46,6 +46,8 @@ export interface MongoWireServer {
   readonly port: number;
   /** Every command name received, in order (tests check which commands the driver sent). */
   readonly commands: string[];
+  /** Every command document received, in order (tests check the fields the driver sent, such as `maxTimeMS`). */
+  readonly received: Document[];
   /** Cursors the server still holds open. */
   openCursors(): number;
   /** Delays every answer to these commands (lower-case names) by `ms`, to stand for a slow query. */
@@ -57,6 +59,7 @@ export async function startMongoWireServer(): Promise<MongoWireServer> {
   const databases = new Map<string, Map<string, Document[]>>();
   const cursors = new Map<number, OpenCursor>();
   const commands: string[] = [];
+  const received: Document[] = [];
   const sockets = new Set<Socket>();
   let nextCursorId = 1;
   let nextRequestId = 1;
@@ -221,6 +224,7 @@ export async function startMongoWireServer(): Promise<MongoWireServer> {
   const execute = (cmd: Document, db: string, connectionId: number): Document => {
     const name = Object.keys(cmd)[0] ?? '';
     commands.push(name);
+    received.push(cmd);
     const handler = handlers[name.toLowerCase()];
     if (!handler) return { ok: new Double(0), errmsg: `no such command: '${name}'`, code: 59, codeName: 'CommandNotFound' };
     try {
@@ -344,6 +348,7 @@ export async function startMongoWireServer(): Promise<MongoWireServer> {
     url: `mongodb://127.0.0.1:${port}/?directConnection=true`,
     port,
     commands,
+    received,
     openCursors: () => cursors.size,
     stall: (names, ms) => {
       stalled = { names: new Set(names.map((n) => n.toLowerCase())), ms };

@@ -311,6 +311,12 @@ describe('runs against an HTTP API on loopback', () => {
         res.end(JSON.stringify({ error: 'no' }));
         return;
       }
+      if (url.pathname === '/feed') {
+        // A cursor-paged feed of 1,000 items a page that never ends.
+        const from = Number(url.searchParams.get('cursor') ?? 0);
+        res.end(JSON.stringify({ data: Array.from({ length: 1_000 }, (_, i) => ({ n: from + i })), meta: { next_cursor: String(from + 1_000) } }));
+        return;
+      }
       res.end(JSON.stringify({ items: [{ id: 1, q: url.searchParams.get('q') }, { id: 2, q: url.searchParams.get('q') }] }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -355,6 +361,46 @@ describe('runs against an HTTP API on loopback', () => {
       expect(res.json().data).toEqual({ items: [{ id: 1, q: 'a&b=c' }, { id: 2, q: 'a&b=c' }] });
       expect(t.bodies.join('\n')).not.toContain('api-secret-token');
       expect(t.logs.text).not.toContain('api-secret-token');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('cursor paging stopped by the page cap answers truncated: true with the reason and the rows it kept', async () => {
+    const t = await buildTestApp({ env: { PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
+    try {
+      const { owner } = await setup(t);
+      const conn = (await t.request({ method: 'GET', url: `/team/${owner.teamId}/connections`, token: owner.token })).json()[0];
+      const ds = (
+        await t.request({
+          method: 'POST',
+          url: `/team/${owner.teamId}/datasets/quick-create`,
+          token: owner.token,
+          payload: { name: 'feed', dataRequests: [{ connection_id: conn.id, method: 'GET', route: '/feed', pagination: true, template: 'cursor', items: 'meta.next_cursor', offset: 'cursor' }] },
+        })
+      ).json();
+      // 100 pages (the cap) of 1,000 items: as many rows as the row limit, and the feed has more.
+      const res = await t.request({ method: 'GET', url: `/team/${owner.teamId}/datasets/${ds.id}/request`, token: owner.token });
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+      const body = res.json();
+      expect(body.data.data).toHaveLength(100_000);
+      expect(body.meta).toMatchObject({ rowCount: 100_000, truncated: true, truncatedBy: 'pageLimit', pageLimit: 100 });
+      expect(body.meta.rowLimit).toBeUndefined();
+
+      // A chart over it says the same in its chartData (saved, shown on report pages).
+      const project = (await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Feed', team_id: owner.teamId } })).json();
+      await t.request({ method: 'PUT', url: `/team/${owner.teamId}/datasets/${ds.id}`, token: owner.token, payload: { project_ids: [project.id] } });
+      const chart = await t.request({
+        method: 'POST',
+        url: `/project/${project.id}/chart/quick-create`,
+        token: owner.token,
+        payload: { name: 'Items', type: 'kpi', chartDatasetConfigs: [{ dataset_id: ds.id, yAxis: 'root.data[].n', yAxisOperation: 'count' }] },
+      });
+      expect(chart.statusCode, chart.body).toBe(200);
+      const run = await t.request({ method: 'POST', url: `/project/${project.id}/chart/${chart.json().id}/query`, token: owner.token });
+      expect(run.statusCode, run.body.slice(0, 300)).toBe(200);
+      expect(run.json().chartData).toMatchObject({ truncated: true, truncatedBy: 'pageLimit', pageLimit: 100 });
+      expect(run.json().chartData.rowLimit).toBeUndefined();
     } finally {
       await t.close();
     }

@@ -155,6 +155,28 @@ describe('scheduled refreshes (embedded store, stepped clock)', () => {
     }
   });
 
+  it('a claim a stopped process left queued is found at the next tick and run; lastUpdatedAt waits for the run', async () => {
+    await source.exec('delete from metrics; insert into metrics values (7)');
+    const d = await createDashboard(call, owner, source.url, { project: { updateSchedule: { frequency: 'every_x_hours', frequencyNumber: '1' } } });
+    // What a process that stopped before its in-process queue ran the job leaves in the store.
+    const claimedAt = clock.now().toISOString();
+    await t.container.store.db
+      .insertInto('refresh_claims')
+      .values({ entity_type: 'dashboard', entity_id: d.projectId, period: 'first', claimedAt, state: 'enqueued', team_id: owner.teamId, enqueuedAt: claimedAt })
+      .execute();
+    // Other dashboards of this suite may come due meanwhile; this one is claimed already.
+    expect((await tick()).requeued).toBe(0);
+    expect((await get(`/project/${d.projectId}`)).lastUpdatedAt).toBeNull();
+    expect((await get(`/project/${d.projectId}/runs`)).total).toBe(0);
+    clock.advance(60_000);
+    expect((await tick()).requeued).toBe(1);
+    const project = await get(`/project/${d.projectId}`);
+    expect(kpiValue(project.Charts[0])).toBe(7);
+    expect(project.lastUpdatedAt).toBe(clock.now().toISOString());
+    expect((await get(`/project/${d.projectId}/runs`)).runs.map((r: { trigger: string; status: string }) => [r.trigger, r.status])).toEqual([['schedule', 'success']]);
+    expect(t.logs.text).toContain('claimed refresh was not in the queue (lost); enqueued again');
+  });
+
   it('run history older than PLOTLINE_RUN_HISTORY_DAYS is pruned by the scheduler', async () => {
     const d = await createDashboard(call, owner, source.url);
     await call('POST', `/project/${d.projectId}/chart/${d.chartId}/query`, owner.token);

@@ -2,12 +2,15 @@ import type { Actor } from '../../platform/actor.js';
 import type { ChartsService } from '../charts/service.js';
 import type { PreviewChartInput } from '../charts/schemas.js';
 import type { RuntimeFilter } from '../dataset-runs/filters.js';
-import type { ChartRunService } from './service.js';
+import type { ChartRunService, Truncation } from './service.js';
 
 export interface ChartPreviewAnswer {
   chartData: unknown;
   truncated: boolean;
+  truncatedBy?: Truncation['truncatedBy'];
   rowLimit?: number;
+  pageLimit?: number;
+  byteLimit?: number;
   paths: ('pushdown' | 'stream')[];
 }
 
@@ -29,7 +32,7 @@ export class ChartPreviewService {
     return {
       chartData: result.chartData,
       truncated: result.truncation !== undefined,
-      ...(result.truncation ? { rowLimit: result.truncation.rowLimit } : {}),
+      ...result.truncation,
       paths: result.paths,
     };
   }

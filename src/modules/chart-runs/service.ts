@@ -4,7 +4,7 @@ import type { Actor } from '../../platform/actor.js';
 import { can } from '../../platform/authorization.js';
 import { cacheKey, type CacheStatus, type ResultCache } from '../../runtime/cache/index.js';
 import { stableHash } from '../../runtime/cache/cache-key.js';
-import type { Row, RunMeta } from '../../sources/index.js';
+import { truncationOf, worstTruncation as worstOf, type Row, type Truncation } from '../../sources/index.js';
 import type { Chart, ChartDatasetConfig, ProjectRef } from '../charts/repository.js';
 import type { ChartsService } from '../charts/service.js';
 import type { DatasetRecord } from '../datasets/repository.js';
@@ -52,11 +52,8 @@ export interface ManualRefreshObserver {
   }): Promise<void>;
 }
 
-/** What a limit cut: the chart was computed from the first `rowLimit` rows only. */
-export interface Truncation {
-  truncated: true;
-  rowLimit: number;
-}
+/** What a limit cut: the chart was computed from the first `rowLimit` rows only, or from what a paginating source's cap let it read. */
+export type { Truncation };
 
 export interface ChartRunSettings {
   cacheTtlMs: number;
@@ -125,17 +122,12 @@ export function teeBatches(source: AsyncIterable<Row[]>, n: number): AsyncIterab
 
 /**
  * A chart computed from a cut run says so in its chartData (saved with it, shown on report
- * pages): `truncated: true` and the `rowLimit` that cut it.
+ * pages): `truncated: true`, which limit cut it (`truncatedBy`) and that limit (`rowLimit`, or a
+ * paginating source's `pageLimit` / `byteLimit`).
  */
 function markTruncated(chartData: unknown, truncation: Truncation | undefined): unknown {
   if (!truncation || chartData === null || typeof chartData !== 'object' || Array.isArray(chartData)) return chartData;
-  return { ...chartData, truncated: true, rowLimit: truncation.rowLimit };
-}
-
-function worstTruncation(metas: readonly RunMeta[], fallbackLimit: number): Truncation | undefined {
-  const cut = metas.filter((meta) => meta.truncated);
-  if (cut.length === 0) return undefined;
-  return { truncated: true, rowLimit: Math.min(...cut.map((meta) => meta.rowLimit ?? fallbackLimit)) };
+  return { ...chartData, ...truncation };
 }
 
 /** The CDC value wins; the dataset's legacy binding fields are the fallback. */
@@ -393,7 +385,7 @@ export class ChartRunService {
       }
       await use(sources);
       const metas = opened.map((rows) => rows.meta());
-      return { rows: metas.reduce((sum, meta) => sum + meta.rowCount, 0), truncation: worstTruncation(metas, rowLimit) };
+      return { rows: metas.reduce((sum, meta) => sum + meta.rowCount, 0), truncation: truncationOf(metas, rowLimit) };
     } finally {
       await Promise.all(opened.map((rows) => rows.close().catch(() => undefined)));
     }
@@ -416,7 +408,3 @@ export class ChartRunService {
   }
 }
 
-function worstOf(a: Truncation | undefined, b: Truncation | undefined): Truncation | undefined {
-  if (!a || !b) return a ?? b;
-  return a.rowLimit <= b.rowLimit ? a : b;
-}

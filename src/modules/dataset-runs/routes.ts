@@ -36,8 +36,15 @@ const RunQuery = Type.Object({
 const Meta = Type.Object({
   columns: Type.Array(Type.Object({ name: Type.String(), type: Type.String() }, { additionalProperties: true })),
   rowCount: Type.Integer(),
-  truncated: Type.Boolean({ description: 'True when a row limit cut the result (the rows are the first `rowLimit`)' }),
-  rowLimit: Type.Optional(Type.Integer({ description: 'The limit that cut the result, when truncated' })),
+  truncated: Type.Boolean({ description: 'True when a limit cut the result: the source had more than these rows' }),
+  truncatedBy: Type.Optional(
+    Type.Union([Type.Literal('rowLimit'), Type.Literal('pageLimit'), Type.Literal('byteLimit')], {
+      description: 'Which limit cut it: the row limit (the rows are the first `rowLimit`), or the page or byte cap of a paginating source (`pageLimit` pages, `byteLimit` bytes were read)',
+    }),
+  ),
+  rowLimit: Type.Optional(Type.Integer({ description: 'The row limit that cut the result, when it did' })),
+  pageLimit: Type.Optional(Type.Integer({ description: 'The page cap that stopped a paginating source, when it did' })),
+  byteLimit: Type.Optional(Type.Integer({ description: 'The byte cap that stopped a paginating source, when it did' })),
   durationMs: Type.Number(),
 });
 

@@ -5,6 +5,7 @@ import {
   compileSql,
   joinResults,
   resolveVariables,
+  truncationOf,
   variableValues,
   type ResultData,
   type ResolvedVariables,
@@ -197,8 +198,8 @@ export class PreparedDataset {
     const compute = async () => {
       const started = Date.now();
       const results = new Map<string, ResultData>();
-      let truncated = false;
-      let columns: RunMeta['columns'] = [];
+      const metas: RunMeta[] = [];
+      let mainMeta: RunMeta | undefined;
       await Promise.all(
         needed.map(async (request) => {
           const result = await registry.run(this.connectionOf(request).source, request, {
@@ -207,16 +208,18 @@ export class PreparedDataset {
             rowLimit: settings.rowLimit,
           });
           results.set(String(request.id), result.data);
-          truncated ||= result.meta.truncated;
-          if (request.id === main.id) columns = result.meta.columns;
+          metas.push(result.meta);
+          if (request.id === main.id) mainMeta = result.meta;
         }),
       );
       let data = this.dataset.joinSettings.joins.length > 0 ? joinResults(main.id, results, this.dataset.joinSettings.joins) : results.get(String(main.id))!;
       const keep = filterPredicate(inputs.filters ?? [], this.dataset.dateField, inputs.timezone);
       if (keep && Array.isArray(data)) data = data.filter(keep);
       this.ran(needed);
-      const rowCount = Array.isArray(data) ? data.length : 1;
-      return { data, meta: { columns, rowCount, truncated, ...(truncated ? { rowLimit: settings.rowLimit } : {}), durationMs: Date.now() - started } };
+      // An API answer kept as an object (its rows in an array inside) counts the rows its source counted.
+      const rowCount = Array.isArray(data) ? data.length : (mainMeta?.rowCount ?? 1);
+      const cut = truncationOf(metas, settings.rowLimit) ?? { truncated: false };
+      return { data, meta: { columns: mainMeta?.columns ?? [], rowCount, ...cut, durationMs: Date.now() - started } };
     };
     const result = await cache.getOrCompute(key, compute, { ttlMs: settings.cacheTtlMs, staleMs: settings.cacheStaleMs, refresh: options.refresh });
     return { ...result.value, cache: { status: result.status, createdAt: new Date(result.createdAt).toISOString() } };
@@ -243,7 +246,8 @@ export class PreparedDataset {
     return {
       meta: () => {
         const meta = source.meta();
-        return meta.truncated ? { ...meta, rowLimit } : meta;
+        const cut = truncationOf([meta], rowLimit);
+        return cut ? { ...meta, ...cut } : meta;
       },
       close: () => source.close(),
       async *[Symbol.asyncIterator]() {
@@ -288,7 +292,8 @@ export class PreparedDataset {
       rowLimit: this.runner.settings.rowLimit,
     });
     this.ran([request]);
-    return result.meta.truncated ? { ...result, meta: { ...result.meta, rowLimit: this.runner.settings.rowLimit } } : result;
+    const cut = truncationOf([result.meta], this.runner.settings.rowLimit);
+    return cut ? { ...result, meta: { ...result.meta, ...cut } } : result;
   }
 }
 

@@ -4,8 +4,23 @@ import { fromJson, toBool, toIso, toJson } from '../../store/columns.js';
 export type RefreshTrigger = 'manual' | 'schedule' | 'auto';
 export type RefreshStatus = 'success' | 'partial_failure' | 'failure';
 export type ClaimKind = 'dashboard' | 'chart';
+export type ClaimState = 'enqueued' | 'running' | 'done' | 'failed';
 
-/** Claims per statement (SQLite allows 32,766 bound values; four per row). */
+/** A claimed period: which dashboard or chart, which period, whose team. */
+export interface ClaimKey {
+  kind: ClaimKind;
+  id: number;
+  period: string;
+}
+
+/** A claim still waiting for a worker. */
+export interface EnqueuedClaim extends ClaimKey {
+  teamId: number;
+  enqueuedAt: string;
+  attempts: number;
+}
+
+/** Claims per statement (SQLite allows 32,766 bound values; seven per row). */
 const CLAIM_CHUNK = 500;
 
 export interface ChartRunEntry {
@@ -100,12 +115,12 @@ export class RefreshRepository {
 
   /**
    * Claims (entity, period) pairs for this process: the insert does nothing for a pair another
-   * process holds. The winners' `lastUpdatedAt` / `lastAutoUpdate` move in the same transaction,
-   * so the next period has a new key even if this process dies mid-run. Pairs are inserted in
-   * (kind, id) order, so two processes claiming overlapping sets take row locks in the same order.
-   * Answers the won pairs as `kind_id`.
+   * process holds. A won claim starts `enqueued`; the dashboard's `lastUpdatedAt` (a chart's
+   * `lastAutoUpdate`) moves only when a worker starts it (`start`), so a claim lost from the queue
+   * never passes for a refresh. Pairs are inserted in (kind, id) order, so two processes claiming
+   * overlapping sets take row locks in the same order. Answers the won pairs as `kind_id`.
    */
-  async claim(items: { kind: ClaimKind; id: number; period: string }[], at: string): Promise<Set<string>> {
+  async claim(items: { kind: ClaimKind; id: number; period: string; teamId: number }[], at: string): Promise<Set<string>> {
     const won = new Set<string>();
     if (items.length === 0) return won;
     const sorted = [...items].sort((a, b) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1));
@@ -114,21 +129,96 @@ export class RefreshRepository {
         const chunk = sorted.slice(i, i + CLAIM_CHUNK);
         const rows = await trx
           .insertInto('refresh_claims')
-          .values(chunk.map((item) => ({ entity_type: item.kind, entity_id: item.id, period: item.period, claimedAt: at })))
+          .values(
+            chunk.map((item) => ({
+              entity_type: item.kind,
+              entity_id: item.id,
+              period: item.period,
+              claimedAt: at,
+              state: 'enqueued',
+              team_id: item.teamId,
+              enqueuedAt: at,
+            })),
+          )
           .onConflict((oc) => oc.columns(['entity_type', 'entity_id', 'period']).doNothing())
           .returning(['entity_type', 'entity_id'])
           .execute();
         for (const row of rows) won.add(`${row.entity_type}_${row.entity_id}`);
       }
-      const ids = (kind: ClaimKind) => sorted.filter((item) => item.kind === kind && won.has(`${kind}_${item.id}`)).map((item) => item.id);
-      for (let i = 0, list = ids('dashboard'); i < list.length; i += CLAIM_CHUNK) {
-        await trx.updateTable('projects').set({ lastUpdatedAt: at }).where('id', 'in', list.slice(i, i + CLAIM_CHUNK)).execute();
-      }
-      for (let i = 0, list = ids('chart'); i < list.length; i += CLAIM_CHUNK) {
-        await trx.updateTable('charts').set({ lastAutoUpdate: at }).where('id', 'in', list.slice(i, i + CLAIM_CHUNK)).execute();
-      }
     });
     return won;
+  }
+
+  /** Claims handed to the queue at or before `before` that no worker has started, oldest first. */
+  async enqueuedBefore(before: string): Promise<EnqueuedClaim[]> {
+    const rows = await this.db
+      .selectFrom('refresh_claims')
+      .select(['entity_type', 'entity_id', 'period', 'team_id', 'enqueuedAt', 'attempts'])
+      .where('state', '=', 'enqueued')
+      .where('enqueuedAt', '<=', before)
+      .where('team_id', 'is not', null)
+      .orderBy('enqueuedAt')
+      .execute();
+    return rows.map((row) => ({
+      kind: row.entity_type as ClaimKind,
+      id: row.entity_id,
+      period: row.period,
+      teamId: row.team_id!,
+      enqueuedAt: toIso(row.enqueuedAt)!,
+      attempts: row.attempts,
+    }));
+  }
+
+  /**
+   * Marks a claim handed to the queue again, if it is still the one read (`attempts` unchanged):
+   * of several processes that find the same lost claim, exactly one gets true and enqueues it.
+   */
+  async requeue(claim: EnqueuedClaim, at: string): Promise<boolean> {
+    const result = await this.updateClaim(this.db, claim)
+      .set({ enqueuedAt: at, attempts: claim.attempts + 1 })
+      .where('state', '=', 'enqueued')
+      .where('attempts', '=', claim.attempts)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * A worker takes a claim: `enqueued` -> `running` (or, for a job the queue handed over again
+   * after its worker stopped, `running` -> `running`), and the dashboard's `lastUpdatedAt` (the
+   * chart's `lastAutoUpdate`) moves to `at` in the same transaction. Other claims of the same
+   * dashboard or chart still waiting are covered by this refresh and marked done. False when the
+   * claim is not there to take (another copy of the job ran it, or runs it now): the caller must
+   * not refresh.
+   */
+  async start(claim: ClaimKey, at: string, resumed: boolean): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const taken = await this.updateClaim(trx, claim)
+        .set({ state: 'running', startedAt: at })
+        .where('state', 'in', resumed ? ['enqueued', 'running'] : ['enqueued'])
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) return false;
+      await trx
+        .updateTable('refresh_claims')
+        .set({ state: 'done', startedAt: at })
+        .where('entity_type', '=', claim.kind)
+        .where('entity_id', '=', claim.id)
+        .where('period', '!=', claim.period)
+        .where('state', '=', 'enqueued')
+        .execute();
+      if (claim.kind === 'dashboard') await trx.updateTable('projects').set({ lastUpdatedAt: at }).where('id', '=', claim.id).execute();
+      else await trx.updateTable('charts').set({ lastAutoUpdate: at }).where('id', '=', claim.id).execute();
+      return true;
+    });
+  }
+
+  /** A started claim's outcome: `done` when the refresh ran (whatever its charts answered), `failed` when it could not. */
+  async finish(claim: ClaimKey, state: 'done' | 'failed'): Promise<void> {
+    await this.updateClaim(this.db, claim).set({ state }).where('state', '=', 'running').execute();
+  }
+
+  /** An update of one claim row (in `db`, or in a transaction). */
+  private updateClaim(db: Db, claim: ClaimKey) {
+    return db.updateTable('refresh_claims').where('entity_type', '=', claim.kind).where('entity_id', '=', claim.id).where('period', '=', claim.period);
   }
 
   async insertRun(run: NewRefreshRun): Promise<number> {

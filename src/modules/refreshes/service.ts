@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import type { RefreshMetrics } from '../../runtime/scheduler/metrics.js';
-import type { RefreshJob } from '../../runtime/scheduler/dispatch.js';
+import type { Delivery, RefreshJob } from '../../runtime/scheduler/dispatch.js';
 import type { ChartRunResult, ChartRunService, LoadedChart, ManualRefreshObserver } from '../chart-runs/service.js';
 import type { ChartsService } from '../charts/service.js';
 import type { ProjectsService } from '../projects/service.js';
@@ -47,10 +47,26 @@ export interface RefreshDeps {
 export class RefreshService implements ManualRefreshObserver {
   constructor(private readonly deps: RefreshDeps) {}
 
-  /** The dispatcher's executor. */
-  run = async (job: RefreshJob): Promise<void> => {
-    if (job.kind === 'dashboard') await this.refreshDashboard(job.teamId, job.id, 'schedule');
-    else await this.refreshChart(job.teamId, job.id, 'auto');
+  /**
+   * The dispatcher's executor. A job runs only if it takes its claim (`enqueued` -> `running`,
+   * which moves `lastUpdatedAt` / `lastAutoUpdate`): a second copy of a job handed over again
+   * after it was thought lost finds the claim taken and does nothing. The claim ends `done`, or
+   * `failed` when the refresh could not run to its end.
+   */
+  run = async (job: RefreshJob, delivery: Delivery = { resumed: false }): Promise<void> => {
+    const claim = job.period === undefined ? undefined : { kind: job.kind, id: job.id, period: job.period };
+    if (claim && !(await this.deps.history.start(claim, this.deps.settings.clock().toISOString(), delivery.resumed))) {
+      this.deps.logger.info({ kind: job.kind, id: job.id, period: job.period }, 'refresh not run: its claim was taken by another copy of the job');
+      return;
+    }
+    let outcome: 'done' | 'failed' = 'failed';
+    try {
+      if (job.kind === 'dashboard') await this.refreshDashboard(job.teamId, job.id, 'schedule');
+      else await this.refreshChart(job.teamId, job.id, 'auto');
+      outcome = 'done';
+    } finally {
+      if (claim) await this.deps.history.finish(claim, outcome).catch((err: unknown) => this.deps.logger.error({ err, ...claim }, 'could not record the end of a refresh claim'));
+    }
   };
 
   async refreshDashboard(teamId: number, projectId: number, trigger: RefreshTrigger): Promise<RefreshRun | undefined> {

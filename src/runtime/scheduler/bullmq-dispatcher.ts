@@ -62,7 +62,8 @@ export class BullmqDispatcher implements Dispatcher {
     if (this.worker) return;
     this.workerConnection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', () => undefined);
-    this.worker = new Worker<RefreshJob>(REFRESH_QUEUE, async (job) => this.execute(job.data), {
+    // A job started more than once was handed over again after its worker stopped (stalled).
+    this.worker = new Worker<RefreshJob>(REFRESH_QUEUE, async (job) => this.execute(job.data, { resumed: job.attemptsStarted > 1 }), {
       connection: this.workerConnection,
       prefix: this.options.prefix,
       concurrency: this.options.concurrency,

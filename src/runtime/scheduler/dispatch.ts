@@ -5,9 +5,16 @@ export interface RefreshJob {
   kind: 'dashboard' | 'chart';
   teamId: number;
   id: number;
+  /** The claimed period it runs (its claim row in the store); absent in jobs queued before claims had states. */
+  period?: string;
 }
 
-export type RefreshExecutor = (job: RefreshJob) => Promise<void>;
+/** How a job reached the executor: `resumed` when the queue hands over again a job whose worker stopped mid-run. */
+export interface Delivery {
+  resumed: boolean;
+}
+
+export type RefreshExecutor = (job: RefreshJob, delivery: Delivery) => Promise<void>;
 
 /** Where claimed refreshes go: run here, or a shared queue that any worker takes from. */
 export interface Dispatcher {
@@ -79,7 +86,7 @@ export class InProcessDispatcher implements Dispatcher {
     while (this.active < this.concurrency && this.waiting.length > 0) {
       const job = this.waiting.shift()!;
       this.active += 1;
-      this.execute(job)
+      this.execute(job, { resumed: false })
         .catch((err: unknown) => this.logger.error({ err, job }, 'refresh failed'))
         .finally(() => {
           this.active -= 1;

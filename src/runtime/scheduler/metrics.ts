@@ -7,6 +7,7 @@ export class RefreshMetrics {
   private readonly duration: Histogram<'trigger' | 'status'>;
   private readonly lastTick: Gauge;
   private readonly tickDuration: Histogram;
+  private readonly requeued: Counter;
   private depthSource: () => Promise<number> | number = () => 0;
 
   constructor() {
@@ -20,6 +21,11 @@ export class RefreshMetrics {
       registers,
     });
     this.lastTick = new Gauge({ name: 'plotline_scheduler_last_tick_timestamp_seconds', help: 'When this process last ran a scheduler tick (unix seconds)', registers });
+    this.requeued = new Counter({
+      name: 'plotline_refresh_requeued_total',
+      help: 'Claimed refreshes found missing from the queue and enqueued again',
+      registers,
+    });
     this.tickDuration = new Histogram({ name: 'plotline_scheduler_tick_duration_seconds', help: 'Time to find and claim due refreshes', buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 30], registers });
     const depth = () => this.depthSource();
     new Gauge({
@@ -40,6 +46,10 @@ export class RefreshMetrics {
   observeTick(at: Date, seconds: number): void {
     this.lastTick.set(at.getTime() / 1000);
     this.tickDuration.observe(seconds);
+  }
+
+  observeRequeued(): void {
+    this.requeued.inc();
   }
 
   queueDepthFrom(source: () => Promise<number> | number): void {

@@ -7,9 +7,23 @@ import type { RefreshMetrics } from './metrics.js';
 export interface SchedulerStore {
   scheduledDashboards(): Promise<{ id: number; team_id: number; timezone: string | null; updateSchedule: unknown; lastUpdatedAt: string | null }[]>;
   autoUpdateCharts(): Promise<{ id: number; team_id: number; type: string | null; autoUpdate: number | null; lastAutoUpdate: string | null }[]>;
-  /** Inserts claim rows (doing nothing on conflict); answers the won ones as `kind_id`. */
-  claim(items: { kind: 'dashboard' | 'chart'; id: number; period: string }[], at: string): Promise<Set<string>>;
+  /** Inserts claim rows, `enqueued` (doing nothing on conflict); answers the won ones as `kind_id`. */
+  claim(items: { kind: 'dashboard' | 'chart'; id: number; period: string; teamId: number }[], at: string): Promise<Set<string>>;
+  /** Claims handed to the queue at or before `before` that no worker has started. */
+  enqueuedBefore(before: string): Promise<LostCandidate[]>;
+  /** Marks such a claim handed over again; true for exactly one of the processes that try. */
+  requeue(claim: LostCandidate, at: string): Promise<boolean>;
   prune(before: string, claimsBefore: string): Promise<{ runs: number; claims: number }>;
+}
+
+/** A claim still waiting for a worker (see `SchedulerStore.enqueuedBefore`). */
+export interface LostCandidate {
+  kind: 'dashboard' | 'chart';
+  id: number;
+  period: string;
+  teamId: number;
+  enqueuedAt: string;
+  attempts: number;
 }
 
 export interface SchedulerOptions {
@@ -19,6 +33,12 @@ export interface SchedulerOptions {
   tickMs: number;
   /** Run history is kept this many days. */
   historyDays: number;
+  /**
+   * A claim still waiting this long after it was handed to the queue, and not in the queue, was
+   * lost (a Redis restarted empty): the next tick hands it over again. Default 30 s, half of the
+   * one-minute tick, so a lost claim runs at the next tick.
+   */
+  lostAfterMs?: number;
   logger: Logger;
   metrics: RefreshMetrics;
 }
@@ -31,16 +51,21 @@ export interface TickReport {
   claimed: number;
   /** Due periods another process had claimed already (or that are still running here). */
   skipped: number;
+  /** Claims found lost from the queue and handed to it again. */
+  requeued: number;
   durationMs: number;
 }
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 const CLAIMS_KEPT_MS = 24 * 3_600_000;
+const LOST_AFTER_MS = 30_000;
 
 /**
- * One tick a minute (and one at start): finds dashboards whose schedule is due and charts whose
- * auto-update has elapsed, claims each period in the store (the insert does nothing when another
- * process won it) and hands the winners to the dispatcher. Every process may tick.
+ * One tick a minute (and one at start): hands over again claims that were lost from the queue,
+ * finds dashboards whose schedule is due and charts whose auto-update has elapsed, claims each
+ * period in the store (the insert does nothing when another process won it) and hands the winners
+ * to the dispatcher. Every process may tick; a worker runs a claim only if it can move the claim
+ * from `enqueued` to `running`, so a claim handed over twice still runs once.
  */
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
@@ -98,7 +123,10 @@ export class Scheduler {
     const started = performance.now();
     const now = this.options.clock();
     const at = now.toISOString();
-    const report: TickReport = { at, dueDashboards: 0, dueCharts: 0, claimed: 0, skipped: 0, durationMs: 0 };
+    const report: TickReport = { at, dueDashboards: 0, dueCharts: 0, claimed: 0, skipped: 0, requeued: 0, durationMs: 0 };
+
+    // First the claims lost from the queue, so that they count as waiting below.
+    report.requeued = await this.requeueLost(now, at);
 
     const due: (RefreshJob & { period: string })[] = [];
     for (const dashboard of await this.store.scheduledDashboards()) {
@@ -122,7 +150,7 @@ export class Scheduler {
     for (const job of free) {
       if (!won.has(jobKey(job))) continue;
       report.claimed += 1;
-      await this.dispatcher.dispatch({ kind: job.kind, teamId: job.teamId, id: job.id });
+      await this.dispatcher.dispatch({ kind: job.kind, teamId: job.teamId, id: job.id, period: job.period });
     }
     report.skipped = due.length - report.claimed;
 
@@ -135,7 +163,32 @@ export class Scheduler {
 
     report.durationMs = performance.now() - started;
     this.options.metrics.observeTick(now, report.durationMs / 1000);
-    if (report.claimed > 0) this.options.logger.info({ claimed: report.claimed, skipped: report.skipped }, 'scheduler tick');
+    if (report.claimed > 0 || report.requeued > 0) this.options.logger.info({ claimed: report.claimed, skipped: report.skipped, requeued: report.requeued }, 'scheduler tick');
     return report;
+  }
+
+  /**
+   * Claims handed to the queue more than `lostAfterMs` ago that no worker has started and that the
+   * queue no longer holds (no job waiting or running for that dashboard or chart): the queue lost
+   * them, as a Redis restarted without persistence does. Each is handed over again, by exactly
+   * one process (the store's compare-and-set); a copy that still turns up later finds its claim
+   * taken and does not run. Answers how many were handed over.
+   */
+  private async requeueLost(now: Date, at: string): Promise<number> {
+    const before = new Date(now.getTime() - (this.options.lostAfterMs ?? LOST_AFTER_MS)).toISOString();
+    const candidates = await this.store.enqueuedBefore(before);
+    const busy = await Promise.all(candidates.map((claim) => this.dispatcher.busy(claim)));
+    let requeued = 0;
+    for (const [i, claim] of candidates.entries()) {
+      if (busy[i] || !(await this.store.requeue(claim, at))) continue;
+      requeued += 1;
+      this.options.metrics.observeRequeued();
+      this.options.logger.warn(
+        { kind: claim.kind, id: claim.id, teamId: claim.teamId, period: claim.period, enqueuedAt: claim.enqueuedAt, attempts: claim.attempts + 1 },
+        'claimed refresh was not in the queue (lost); enqueued again',
+      );
+      await this.dispatcher.dispatch({ kind: claim.kind, teamId: claim.teamId, id: claim.id, period: claim.period });
+    }
+    return requeued;
   }
 }

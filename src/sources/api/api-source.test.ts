@@ -37,6 +37,16 @@ function startApi(): Promise<{ server: Server; port: number }> {
         return json(res, { items: items.slice(0, 5) });
       case '/endless':
         return json(res, [{ page: q.get('page') }]);
+      case '/forever': {
+        // Pages of `size` numbered items that never end, for every template: offset/limit,
+        // page, cursor, next-page URL and Stripe's starting_after all move through them.
+        const size = Number(q.get('size') ?? 10);
+        const from =
+          q.has('offset') ? Number(q.get('offset')) : q.has('page') ? (Number(q.get('page')) - 1) * size : q.has('cursor') ? Number(q.get('cursor')) : q.has('starting_after') ? Number(q.get('starting_after')) + 1 : Number(q.get('p') ?? 0);
+        const page = Array.from({ length: size }, (_, i) => ({ id: from + i, n: from + i }));
+        const end = from + size;
+        return json(res, { object: 'list', has_more: true, data: page, meta: { next_cursor: String(end) }, links: { next: `/forever?size=${size}&p=${end}` } });
+      }
       case '/endless-cursor': {
         const at = Number(q.get('cursor') ?? 0);
         return json(res, { data: [{ n: at }], meta: { next_cursor: String(at + 1) } });
@@ -273,6 +283,56 @@ describe('ApiSource', () => {
       const result = await capped.run(conn, { route: '/endless-cursor', pagination: true, template: 'cursor', items: 'meta.next_cursor', offset: 'cursor' });
       expect((result.data as { data: unknown[] }).data).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }]);
       expect(result.meta).toMatchObject({ rowCount: 4, truncated: true });
+    });
+
+    // Every template, against a source that always has a next page: the page cap stops it and
+    // says so; so does the row limit, also when it falls exactly on the end of a page.
+    const forever: Record<string, DataRequestSpec> = {
+      custom: { route: '/forever?size=10&offset=0', pagination: true, template: 'custom', items: 'size', offset: 'offset' },
+      pages: { route: '/forever?size=10', pagination: true, template: 'pages', offset: 'page' },
+      cursor: { route: '/forever?size=10', pagination: true, template: 'cursor', items: 'meta.next_cursor', offset: 'cursor' },
+      url: { route: '/forever?size=10&p=0', pagination: true, template: 'url', paginationField: 'root.links.next' },
+      stripe: { route: '/forever?size=10', pagination: true, template: 'stripe' },
+    };
+    const rowsOf = (data: unknown): unknown[] => (Array.isArray(data) ? data : ((data as { data?: unknown[] }).data ?? []));
+
+    it.each(Object.keys(forever))('%s: stopping at the page cap while the source has more is truncated by pageLimit, with the right rowCount', async (template) => {
+      const capped = new ApiSource(client, { maxPages: 4 });
+      const result = await capped.run(conn, forever[template]!);
+      expect(rowsOf(result.data)).toHaveLength(40);
+      expect(result.meta).toMatchObject({ rowCount: 40, truncated: true, truncatedBy: 'pageLimit', pageLimit: 4 });
+    });
+
+    it.each(Object.keys(forever))('%s: a row limit that falls on the end of a page, with more to come, is truncated by rowLimit', async (template) => {
+      const result = await run(forever[template]!, { rowLimit: 30 });
+      expect(rowsOf(result.data)).toHaveLength(30);
+      expect(result.meta).toMatchObject({ rowCount: 30, truncated: true, truncatedBy: 'rowLimit' });
+    });
+
+    it('a row limit that falls on the end of the last page is not a cut', async () => {
+      // 25 items in pages of 10: the limit is met by the data, and the source says it is done.
+      for (const request of [
+        { route: '/pages', pagination: true, template: 'pages', offset: 'page' },
+        { route: '/cursor', pagination: true, template: 'cursor', items: 'meta.next_cursor', offset: 'cursor' },
+        { route: '/v1/charges', pagination: true, template: 'stripe' },
+      ] satisfies DataRequestSpec[]) {
+        const result = await run(request, { rowLimit: 25 });
+        expect(rowsOf(result.data), request.template).toHaveLength(25);
+        expect(result.meta, request.template).toMatchObject({ rowCount: 25, truncated: false });
+        expect(result.meta.truncatedBy).toBeUndefined();
+      }
+    });
+
+    it('the byte cap stops paging and says so', async () => {
+      const capped = new ApiSource(client, { maxTotalBytes: 2_000 });
+      const result = await capped.run(conn, forever['cursor']!);
+      expect(result.meta).toMatchObject({ truncated: true, truncatedBy: 'byteLimit', byteLimit: 2_000 });
+      expect(result.meta.rowCount).toBe(rowsOf(result.data).length);
+    });
+
+    it('itemsLimit is the request asking for fewer rows, not a cut', async () => {
+      const result = await run({ ...forever['cursor']!, itemsLimit: 30 });
+      expect(result.meta).toMatchObject({ rowCount: 30, truncated: false });
     });
 
     it('the row limit cuts paginated results, marked truncated', async () => {

@@ -8,6 +8,7 @@ import {
   CONNECTION_TEST_TIMEOUT_MS,
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
+  type RunMeta,
   type RunOptions,
   type RunResult,
   type Source,
@@ -102,12 +103,26 @@ export class ApiSource implements Source {
           bytesRead: () => bytes,
           sleep: (ms) => control.race(delay(ms, undefined, { signal: control.signal })),
         });
-        const meta = { columns: inferColumns(pageItems(result.data).items), rowCount: result.rowCount, truncated: result.truncated };
-        return { data: result.data, meta: { ...meta, durationMs: Math.round(control.elapsedMs()) } };
+        const meta: RunMeta = {
+          columns: inferColumns(pageItems(result.data).items),
+          rowCount: result.rowCount,
+          truncated: result.truncated,
+          ...(result.truncatedBy ? { truncatedBy: result.truncatedBy } : {}),
+          ...(result.truncatedBy === 'pageLimit' ? { pageLimit: this.options.maxPages } : {}),
+          ...(result.truncatedBy === 'byteLimit' ? { byteLimit: this.options.maxTotalBytes } : {}),
+          durationMs: Math.round(control.elapsedMs()),
+        };
+        return { data: result.data, meta };
       }
       const shaped = shapeResponse(await fetchJson(built.url), rowLimit);
-      const meta = { columns: inferColumns(pageItems(shaped.data).items), rowCount: shaped.rowCount, truncated: shaped.truncated };
-      return { data: shaped.data, meta: { ...meta, durationMs: Math.round(control.elapsedMs()) } };
+      const meta: RunMeta = {
+        columns: inferColumns(pageItems(shaped.data).items),
+        rowCount: shaped.rowCount,
+        truncated: shaped.truncated,
+        ...(shaped.truncated ? { truncatedBy: 'rowLimit' as const } : {}),
+        durationMs: Math.round(control.elapsedMs()),
+      };
+      return { data: shaped.data, meta };
     } catch (error) {
       throw control.error ?? toAppError(error, conn);
     } finally {

@@ -1,4 +1,4 @@
-import type { DataRequestSpec, ResultData } from '../types.js';
+import type { DataRequestSpec, ResultData, TruncationReason } from '../types.js';
 
 /** Fetches one page and returns its parsed JSON. */
 export type PageFetcher = (url: string) => Promise<unknown>;
@@ -19,8 +19,10 @@ export interface PaginationLimits {
 export interface PaginatedResult {
   data: ResultData;
   rowCount: number;
-  /** True when the row limit, the page cap or the byte cap stopped the paging. */
+  /** True when the row limit, the page cap or the byte cap stopped the paging while the source had more. */
   truncated: boolean;
+  /** Which of them, when truncated. */
+  truncatedBy?: TruncationReason;
   pages: number;
 }
 
@@ -126,39 +128,55 @@ export function shapeResponse(json: unknown, rowLimit: number): { data: ResultDa
  * - cursor: `items` = path of the next cursor in the response, `offset` = parameter to send it in;
  * - url: `paginationField` = path of the next page's URL in the response;
  * - stripe: `limit=100`, `starting_after` = last item id, while `has_more`.
- * Stops on an empty page, a repeated page, `itemsLimit` (0 = no limit), the row limit, the page
- * cap or the byte cap; the last three mark the result truncated.
+ * Stops when the source is done (an empty page, no next cursor, URL or `has_more`, a page or
+ * cursor seen before), at `itemsLimit` items (0 = no limit), or at a limit: the row limit, the
+ * page cap or the byte cap. Stopping at a limit while the source had more marks the result
+ * truncated, with the limit that stopped it (`truncatedBy`). Under the row limit one item more
+ * than the limit is read, so a limit that falls on the end of a page is still seen to cut.
  */
 export async function paginate(firstUrl: string, request: DataRequestSpec, fetchPage: PageFetcher, limits: PaginationLimits): Promise<PaginatedResult> {
   const itemsLimit = request.itemsLimit && request.itemsLimit > 0 ? request.itemsLimit : Infinity;
-  const cap = Math.min(itemsLimit, limits.rowLimit);
-  const capIsRowLimit = limits.rowLimit < itemsLimit;
+  const wanted = limits.rowLimit < itemsLimit ? limits.rowLimit + 1 : itemsLimit;
   const template = request.template ?? 'custom';
-  const state = { pages: 0, truncated: false };
+  let pages = 0;
+  let stoppedBy: TruncationReason | undefined;
+
+  /** The next page, or undefined when a cap stops the paging before it (the source had more). */
+  const fetchNext = async (url: string): Promise<unknown | undefined> => {
+    if (pages >= limits.maxPages) {
+      stoppedBy = 'pageLimit';
+      return undefined;
+    }
+    if (limits.bytesRead() >= limits.maxTotalBytes) {
+      stoppedBy = 'byteLimit';
+      return undefined;
+    }
+    if (pages > 0 && limits.pageDelayMs > 0) await limits.sleep(limits.pageDelayMs);
+    pages++;
+    return fetchPage(url);
+  };
+  /** Adds a page's items to `list` up to `wanted`; false once it is full (paging stops). */
+  const fill = (list: unknown[], items: unknown[]): boolean => {
+    for (let i = 0; i < items.length && list.length < wanted; i++) list.push(items[i]);
+    return list.length < wanted;
+  };
+  /** `list` cut back to the row limit (noting the cut when it had more). */
+  const kept = (list: unknown[]): unknown[] => {
+    if (list.length <= limits.rowLimit) return list;
+    stoppedBy = 'rowLimit';
+    return list.slice(0, limits.rowLimit);
+  };
+  const answer = (data: ResultData, rowCount: number): PaginatedResult => ({
+    data,
+    rowCount,
+    truncated: stoppedBy !== undefined,
+    ...(stoppedBy ? { truncatedBy: stoppedBy } : {}),
+    pages,
+  });
 
   const collected: unknown[] = [];
   let last: unknown;
   let lastKey: string | undefined;
-  /** Adds a page's items; false when paging must stop. */
-  const take = (items: unknown[]): boolean => {
-    const room = cap - collected.length;
-    for (let i = 0; i < items.length && i < room; i++) collected.push(items[i]);
-    if (items.length >= room) {
-      if (capIsRowLimit && items.length > room) state.truncated = true;
-      return false;
-    }
-    return true;
-  };
-  const fetchNext = async (url: string): Promise<unknown | undefined> => {
-    if (state.pages >= limits.maxPages || limits.bytesRead() >= limits.maxTotalBytes) {
-      state.truncated = true;
-      return undefined;
-    }
-    if (state.pages > 0 && limits.pageDelayMs > 0) await limits.sleep(limits.pageDelayMs);
-    state.pages++;
-    return fetchPage(url);
-  };
-
   let url = firstUrl;
   switch (template) {
     case 'pages': {
@@ -173,10 +191,11 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
         const text = JSON.stringify(items);
         if (items.length === 0 || text === previous) break;
         previous = text;
-        if (!take(items)) break;
+        if (!fill(collected, items)) break;
         page++;
       }
-      return { data: collected, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+      const data = kept(collected);
+      return answer(data, data.length);
     }
     case 'cursor': {
       const cursorPath = request.items || 'next_cursor';
@@ -188,20 +207,15 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
         if (json === undefined) break;
         last = json;
         let more = true;
-        if (Array.isArray(json)) more = take(json);
+        if (Array.isArray(json)) more = fill(collected, json);
         else if (isRecord(json)) {
-          for (const key of arrayKeys(json)) {
+          const keys = arrayKeys(json);
+          for (const key of keys) {
             const list = arrays.get(key) ?? [];
-            const room = cap - list.length;
-            const items = json[key] as unknown[];
-            for (let i = 0; i < items.length && i < room; i++) list.push(items[i]);
-            if (items.length >= room) {
-              if (capIsRowLimit && items.length > room) state.truncated = true;
-              more = false;
-            }
+            if (!fill(list, json[key] as unknown[])) more = false;
             arrays.set(key, list);
           }
-          if (arrayKeys(json).every((key) => (json[key] as unknown[]).length === 0)) more = false;
+          if (keys.every((key) => (json[key] as unknown[]).length === 0)) more = false;
         }
         const cursor = getPath(json, cursorPath);
         if (!more || cursor === null || cursor === undefined || cursor === '' || cursor === false) break;
@@ -212,11 +226,15 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
       }
       if (isRecord(last)) {
         const out: Json = { ...last };
-        for (const [key, list] of arrays) out[key] = list;
-        const counted = [...arrays.values()].reduce((max, list) => Math.max(max, list.length), 0);
-        return { data: out, rowCount: counted, truncated: state.truncated, pages: state.pages };
+        let rowCount = 0;
+        for (const [key, list] of arrays) {
+          out[key] = kept(list);
+          rowCount = Math.max(rowCount, (out[key] as unknown[]).length);
+        }
+        return answer(out, rowCount);
       }
-      return { data: collected, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+      const data = kept(collected);
+      return answer(data, data.length);
     }
     case 'url': {
       const path = (request.paginationField ?? '').replace(/^root(\[\])?\.?/, '');
@@ -228,17 +246,16 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
         last = json;
         const { items, key } = pageItems(json);
         if (key !== undefined) lastKey = key;
-        if (items.length === 0 || !take(items)) break;
+        if (items.length === 0 || !fill(collected, items)) break;
         const next = path ? getPath(json, path) : undefined;
         if (typeof next !== 'string' || next === '') break;
         const resolved = new URL(next, url).toString();
         if (visited.has(resolved)) break;
         url = resolved;
       }
-      if (isRecord(last) && lastKey !== undefined) {
-        return { data: { ...last, [lastKey]: collected }, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
-      }
-      return { data: collected, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+      const data = kept(collected);
+      if (isRecord(last) && lastKey !== undefined) return answer({ ...last, [lastKey]: data }, data.length);
+      return answer(data, data.length);
     }
     case 'stripe': {
       url = setQueryParam(url, 'limit', '100');
@@ -247,15 +264,15 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
         if (json === undefined) break;
         last = json;
         const items = isRecord(json) && Array.isArray(json['data']) ? (json['data'] as unknown[]) : [];
-        if (items.length === 0 || !take(items)) break;
+        if (items.length === 0 || !fill(collected, items)) break;
         if (!(isRecord(json) && json['has_more'] === true)) break;
         const lastId = getPath(items.at(-1), 'id');
         if (typeof lastId !== 'string' && typeof lastId !== 'number') break;
         url = setQueryParam(url, 'starting_after', String(lastId));
       }
       const envelope: Json = isRecord(last) ? { ...last } : { object: 'list' };
-      envelope['data'] = collected;
-      return { data: envelope, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+      envelope['data'] = kept(collected);
+      return answer(envelope, (envelope['data'] as unknown[]).length);
     }
     default: {
       // custom (also any unknown template)
@@ -273,10 +290,11 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
         const text = JSON.stringify(items);
         if (items.length === 0 || text === previous) break;
         previous = text;
-        if (!take(items)) break;
+        if (!fill(collected, items)) break;
         offset += pageSize ?? items.length;
       }
-      return { data: collected, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+      const data = kept(collected);
+      return answer(data, data.length);
     }
   }
 }

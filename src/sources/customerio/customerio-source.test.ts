@@ -122,6 +122,33 @@ describe('CustomerioSource against a local App API server', () => {
     ]);
   });
 
+  it('paging that stops at the page cap while Customer.io has a next page is truncated by pageLimit', async () => {
+    // Activities one per page (limit 1), more of them than the default cap of 1,000 requests.
+    const kept = cio.activities;
+    cio.activities = Array.from({ length: 1_010 }, (_, i) => ({ id: `p${i}`, type: 'page', name: 'view', customer_id: `u${i}`, timestamp: 1741600000 + i }));
+    try {
+      const before = cio.requests.length;
+      const result = await source.run(conn, { route: 'activities', configuration: { limit: 1 } });
+      expect(cio.requests.length - before).toBe(1_000);
+      expect(result.data).toHaveLength(1_000);
+      expect(result.meta).toMatchObject({ rowCount: 1_000, truncated: true, truncatedBy: 'pageLimit', pageLimit: 1_000 });
+      // All of them within the cap: done, not cut.
+      cio.activities = cio.activities.slice(0, 1_000);
+      expect((await source.run(conn, { route: 'activities', configuration: { limit: 1 } })).meta).toMatchObject({ rowCount: 1_000, truncated: false });
+    } finally {
+      cio.activities = kept;
+    }
+    // Customers, with a cap of one page: 1,000 of 1,250 read.
+    cio.people.push(...Array.from({ length: 1_250 }, (_, i) => ({ id: `y${i}`, email: `y${i}@example.com`, cio_id: `cy${i}`, segments: [4], attributes: {} })));
+    try {
+      const onePage = new CustomerioSource(client, { baseUrl: cio.url, now: () => NOW, maxPages: 1 });
+      const result = await onePage.run(conn, { route: 'customers', configuration: { segmentId: 4 } });
+      expect(result.meta).toMatchObject({ rowCount: 1_000, truncated: true, truncatedBy: 'pageLimit', pageLimit: 1 });
+    } finally {
+      cio.people = cio.people.filter((p) => !p.id.startsWith('y'));
+    }
+  });
+
   it('waits out a 429 once and carries on', async () => {
     cio.throttleNext(1);
     expect(await source.test(conn)).toEqual({ success: true });

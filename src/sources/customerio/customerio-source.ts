@@ -10,6 +10,7 @@ import {
   type DataRequestSpec,
   type ResolvedVariables,
   type Row,
+  type RunMeta,
   type RunOptions,
   type RunResult,
   type Source,
@@ -30,6 +31,8 @@ export interface CustomerioSourceOptions {
   now?: () => number;
   /** Retries of a 429 answer within the deadline (default 2). */
   maxRetries?: number;
+  /** Requests per paged route (customers, activities) at most (default 1,000). */
+  maxPages?: number;
 }
 
 const LABEL: ProviderLabel = { name: 'Customer.io', credential: 'App API key' };
@@ -51,6 +54,7 @@ export class CustomerioSource implements Source {
   readonly capabilities: SourceCapabilities = SOURCE_CAPABILITIES.customerio;
   private readonly now: () => number;
   private readonly maxRetries: number;
+  private readonly maxPages: number;
 
   constructor(
     private readonly client: OutboundClient,
@@ -58,6 +62,7 @@ export class CustomerioSource implements Source {
   ) {
     this.now = options.now ?? Date.now;
     this.maxRetries = options.maxRetries ?? 2;
+    this.maxPages = options.maxPages ?? MAX_PAGES;
   }
 
   async test(conn: SourceConnection, signal?: AbortSignal): Promise<TestResult> {
@@ -83,8 +88,10 @@ export class CustomerioSource implements Source {
 
     return this.withControl(conn, options, async (control) => {
       let rows: Row[];
-      if (segments[0] === 'customers' && segments.length === 1) rows = await this.customers(conn, control, configuration, variables, wanted);
-      else if (segments[0] === 'activities' && segments.length === 1) rows = await this.activities(conn, control, configuration, variables, new URLSearchParams(rawQuery), wanted);
+      // Set when the page cap stopped a paged route while Customer.io still had a next page.
+      let pageCapped = false;
+      if (segments[0] === 'customers' && segments.length === 1) ({ rows, pageCapped } = await this.customers(conn, control, configuration, variables, wanted));
+      else if (segments[0] === 'activities' && segments.length === 1) ({ rows, pageCapped } = await this.activities(conn, control, configuration, variables, new URLSearchParams(rawQuery), wanted));
       else if ((segments[0] === 'segments' || segments[0] === 'campaigns') && segments.length === 1) {
         const body = await this.call(conn, control, { path: segments[0], query: new URLSearchParams(rawQuery) });
         rows = listOf(body, segments[0]);
@@ -95,9 +102,10 @@ export class CustomerioSource implements Source {
       } else {
         throw new InvalidQueryError(`Customer.io route "${path}" is not supported; use one of ${ROUTES}`, 'route');
       }
-      const truncated = rows.length > rowLimit;
       const data = rows.slice(0, Math.min(rowLimit, itemsLimit));
-      return { data, meta: { columns: inferColumns(data), rowCount: data.length, truncated, durationMs: Math.round(control.elapsedMs()) } };
+      const cut: Pick<RunMeta, 'truncated' | 'truncatedBy' | 'pageLimit'> =
+        rows.length > rowLimit ? { truncated: true, truncatedBy: 'rowLimit' } : pageCapped ? { truncated: true, truncatedBy: 'pageLimit', pageLimit: this.maxPages } : { truncated: false };
+      return { data, meta: { columns: inferColumns(data), rowCount: data.length, ...cut, durationMs: Math.round(control.elapsedMs()) } };
     });
   }
 
@@ -131,11 +139,18 @@ export class CustomerioSource implements Source {
   }
 
   /** POST /v1/customers by filter, paged with `start`; attributes in batches of 100 when asked. */
-  private async customers(conn: SourceConnection, control: RunControl, configuration: Record<string, unknown>, variables: ResolvedVariables | undefined, wanted: number): Promise<Row[]> {
+  private async customers(
+    conn: SourceConnection,
+    control: RunControl,
+    configuration: Record<string, unknown>,
+    variables: ResolvedVariables | undefined,
+    wanted: number,
+  ): Promise<{ rows: Row[]; pageCapped: boolean }> {
     const filter = customerFilter(configuration, variables);
     const people: Row[] = [];
     let start = '';
-    for (let page = 0; page < MAX_PAGES && people.length < wanted; page += 1) {
+    let page = 0;
+    for (; page < this.maxPages && people.length < wanted; page += 1) {
       const query = new URLSearchParams({ limit: String(Math.min(PAGE_LIMIT, wanted - people.length)), ...(start ? { start } : {}) });
       const body = (await this.call(conn, control, { path: 'customers', query, body: { filter } })) as { identifiers?: Row[]; ids?: string[]; next?: string } | null;
       const found = body?.identifiers ?? (body?.ids ?? []).map((id) => ({ id }));
@@ -143,8 +158,9 @@ export class CustomerioSource implements Source {
       start = body?.next ?? '';
       if (!start || found.length === 0) break;
     }
+    const pageCapped = page >= this.maxPages && start !== '' && people.length < wanted;
     const kept = people.slice(0, wanted);
-    if (configuration['populateAttributes'] !== true && configuration['populateAttributes'] !== 'true') return kept;
+    if (configuration['populateAttributes'] !== true && configuration['populateAttributes'] !== 'true') return { rows: kept, pageCapped };
 
     const byId = new Map<string, Row>();
     for (let at = 0; at < kept.length; at += ATTRIBUTE_BATCH) {
@@ -154,7 +170,7 @@ export class CustomerioSource implements Source {
         byId.set(String(customer.id ?? customer.attributes?.['id']), { ...customer.attributes, ...(customer.unsubscribed !== undefined ? { unsubscribed: customer.unsubscribed } : {}) });
       }
     }
-    return kept.map((person) => ({ ...person, ...byId.get(String(person['id'])) }));
+    return { rows: kept.map((person) => ({ ...person, ...byId.get(String(person['id'])) })), pageCapped };
   }
 
   /** GET /v1/activities with its filters, paged with `start`. */
@@ -165,7 +181,7 @@ export class CustomerioSource implements Source {
     variables: ResolvedVariables | undefined,
     routeQuery: URLSearchParams,
     wanted: number,
-  ): Promise<Row[]> {
+  ): Promise<{ rows: Row[]; pageCapped: boolean }> {
     const filters = new URLSearchParams(routeQuery);
     const pairs: [string, unknown][] = [
       ['type', configuration['activityType']],
@@ -181,7 +197,8 @@ export class CustomerioSource implements Source {
     const limit = Math.min(Number(text(configuration['limit'], variables) ?? 100) || 100, PAGE_LIMIT);
     const rows: Row[] = [];
     let start = '';
-    for (let page = 0; page < MAX_PAGES && rows.length < wanted; page += 1) {
+    let page = 0;
+    for (; page < this.maxPages && rows.length < wanted; page += 1) {
       const query = new URLSearchParams(filters);
       query.set('limit', String(Math.min(limit, wanted - rows.length)));
       if (start) query.set('start', start);
@@ -191,7 +208,7 @@ export class CustomerioSource implements Source {
       start = body?.next ?? '';
       if (!start || found.length === 0) break;
     }
-    return rows;
+    return { rows, pageCapped: page >= this.maxPages && start !== '' && rows.length < wanted };
   }
 
   /** GET /v1/campaigns/{id}/metrics: one row per period, counted back from now. */

@@ -140,6 +140,63 @@ describe(`MongoSource over the wire (${onRealServer ? 'real server' : 'OP_MSG te
     });
   });
 
+  it("a query's maxTimeMS may shorten the run's time limit, never lift or pass it", async () => {
+    const operations = new Set(['find', 'aggregate', 'count', 'distinct']);
+    const sentOperations = (from: number) => (wire ? wire.received.slice(from).filter((cmd) => operations.has(Object.keys(cmd)[0] ?? '')) : []);
+    const zero = resolveVariables({ bindings: [{ name: 't', type: 'number' }], runtime: { t: 0 } });
+    const refused: [string, ReturnType<typeof resolveVariables> | undefined][] = [
+      ["collection('orders').find({}, { maxTimeMS: 0 })", undefined],
+      ["collection('orders').find({}, { maxTimeMS: '{{t}}' })", zero],
+      ["collection('orders').aggregate([], { maxTimeMS: -1 })", undefined],
+      ["collection('orders').findOne({}, { maxTimeMS: null })", undefined],
+      ["collection('orders').countDocuments({}, { maxTimeMS: 'none' })", undefined],
+      ["collection('orders').distinct('country', {}, { maxTimeMS: 1.5 })", undefined],
+      ["collection('orders').find({ $query: {}, $maxTimeMS: 0 })", undefined],
+    ];
+    const before = wire?.received.length ?? 0;
+    for (const [query, variables] of refused) {
+      await expect(source.run(conn, { query }, { variables, timeoutMs: 5_000 }), query).rejects.toMatchObject({ statusCode: 400, code: 'INVALID_QUERY', message: expect.stringContaining('maxTimeMS') });
+    }
+    // Options that would loosen time limits on the server are not among the allowed ones.
+    for (const query of [
+      "collection('orders').find({}, { noCursorTimeout: true })",
+      "collection('orders').aggregate([], { maxAwaitTimeMS: 0 })",
+      "collection('orders').find({}, { timeoutMS: 0 })",
+    ]) {
+      await expect(source.run(conn, { query }), query).rejects.toMatchObject({ statusCode: 400, code: 'INVALID_QUERY', message: expect.stringMatching(/is not allowed/) });
+    }
+    // Refused before anything was sent.
+    expect(sentOperations(before)).toEqual([]);
+
+    if (!wire) return; // what the server received is recorded by the test server only
+    const received = async (query: string, variables?: ReturnType<typeof resolveVariables>) => {
+      const from = wire!.received.length;
+      await source.run(conn, { query }, { timeoutMs: 5_000, ...(variables ? { variables } : {}) });
+      return sentOperations(from).map((cmd) => cmd['maxTimeMS'] as unknown);
+    };
+    const withinRunLimit = expect.toSatisfy((ms: unknown) => typeof ms === 'number' && ms >= 1 && ms <= 5_000);
+    const huge = resolveVariables({ bindings: [{ name: 't', type: 'number' }], runtime: { t: 2_000_000_000 } });
+    for (const query of [
+      "collection('orders').find({}, { maxTimeMS: 999999999 })",
+      "collection('orders').aggregate([{ $match: {} }], { maxTimeMS: 999999999 })",
+      "collection('orders').findOne({}, { maxTimeMS: 999999999 })",
+      "collection('orders').countDocuments({}, { maxTimeMS: 999999999 })",
+      "collection('orders').distinct('country', {}, { maxTimeMS: 999999999 })",
+      "collection('orders').find({})",
+    ]) {
+      expect(await received(query), query).toEqual([withinRunLimit]);
+    }
+    expect(await received("collection('orders').find({}, { maxTimeMS: '{{t}}' })", huge)).toEqual([withinRunLimit]);
+    // Neither can the connection's own options (the driver's timeoutMS=0 means "no limit").
+    const loose = { ...conn, id: 'mongo-int-loose', connectionString: `${url}${url.includes('?') ? '&' : '?'}timeoutMS=0` };
+    const from = wire.received.length;
+    await source.run(loose, { query: "collection('orders').find({})" }, { timeoutMs: 5_000 });
+    expect(sentOperations(from).map((cmd) => cmd['maxTimeMS'] as unknown)).toEqual([withinRunLimit]);
+    // A shorter limit of the query's own is kept.
+    expect(await received("collection('orders').find({}, { maxTimeMS: 50 })")).toEqual([50]);
+    expect(await received("collection('orders').countDocuments({}, { maxTimeMS: 40 })")).toEqual([40]);
+  });
+
   it('a reply that misses the deadline ends as 504 SOURCE_TIMEOUT (stalled test server)', async () => {
     if (!wire) return; // a real server cannot be stalled on demand; maxTimeMS covers it below
     wire.stall(['find'], 2_000);

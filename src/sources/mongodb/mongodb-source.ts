@@ -87,6 +87,16 @@ class DriverCursor implements BatchCursor {
 }
 
 /**
+ * The `maxTimeMS` sent with an operation: the run's remaining time, or the query's own option when
+ * that is shorter. Never 0 (the server reads 0 as "no limit"), never past the run's limit, whatever
+ * the option holds.
+ */
+export function effectiveMaxTimeMS(runLimitMs: number, own: unknown): number {
+  const limit = Math.max(1, Math.floor(runLimitMs) || 1);
+  return typeof own === 'number' && Number.isSafeInteger(own) && own >= 1 ? Math.min(limit, own) : limit;
+}
+
+/**
  * Issues exactly the driver calls of a plan. `maxTimeMS` makes the server stop the operation at
  * the deadline even if the client is gone.
  */
@@ -98,7 +108,7 @@ export async function openPlanCursor(
 ): Promise<BatchCursor> {
   const withTime = (options: unknown): Record<string, unknown> => ({
     ...(options as Record<string, unknown> | undefined),
-    maxTimeMS: Math.min(settings.maxTimeMS, Number((options as { maxTimeMS?: number } | undefined)?.maxTimeMS ?? Infinity)),
+    maxTimeMS: effectiveMaxTimeMS(settings.maxTimeMS, (options as { maxTimeMS?: unknown } | undefined)?.maxTimeMS),
   });
   const [a, b, c] = plan.args as [unknown, unknown, unknown];
   const asArray = async (rows: Row[]): Promise<BatchCursor> => {

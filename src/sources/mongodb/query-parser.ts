@@ -40,6 +40,8 @@ const OPERATIONS: Record<MongoOperation, { maxArgs: number; options: readonly st
   distinct: { maxArgs: 3, options: ['collation', 'comment', 'maxTimeMS', 'hint'] },
 };
 const CURSOR_STEPS: readonly MongoCursorStep[] = ['sort', 'limit', 'skip', 'project'];
+/** Where each operation takes its options object. */
+const OPTIONS_INDEX: Record<MongoOperation, number> = { find: 1, findOne: 1, aggregate: 1, countDocuments: 1, distinct: 2 };
 /** Writes ($out, $merge) and server-side JavaScript ($where, $function, $accumulator). */
 const FORBIDDEN_OPERATORS = new Set(['$out', '$merge', '$where', '$function', '$accumulator']);
 const ALLOWED_LIST = 'find, findOne, aggregate, countDocuments, distinct, then sort, limit, skip, project';
@@ -107,6 +109,14 @@ export function bindMongoPlan(plan: MongoPlan, variables: ResolvedVariables | un
   for (const step of bound.steps) {
     if ((step.method === 'limit' || step.method === 'skip') && !(Number.isInteger(step.args[0]) && (step.args[0] as number) >= 0)) {
       fail(`${step.method}() needs a non-negative integer`);
+    }
+  }
+  // Checked once bound, since a variable may give the value: 0 would mean "no limit" to the server.
+  const options = bound.args[OPTIONS_INDEX[bound.method]];
+  if (options !== null && typeof options === 'object' && 'maxTimeMS' in options) {
+    const value = (options as { maxTimeMS: unknown }).maxTimeMS;
+    if (!(typeof value === 'number' && Number.isSafeInteger(value) && value >= 1)) {
+      fail(`the maxTimeMS option must be a whole number of milliseconds, at least 1 (got ${JSON.stringify(value) ?? String(value)}); it can shorten the run's time limit, never lift it`);
     }
   }
   return bound;
@@ -280,6 +290,7 @@ function objectValue(node: Expr, where: string): Record<string, unknown> {
           : fail(`unsupported key (in ${where})`);
     if (findPlaceholders(key).length > 0) fail(`keys cannot be variables (in ${where})`);
     if (FORBIDDEN_OPERATORS.has(key)) fail(`the operator "${key}" is not allowed: queries can only read`);
+    if (key === '$maxTimeMS') fail('the modifier "$maxTimeMS" is not allowed: the time limit is the run\'s; the maxTimeMS option can shorten it');
     Object.defineProperty(out, key, { value: toValue(property['value'] as Expr, where), enumerable: true, writable: true, configurable: true });
   }
   return out;

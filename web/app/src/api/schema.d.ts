@@ -4070,10 +4070,16 @@ export interface operations {
                                     [key: string]: unknown;
                                 })[];
                                 rowCount: number;
-                                /** @description True when a row limit cut the result (the rows are the first `rowLimit`) */
+                                /** @description True when a limit cut the result: the source had more than these rows */
                                 truncated: boolean;
-                                /** @description The limit that cut the result, when truncated */
+                                /** @description Which limit cut it: the row limit (the rows are the first `rowLimit`), or the page or byte cap of a paginating source (`pageLimit` pages, `byteLimit` bytes were read) */
+                                truncatedBy?: "rowLimit" | "pageLimit" | "byteLimit";
+                                /** @description The row limit that cut the result, when it did */
                                 rowLimit?: number;
+                                /** @description The page cap that stopped a paginating source, when it did */
+                                pageLimit?: number;
+                                /** @description The byte cap that stopped a paginating source, when it did */
+                                byteLimit?: number;
                                 durationMs: number;
                             };
                         };
@@ -4129,10 +4135,16 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             rowCount: number;
-                            /** @description True when a row limit cut the result (the rows are the first `rowLimit`) */
+                            /** @description True when a limit cut the result: the source had more than these rows */
                             truncated: boolean;
-                            /** @description The limit that cut the result, when truncated */
+                            /** @description Which limit cut it: the row limit (the rows are the first `rowLimit`), or the page or byte cap of a paginating source (`pageLimit` pages, `byteLimit` bytes were read) */
+                            truncatedBy?: "rowLimit" | "pageLimit" | "byteLimit";
+                            /** @description The row limit that cut the result, when it did */
                             rowLimit?: number;
+                            /** @description The page cap that stopped a paginating source, when it did */
+                            pageLimit?: number;
+                            /** @description The byte cap that stopped a paginating source, when it did */
+                            byteLimit?: number;
                             durationMs: number;
                         };
                         cache: {
@@ -4206,10 +4218,16 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             rowCount: number;
-                            /** @description True when a row limit cut the result (the rows are the first `rowLimit`) */
+                            /** @description True when a limit cut the result: the source had more than these rows */
                             truncated: boolean;
-                            /** @description The limit that cut the result, when truncated */
+                            /** @description Which limit cut it: the row limit (the rows are the first `rowLimit`), or the page or byte cap of a paginating source (`pageLimit` pages, `byteLimit` bytes were read) */
+                            truncatedBy?: "rowLimit" | "pageLimit" | "byteLimit";
+                            /** @description The row limit that cut the result, when it did */
                             rowLimit?: number;
+                            /** @description The page cap that stopped a paginating source, when it did */
+                            pageLimit?: number;
+                            /** @description The byte cap that stopped a paginating source, when it did */
+                            byteLimit?: number;
                             durationMs: number;
                         };
                         cache: {
@@ -4497,12 +4515,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated` and `rowLimit` when a limit cut it) */
+                        /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated`, `truncatedBy` and the limit when a limit cut it) */
                         chartData: unknown;
-                        /** @description A row limit cut the data the chart was computed from */
+                        /** @description A limit cut the data the chart was computed from */
                         truncated: boolean;
-                        /** @description The limit that cut it, when truncated */
+                        /** @description Which limit: the row limit, or the page or byte cap of a paginating source */
+                        truncatedBy?: "rowLimit" | "pageLimit" | "byteLimit";
+                        /** @description The row limit that cut it, when it did */
                         rowLimit?: number;
+                        /** @description The page cap that stopped a paginating source, when it did */
+                        pageLimit?: number;
+                        /** @description The byte cap that stopped a paginating source, when it did */
+                        byteLimit?: number;
                         /** @description How each dataset config was computed: grouped by the database, or by the streaming engine */
                         paths: ("pushdown" | "stream")[];
                     };

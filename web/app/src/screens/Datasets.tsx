@@ -38,7 +38,22 @@ export interface Dataset {
 }
 export interface RunResult {
   data: Record<string, unknown>[];
-  meta: { columns: { name: string; type: string }[]; rowCount: number; truncated: boolean; durationMs: number };
+  meta: {
+    columns: { name: string; type: string }[];
+    rowCount: number;
+    truncated: boolean;
+    truncatedBy?: 'rowLimit' | 'pageLimit' | 'byteLimit';
+    pageLimit?: number;
+    durationMs: number;
+  };
+}
+
+/** Which limit cut a run, in words. */
+function truncationNote(meta: RunResult['meta']): string {
+  if (!meta.truncated) return '';
+  if (meta.truncatedBy === 'pageLimit') return ` (truncated: the source had more pages than the limit of ${meta.pageLimit ?? 'pages per run'})`;
+  if (meta.truncatedBy === 'byteLimit') return ' (truncated: the source had more than the size limit of a run)';
+  return ' (truncated by the row limit)';
 }
 
 /** `{{name}}` placeholders of a query, in order of appearance. */
@@ -247,7 +262,7 @@ export function Preview({ result, title = 'Preview' }: { result: RunResult; titl
     <div className="panel">
       <h2>{title}</h2>
       <p className="muted" data-testid={title === 'Preview' ? 'run-meta' : `${title.toLowerCase().replace(/\W+/g, '-')}-meta`}>
-        {result.meta.rowCount} rows in {Math.round(result.meta.durationMs)} ms{result.meta.truncated ? ' (truncated by the row limit)' : ''}
+        {result.meta.rowCount} rows in {Math.round(result.meta.durationMs)} ms{truncationNote(result.meta)}
       </p>
       {result.data.length === 0 ? (
         <Empty>The query returned no rows.</Empty>

@@ -34,12 +34,17 @@ function updatedText(iso: string | null): string | null {
   return Number.isNaN(date.getTime()) ? null : `Updated ${date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
 }
 
-/** A chart computed from a run that a row limit cut says so on the page, never silently. */
+/** A chart computed from a run that a limit cut says so on the page, never silently. */
 function truncationText(chartData: unknown): string | null {
-  const data = chartData as { truncated?: unknown; rowLimit?: unknown } | null;
+  const data = chartData as { truncated?: unknown; truncatedBy?: unknown; rowLimit?: unknown; pageLimit?: unknown } | null;
   if (!data || typeof data !== 'object' || data.truncated !== true) return null;
-  const limit = typeof data.rowLimit === 'number' ? data.rowLimit.toLocaleString('en-US') : 'the row limit';
-  return `Partial data: computed from the first ${limit} rows only`;
+  if (data.truncatedBy === 'pageLimit') {
+    const pages = typeof data.pageLimit === 'number' ? `${data.pageLimit.toLocaleString('en-US')} pages` : 'the page limit';
+    return `Partial data: the source had more than its first ${pages}`;
+  }
+  if (data.truncatedBy === 'byteLimit') return 'Partial data: the source had more than the size limit lets a run read';
+  const limit = typeof data.rowLimit === 'number' ? `${data.rowLimit.toLocaleString('en-US')} rows` : 'rows the row limit allows';
+  return `Partial data: computed from the first ${limit} only`;
 }
 
 /** One chart card; which renderer draws it depends on the chart type. */
