@@ -5,6 +5,7 @@ import { MysqlSource } from './mysql/mysql-source.js';
 import { PoolManager } from './pool-manager.js';
 import { PostgresSource } from './postgres/postgres-source.js';
 import { announceSkip, createTempMysqlDatabase, probeMysql } from './testing/services.js';
+import type { SqlSourceOptions } from './sql-source.js';
 import type { Row, Source, SourceConnection } from './types.js';
 import { resolveVariables } from './variables/resolve.js';
 
@@ -27,12 +28,23 @@ interface SqlTarget {
 interface SqlFlavour {
   name: string;
   skip: boolean;
-  source: (pools: PoolManager) => Source;
+  source: (pools: PoolManager, options?: SqlSourceOptions) => Source;
   setup: () => Promise<SqlTarget>;
   /** A reading query that runs for a long time (sleep functions are refused by the statement check). */
   slow: (marker: string) => string;
   badHost: (conn: SourceConnection) => SourceConnection;
   badDatabase: (conn: SourceConnection) => SourceConnection;
+  /** What a run can leave in its session on a pooled connection, through SQL the statement check lets through. */
+  session: {
+    /** Run by an administrator: a function the check does not know, that leaves session state (as the documentation warns). */
+    install: string;
+    /** Runs that leave state in their session. */
+    leave: string[];
+    /** What a run sees of its session; `session` names the connection. */
+    probe: string;
+    /** Locks our sessions hold, seen by an administrator: `[{ n: 0 }]` when none. */
+    locks: string;
+  };
 }
 
 const SEED = [
@@ -113,20 +125,43 @@ const FLAVOURS: SqlFlavour[] = [
   {
     name: 'postgres',
     skip: false,
-    source: (pools) => new PostgresSource(pools),
+    source: (pools, options) => new PostgresSource(pools, options),
     setup: pgTarget,
     slow: (marker) => `select count(*) from (select generate_series(1, 100000000000)) s /* ${marker} */`,
     badHost: (conn) => ({ ...conn, id: 'pg-bad-host', host: '127.0.0.1', port: '1' }),
     badDatabase: (conn) => ({ ...conn, id: 'pg-bad-db', dbName: 'no_such_database_here' }),
+    session: {
+      install: `create function leave_state() returns int language sql as $$
+        select pg_advisory_lock(4242); select set_config('plotline.left', 'yes', false); select set_config('search_path', 'pg_catalog', false); select 1 $$`,
+      leave: ['select leave_state() as one'],
+      probe: `select pg_backend_pid() as session,
+        (select count(*)::int from pg_locks where locktype = 'advisory' and pid = pg_backend_pid()) as advisory_locks,
+        coalesce(current_setting('plotline.left', true), '') as custom_setting, current_setting('search_path') as search_path,
+        current_user as role, session_user as session_role, current_setting('application_name') as application,
+        current_setting('client_encoding') as encoding, current_setting('DateStyle') as date_style, current_setting('TimeZone') as zone`,
+      locks: "select count(*)::int as n from pg_locks where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())",
+    },
   },
   {
     name: 'mysql',
     skip: skipMysql,
-    source: (pools) => new MysqlSource(pools),
+    source: (pools, options) => new MysqlSource(pools, options),
     setup: mysqlTarget,
     slow: (marker) => `select count(*) from information_schema.COLUMNS a, information_schema.COLUMNS b, information_schema.COLUMNS c /* ${marker} */`,
     badHost: (conn) => ({ ...conn, id: 'my-bad-host', host: '127.0.0.1', port: '1' }),
     badDatabase: (conn) => ({ ...conn, id: 'my-bad-db', dbName: 'no_such_database_here' }),
+    session: {
+      // GET_LOCK names are server-wide: this one is the test database's own.
+      install: `CREATE FUNCTION leave_state() RETURNS INT NOT DETERMINISTIC BEGIN
+        SET @via_function = 'yes'; SET SESSION group_concat_max_len = 4; SET SESSION sql_mode = 'ANSI_QUOTES';
+        RETURN GET_LOCK(CONCAT(DATABASE(), '.left'), 0); END`,
+      leave: ["select @x := 'yes' as x", 'select leave_state() as one'],
+      // count (*) with a space parses only under IGNORE_SPACE, which mysql2 asks for in its handshake.
+      probe: `select connection_id() as session, @x as x, @via_function as via_function, @@session.group_concat_max_len as group_concat_max_len,
+        @@session.sql_mode as sql_mode, @@character_set_client as client_charset, @@character_set_results as results_charset,
+        @@collation_connection as collation, @@session.time_zone as zone, count (*) as orders from orders`,
+      locks: "select count(is_used_lock(concat(database(), '.left'))) as n",
+    },
   },
 ];
 
@@ -289,6 +324,25 @@ for (const flavour of FLAVOURS) {
       const orders = schema.tables.find((table) => table.name === 'orders');
       expect(orders?.columns.map((c) => c.name)).toEqual(['id', 'status', 'amount', 'country', 'created_at']);
       expect(orders?.columns[0]?.type).toMatch(/int/i);
+    });
+
+    it('gives the next run on a pooled connection a fresh session: nothing a run left, the settings a new connection has', async () => {
+      await target.exec(flavour.session.install);
+      // One connection, so the next run is certain to reuse it.
+      const single = new PoolManager();
+      const one = flavour.source(single, { maxConnections: 1 });
+      const conn = { ...target.conn, id: `${String(target.conn.id)}-one` };
+      const probe = async () => (await one.run(conn, { query: flavour.session.probe })).data as Row[];
+      try {
+        const fresh = await probe();
+        for (const query of flavour.session.leave) await one.run(conn, { query });
+        const next = await probe();
+        expect(next[0]?.['session']).toBe(fresh[0]?.['session']);
+        expect(next).toEqual(fresh);
+        expect((await target.exec(flavour.session.locks)).map((row) => Number(row['n']))).toEqual([0]);
+      } finally {
+        await single.closeAll();
+      }
     });
 
     it('closes its pool on invalidate', async () => {

@@ -2,7 +2,8 @@
  * What PostgreSQL and MySQL runs have in common: admission through the connection's gate, a
  * read-only transaction with a statement time limit, the statement check, variables bound as
  * driver parameters, rows streamed in batches under the row cap, cancellation on the server at
- * the deadline, and driver errors read once into typed ones. A dialect brings its pool (driver
+ * the deadline, the session reset before a pooled connection is reused, and driver errors read
+ * once into typed ones. A dialect brings its pool (driver
  * calls, connection settings, how to stop a running statement), its cursor and its error codes.
  *
  * Nothing here imports a driver: both sources import this module, and each driver must still load
@@ -91,6 +92,12 @@ export abstract class SqlPool<C> {
 
   /** Opens a read-only transaction whose statements stop on the server after `remainingMs`. */
   abstract begin(client: C, remainingMs: number): Promise<void>;
+  /**
+   * Ends a run that went well: rolls its transaction back and resets what it may have left in the
+   * session (locks, settings, variables), in one round trip, so the next run on this pooled client
+   * starts from a fresh session. Rejects when it could not; the client must then be discarded.
+   */
+  abstract finish(client: C): Promise<void>;
   /** Runs a statement without parameters; its rows. */
   abstract query<T>(client: C, sql: string): Promise<T[]>;
   /** Stops the statement running on `client`, from outside its connection. */
@@ -225,7 +232,13 @@ export abstract class SqlSource<C, P extends SqlPool<C>> implements Source {
       });
       await control.race(pool.begin(client, control.remainingMs()));
       const result = await work(client, pool);
-      await control.race(pool.query(client, 'ROLLBACK'));
+      try {
+        await control.race(pool.finish(client));
+      } catch (error) {
+        if (control.aborted) throw error;
+        // The answer stands; a session that could not be reset is closed rather than reused.
+        broken = true;
+      }
       return result;
     } catch (error) {
       broken = true;

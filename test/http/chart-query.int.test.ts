@@ -194,6 +194,35 @@ describe.each([
     }
   });
 
+  it('columns named like denied functions are charted, pushed down too (the grouped query names them without a table)', async () => {
+    const named = (
+      await t.request({
+        method: 'POST',
+        url: `/team/${owner.teamId}/datasets/quick-create`,
+        token: owner.token,
+        payload: { name: 'Odd names', project_ids: [projectId], dataRequests: [{ connection_id: connectionId, query: "select country as pg_sleep, amount as lo_total from orders where status = 'paid'" }] },
+      })
+    ).json();
+    const created = await t.request({
+      method: 'POST',
+      url: `/project/${projectId}/chart/quick-create`,
+      token: owner.token,
+      payload: { name: 'Odd names', type: 'bar', chartDatasetConfigs: [{ dataset_id: named.id, xAxis: 'root[].pg_sleep', yAxis: 'root[].lo_total', yAxisOperation: 'sum' }] },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const compute = vi.spyOn(t.container.chartRuns, 'compute');
+    let res;
+    try {
+      res = await query(created.json().id);
+      expect((await compute.mock.results[0]!.value).paths).toEqual([pushdown ? 'pushdown' : 'stream']);
+    } finally {
+      compute.mockRestore();
+    }
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().chartData.data;
+    expect(Object.fromEntries(data.labels.map((l: string, i: number) => [l, data.datasets[0].data[i]]))).toEqual({ FR: 30, DE: 5, US: 100 });
+  });
+
   it('a stranger cannot run the chart', async () => {
     const stranger = await t.signup('Stranger');
     const c = await chart({ name: 'Private', type: 'bar' }, [{ xAxis: 'root[].country', yAxis: 'root[].id', yAxisOperation: 'count' }]);

@@ -203,7 +203,16 @@ describe('runs against a real Postgres', () => {
     try {
       // The connection is a superuser's: only the statement check stands between the query and the shell.
       expect((await client.query("select current_setting('is_superuser') as su")).rows[0].su).toBe('on');
-      for (const query of [`copy (select 1) to program 'touch ${marker}'`, `select 1; copy orders to '${marker}'`, "select pg_read_file('/etc/hostname')", "select lo_import('/etc/hostname')"]) {
+      const queries = [
+        `copy (select 1) to program 'touch ${marker}'`,
+        `select 1; copy orders to '${marker}'`,
+        "select pg_read_file('/etc/hostname')",
+        "select lo_import('/etc/hostname')",
+        // The same calls in functional notation: (x).f and t.f are f(x) and f(t).
+        "select ('/etc/hostname'::text).pg_read_file",
+        "select p.lo_import from lower('/etc/hostname') as p",
+      ];
+      for (const query of queries) {
         const created = await t.request({ method: 'POST', url: api('/datasets/quick-create'), token: owner.token, payload: { name: 'evil', dataRequests: [{ connection_id: connectionId, query }] } });
         expect(created.statusCode, created.body).toBe(200);
         const res = await t.request({ method: 'GET', url: api(`/datasets/${created.json().id}/request`), token: owner.token });

@@ -318,7 +318,7 @@ class Planner {
     }
     const parts: Sql[] = [];
     const prefilter: Sql[] = [];
-    const column = sql`q.${date.ident}`;
+    const column = date.ident;
     const safe = (v: number): boolean => v >= SAFE_FROM && v < SAFE_TO;
     if (start !== null) {
       parts.push(sql`${t} >= ${this.d.doubleParam(start)}`);
@@ -646,9 +646,12 @@ class Planner {
     const flagFromRows = flagged.filter((c) => !flagFromGroup.includes(c) && (c.rowFlag || grouped.includes(c)));
     const flagPerRow = flagged.filter((c) => c.rowFlag || flagFromRows.includes(c));
 
-    // Rows: the used columns renamed, their flags where rows need them.
-    const s0: Sql[] = columns.map((c) => sql`q.${c.ident} AS ${c.raw}`);
-    for (const c of flagPerRow) s0.push(sql`${d.flag(d.unsafe(c.kind, sql`q.${c.ident}`)!)} AS ${flagName(c)}`);
+    // Rows: the used columns renamed, their flags where rows need them. The user's columns are
+    // named alone, not as q."name": a qualified name is also Postgres's functional notation
+    // (q.f is f(q) when q has no column f), which the statement check refuses for denied function
+    // names; a lone name is never a call, and q is the only table here.
+    const s0: Sql[] = columns.map((c) => sql`${c.ident} AS ${c.raw}`);
+    for (const c of flagPerRow) s0.push(sql`${d.flag(d.unsafe(c.kind, c.ident)!)} AS ${flagName(c)}`);
     // A count of rows reads no column; MySQL needs something in the select list.
     if (s0.length === 0) s0.push(Sql.trusted('1 AS pd_one'));
     let stage = sql`SELECT ${join(s0, ', ')} FROM (\n${userQuery}\n) AS q`;

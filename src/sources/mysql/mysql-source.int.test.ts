@@ -1,3 +1,4 @@
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PoolManager } from '../pool-manager.js';
 import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../testing/services.js';
@@ -5,6 +6,49 @@ import type { SourceConnection } from '../types.js';
 import { MysqlSource } from './mysql-source.js';
 
 const skip = announceSkip(await probeMysql(), 'MySQL/MariaDB source suite');
+
+/** COM_RESET_CONNECTION, the command that ends every run (one byte, sequence 0). */
+const COM_RESET_CONNECTION = 0x1f;
+
+/**
+ * A server that does not know COM_RESET_CONNECTION (MySQL before 5.7.3, some proxies): a proxy on
+ * loopback in front of the real server that answers that command with the error such a server
+ * sends (1047, unknown command) and passes every other packet through.
+ */
+function startServerWithoutReset(upstream: { host: string; port: number }): Promise<{ server: Server; port: number; resetsRefused: () => number }> {
+  let refused = 0;
+  const server = createServer((client: Socket) => {
+    const real = connect(upstream.port, upstream.host);
+    client.on('error', () => real.destroy());
+    real.on('error', () => client.destroy());
+    client.on('close', () => real.destroy());
+    real.on('close', () => client.destroy());
+    real.pipe(client);
+    let pending = Buffer.alloc(0);
+    client.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 4) {
+        const length = pending.readUIntLE(0, 3);
+        if (pending.length < 4 + length) break;
+        const packet = pending.subarray(0, 4 + length);
+        pending = pending.subarray(4 + length);
+        if (length === 1 && packet[3] === 0 && packet[4] === COM_RESET_CONNECTION) {
+          refused += 1;
+          const payload = Buffer.concat([Buffer.from([0xff, 1047 & 0xff, 1047 >> 8]), Buffer.from('#08S01Unknown command')]);
+          const header = Buffer.alloc(4);
+          header.writeUIntLE(payload.length, 0, 3);
+          header[3] = 1;
+          client.write(Buffer.concat([header, payload]));
+        } else {
+          real.write(packet);
+        }
+      }
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, resetsRefused: () => refused })),
+  );
+}
 
 describe.skipIf(skip)('MysqlSource specifics', () => {
   let temp: TempMysqlDatabase;
@@ -50,6 +94,24 @@ describe.skipIf(skip)('MysqlSource specifics', () => {
   it('falls back to plain for sslmode=prefer, and fails require, on a server without TLS', async () => {
     await expect(source.test({ ...conn, id: 'my-prefer', ssl: true, sslMode: 'prefer' })).resolves.toEqual({ success: true });
     await expect(source.test({ ...conn, id: 'my-require', ssl: true, sslMode: 'require' })).rejects.toMatchObject({ code: 'SOURCE_UNREACHABLE' });
+  });
+
+  it('closes a connection whose session could not be reset instead of reusing it', async () => {
+    const proxy = await startServerWithoutReset({ host: temp.host, port: Number(temp.port) });
+    const single = new PoolManager();
+    const one = new MysqlSource(single, { maxConnections: 1 });
+    const through = { ...conn, id: 'my-no-reset', host: '127.0.0.1', port: String(proxy.port) };
+    try {
+      const first = await one.run(through, { query: "select connection_id() as id, @x := 'yes' as x" });
+      const second = await one.run(through, { query: 'select connection_id() as id, @x as x' });
+      expect(proxy.resetsRefused()).toBeGreaterThanOrEqual(1);
+      // Both runs answered; the second on another connection, where nothing of the first is left.
+      expect((second.data as Array<{ id: number }>)[0]!.id).not.toBe((first.data as Array<{ id: number }>)[0]!.id);
+      expect(second.data).toEqual([{ id: expect.any(Number), x: null }]);
+    } finally {
+      await single.closeAll();
+      await new Promise((resolve) => proxy.server.close(resolve));
+    }
   });
 
   it('leaves no session state behind between runs', async () => {

@@ -14,6 +14,10 @@ export type MysqlSourceOptions = SqlSourceOptions;
 
 const KILL_TIMEOUT_MS = 2_000;
 
+/** The connection's character set and collation, asked for in the handshake and again by every run. */
+const CHARSET = 'utf8mb4';
+const COLLATION = 'utf8mb4_general_ci';
+
 /** Values normalized like every other source (see values.ts). */
 const typeCast: TypeCast = (field, next) => {
   switch (field.type) {
@@ -106,7 +110,7 @@ export class MysqlPool extends SqlPool<PoolConnection> {
       database: target.database,
       ssl: this.ssl,
       connectTimeout: options.connectTimeoutMs,
-      charset: 'utf8mb4',
+      charset: COLLATION,
     };
   }
 
@@ -122,7 +126,8 @@ export class MysqlPool extends SqlPool<PoolConnection> {
       bigNumberStrings: false,
       dateStrings: true,
       multipleStatements: false,
-      // Every distinct query text is a server-side statement per connection; keep few.
+      // Every distinct query text is a server-side statement per connection, until the reset
+      // that ends the run deallocates them; keep few.
       maxPreparedStatements: 64,
       typeCast,
     };
@@ -164,10 +169,20 @@ export class MysqlPool extends SqlPool<PoolConnection> {
     return new Promise((resolve) => this.pool.end(() => resolve()));
   }
 
-  /** The time limit is a session variable: a pooled connection keeps the last run's, so every run sets its own. */
+  /** The time limit is a session variable: every run sets its own, with the rest of its session (see `sessionStatement`). */
   async begin(conn: PoolConnection, remainingMs: number): Promise<void> {
-    await query(conn, await this.timeoutStatement(conn, remainingMs));
+    await query(conn, await this.sessionStatement(conn, remainingMs));
     await query(conn, 'START TRANSACTION READ ONLY');
+  }
+
+  /**
+   * COM_RESET_CONNECTION: rolls the transaction back and gives the connection a fresh session
+   * (user variables, session variables, GET_LOCK locks, temporary tables and prepared statements
+   * gone; mysql2 forgets its statements with them), in one round trip. A server without it
+   * (MySQL before 5.7.3, some proxies) fails here, and the connection is closed instead.
+   */
+  finish(conn: PoolConnection): Promise<void> {
+    return new Promise((resolve, reject) => conn.reset((error) => (error ? reject(error) : resolve())));
   }
 
   query<T>(conn: PoolConnection, sql: string): Promise<T[]> {
@@ -188,12 +203,17 @@ export class MysqlPool extends SqlPool<PoolConnection> {
 
   openCursor(conn: PoolConnection, statement: SqlStatement, batchSize: number, releasePool: () => Promise<void>): BatchCursor {
     const command = conn.execute(statement.text, statement.values as never[]);
-    return new MysqlCursor(conn, command.stream({ highWaterMark: batchSize }), this, releasePool);
+    return new MysqlCursor(conn, statement.text, command.stream({ highWaterMark: batchSize }), this, releasePool);
   }
 
 
-  /** `SET SESSION` statement that bounds one statement's run time on this server. */
-  async timeoutStatement(conn: PoolConnection, ms: number): Promise<string> {
+  /**
+   * The `SET` that starts a run: its statement time limit on this server, and the session a fresh
+   * connection has. A reset session takes the server's defaults, which differ from what the
+   * handshake asked for: MySQL resets the character set, MariaDB drops the IGNORE_SPACE that
+   * mysql2 asks for (so `count (*)` would parse on a fresh connection only).
+   */
+  async sessionStatement(conn: PoolConnection, ms: number): Promise<string> {
     this.flavour ??= query<Array<{ v: string }>>(conn, 'SELECT VERSION() AS v').then((rows) =>
       /mariadb/i.test(rows[0]?.v ?? '') ? 'mariadb' : 'mysql',
     );
@@ -201,9 +221,9 @@ export class MysqlPool extends SqlPool<PoolConnection> {
       this.flavour = undefined;
       throw error;
     });
-    return flavour === 'mariadb'
-      ? `SET SESSION max_statement_time = ${(Math.max(1, ms) / 1000).toFixed(3)}`
-      : `SET SESSION max_execution_time = ${Math.max(1, Math.ceil(ms))}`;
+    const limit =
+      flavour === 'mariadb' ? `SESSION max_statement_time = ${(Math.max(1, ms) / 1000).toFixed(3)}` : `SESSION max_execution_time = ${Math.max(1, Math.ceil(ms))}`;
+    return `SET NAMES ${CHARSET} COLLATE ${COLLATION}, SESSION sql_mode = CONCAT(@@SESSION.sql_mode, ',IGNORE_SPACE'), ${limit}`;
   }
 
   /** Stops the statement running on `threadId` from a separate connection. */
@@ -229,8 +249,8 @@ function query<T>(conn: PoolConnection, sql: string): Promise<T> {
 
 /**
  * MySQL and MariaDB (and rdsMysql). Each run: `START TRANSACTION READ ONLY`, a per-statement time
- * limit, a prepared statement whose rows are streamed; over the deadline, KILL QUERY and the
- * connection is destroyed.
+ * limit, a prepared statement whose rows are streamed, then a reset of the session; over the
+ * deadline, KILL QUERY and the connection is destroyed.
  */
 export class MysqlSource extends SqlSource<PoolConnection, MysqlPool> {
   readonly type = 'mysql';
@@ -269,6 +289,7 @@ class MysqlCursor implements BatchCursor {
 
   constructor(
     private readonly connection: PoolConnection,
+    private readonly text: string,
     private readonly rows: Readable,
     private readonly pool: MysqlPool,
     private readonly releasePool: () => Promise<void>,
@@ -306,7 +327,10 @@ class MysqlCursor implements BatchCursor {
   async close(reason: CloseReason): Promise<void> {
     try {
       if (reason === 'done' && !this.failure) {
-        await query(this.connection, 'ROLLBACK');
+        // Closed before the reset rather than forgotten by it (mysql2 would then close an id the
+        // server no longer has): once the reset answers, the server is done with this run.
+        this.connection.unprepare(this.text);
+        await this.pool.finish(this.connection);
         this.connection.release();
         return;
       }

@@ -170,6 +170,32 @@ describe('PostgresSource connections', () => {
     expect(await eventually(async () => (await backendCount()) === 0)).toBe(true);
   });
 
+  it('closes a connection whose session could not be reset instead of reusing it', async () => {
+    // A role that may not call pg_advisory_unlock_all (revoked in this database only): the reset
+    // that ends each run fails, so each run's connection is closed and the next run opens another.
+    const role = `plpg_noreset_${process.pid}_${Date.now().toString(36)}`;
+    const admin = new pg.Client({ connectionString: dbUrl.toString() });
+    await admin.connect();
+    const single = new PoolManager();
+    const one = new PostgresSource(single, { maxConnections: 1 });
+    try {
+      await admin.query(`create role ${role} login; revoke execute on function pg_advisory_unlock_all() from public`);
+      const conn = { ...base, id: 'pg-no-reset', username: role, password: '' };
+      const pid = async (run: () => Promise<{ data: unknown }>) => ((await run()).data as Array<{ pid: number }>)[0]!.pid;
+      const streamed = await pid(() => one.run(conn, { query: 'select pg_backend_pid() as pid' }));
+      const compiled = await pid(() => one.run(conn, { compiled: { text: 'select pg_backend_pid() as pid', values: [] } }));
+      const again = await pid(() => one.run(conn, { query: 'select pg_backend_pid() as pid' }));
+      // Every run answered, each on a connection of its own.
+      expect(new Set([streamed, compiled, again]).size).toBe(3);
+      const alive = async () => (await admin.query('select count(*)::int as n from pg_stat_activity where pid = any($1)', [[streamed, compiled]])).rows[0].n;
+      expect(await eventually(async () => (await alive()) === 0)).toBe(true);
+    } finally {
+      await single.closeAll();
+      await admin.query(`grant execute on function pg_advisory_unlock_all() to public; drop role if exists ${role}`);
+      await admin.end();
+    }
+  });
+
   it('closes the pool of an unsaved connection after a test', async () => {
     await pools.closeAll();
     expect(await eventually(async () => (await backendCount()) === 0)).toBe(true);

@@ -19,6 +19,17 @@ const CANCEL_WAIT_MS = 1_500;
 /** How long one cancel request is given before it is sent again. */
 const CANCEL_RETRY_MS = 200;
 
+/**
+ * Ends a run and resets its session in one round trip (one simple query), before the connection
+ * goes back to the pool: everything DISCARD ALL resets but prepared statements, which
+ * node-postgres keeps track of per connection (DEALLOCATE would leave it naming statements that
+ * are gone), and cached plans, which are not state. Settings and the role go with the rolled-back
+ * transaction already; session advisory locks (taken by a function the check does not know) do
+ * not, and the rest costs nothing when there is nothing to reset.
+ */
+const END_RUN =
+  'ROLLBACK; CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; UNLISTEN *; SELECT pg_advisory_unlock_all(); DISCARD SEQUENCES; DISCARD TEMP';
+
 /** The client fields node-postgres sets from BackendKeyData (not in its type definitions). */
 type BackendKey = { processID?: number | null; secretKey?: number | null };
 
@@ -67,6 +78,10 @@ export class PostgresPool extends SqlPool<pg.PoolClient> {
     await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(remainingMs))}; SET LOCAL standard_conforming_strings = on`);
   }
 
+  async finish(client: pg.PoolClient): Promise<void> {
+    await client.query(END_RUN);
+  }
+
   async query<T>(client: pg.PoolClient, sql: string): Promise<T[]> {
     return (await client.query(sql)).rows as T[];
   }
@@ -87,7 +102,7 @@ export class PostgresPool extends SqlPool<pg.PoolClient> {
   }
 
   openCursor(client: pg.PoolClient, statement: SqlStatement, _batchSize: number, releasePool: () => Promise<void>): BatchCursor {
-    return new PostgresCursor(client, this.target, statement.text, statement.values, releasePool);
+    return new PostgresCursor(client, this, statement.text, statement.values, releasePool);
   }
 
   private async create(): Promise<pg.Pool> {
@@ -189,7 +204,7 @@ class PostgresCursor implements BatchCursor {
 
   constructor(
     private readonly client: pg.PoolClient,
-    private readonly target: PostgresTarget,
+    private readonly pool: PostgresPool,
     text: string,
     values: unknown[],
     private readonly releasePool: () => Promise<void>,
@@ -227,7 +242,7 @@ class PostgresCursor implements BatchCursor {
       const closed = await withTimeout(
         (async () => {
           await this.cursor.close();
-          await this.client.query('ROLLBACK');
+          await this.pool.finish(this.client);
         })(),
         CANCEL_WAIT_MS,
       );
@@ -253,7 +268,7 @@ class PostgresCursor implements BatchCursor {
     // backend is waiting for a message, not running), so it is sent again until the read ends.
     const deadline = performance.now() + CANCEL_WAIT_MS;
     do {
-      await sendCancelRequest(this.target.host, this.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
+      await sendCancelRequest(this.pool.target.host, this.pool.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
       if (await withTimeout(settled, CANCEL_RETRY_MS)) return;
     } while (performance.now() < deadline);
   }

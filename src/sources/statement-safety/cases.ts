@@ -3,7 +3,9 @@
  * (`statement-safety.test.ts`) and the runs against real servers
  * (`statement-safety.int.test.ts`). They use a table `guard (id, note)` holding one row
  * `(1, 'kept')` and a sequence `guard_seq`; `__FILE__` stands for a path that must never be
- * written. A refused case names a fragment of the expected message.
+ * written. A refused case names a fragment of the expected message. A statement that could reach
+ * other sessions (pg_terminate_backend over pg_stat_activity) keeps to the test's own database,
+ * so that a check that let it through would only harm the test.
  */
 
 export const POSTGRES_READS: readonly string[] = [
@@ -43,6 +45,25 @@ export const POSTGRES_READS: readonly string[] = [
   'select 1 as "DROP TABLE guard"',
   'SeLeCt NoTe FrOm GuArD',
   'select /* nested /* comment */ still comment */ 1',
+  // Field selection from a row, and qualified columns: fields, not calls.
+  `select (jsonb_each('{"a": 1}'::jsonb)).key`,
+  'select (g).note, (g.*).id from guard g',
+  "select (row(1, 'x')::guard).note",
+  'select ((select g from guard g limit 1)).note',
+  'select (case when true then g end).id from guard g',
+  'select guard.id, public.guard.note from guard',
+  // Functional notation on a column, for a function that is not denied.
+  'select (note).upper from guard',
+  // Calls in every form, to functions that are not denied.
+  'select U&"\\006Cower"(note) from guard',
+  "select concat_ws(',', variadic array['a', 'b']), make_interval(days => 1)",
+  "select string_agg(note, ',' order by id), percentile_cont(0.5) within group (order by id) from guard",
+  'select * from guard tablesample system (100)',
+  'select * from rows from (generate_series(1, 2), generate_series(1, 3)) as r(a, b)',
+  'select * from guard g, lateral generate_series(1, g.id) as s(n)',
+  // Operators and casts call functions too, but no built-in one calls a denied function.
+  'select 1 operator(pg_catalog.+) 2',
+  "select '42'::int4 + cast('1' as bigint), '10:20:10,14,15'::txid_snapshot::text",
 ];
 
 export const POSTGRES_REFUSED: ReadonlyArray<readonly [sql: string, named: string]> = [
@@ -106,6 +127,60 @@ export const POSTGRES_REFUSED: ReadonlyArray<readonly [sql: string, named: strin
   ['SELECT PG_SLEEP(1)', 'pg_sleep()'],
   ['select "PG_SLEEP"(1)', 'pg_sleep()'],
   ["select /* hidden */ pg_read_file /* x */ ('/etc/hostname') -- y", 'pg_read_file()'],
+  // Every other way to write a call: escaped names, named and variadic arguments, FROM-clause
+  // functions, aggregates and window calls, other clauses, the sampling method.
+  [`select U&"pg\\005fread\\005ffile"('/etc/hostname')`, 'pg_read_file()'],
+  [`select U&"!0070g_sleep" UESCAPE '!' (1)`, 'pg_sleep()'],
+  ["select pg_catalog.pg_read_file(filename => '/etc/hostname')", 'pg_read_file()'],
+  ["select concat(variadic array[pg_read_file('/etc/hostname')])", 'pg_read_file()'],
+  ["select * from rows from (pg_ls_dir('.')) as f(name)", 'pg_ls_dir()'],
+  ["select * from pg_ls_dir('.') with ordinality", 'pg_ls_dir()'],
+  ["select * from guard, lateral pg_read_file('/etc/hostname') as f", 'pg_read_file()'],
+  ["select string_agg(pg_read_file('/etc/hostname'), '') from guard", 'pg_read_file()'],
+  ['select count(pg_sleep(1)) over () from guard', 'pg_sleep()'],
+  ['select max(id) filter (where pg_try_advisory_lock(1)) from guard', 'pg_try_advisory_lock()'],
+  ['select id from guard order by pg_sleep(1)', 'pg_sleep()'],
+  ['select * from guard tablesample pg_sleep (1)', 'pg_sleep()'],
+  // Functional notation: `(x).f` and `t.f` call f(x) and f(t) when f is not a field.
+  ["select ('/etc/hostname'::text).pg_read_file", 'pg_read_file()'],
+  ["select ('/etc/hostname').pg_read_file", 'pg_read_file()'],
+  [`select ('/etc/hostname'::text)."pg_read_file"`, 'pg_read_file()'],
+  [`select ('/etc/hostname'::text).U&"pg\\005fread\\005ffile"`, 'pg_read_file()'],
+  ["select ('.'::text).pg_ls_dir", 'pg_ls_dir()'],
+  ["select * from (select ('.'::text).pg_ls_dir) as d", 'pg_ls_dir()'],
+  ["with f as (select ('/etc/hostname'::text).pg_read_file as c) select * from f", 'pg_read_file()'],
+  ["select ('/etc/hostname'::text).lo_import", 'lo_import()'],
+  ["select ('select 1'::text).ts_stat", 'ts_stat()'],
+  ["select ('guard_seq'::regclass).nextval", 'nextval()'],
+  ['select $1.pg_read_file', 'pg_read_file()'],
+  ["select (x).pg_read_file from (select '/etc/hostname'::text as x) as s", 'pg_read_file()'],
+  ["select ((select '/etc/hostname'::text)).pg_read_file", 'pg_read_file()'],
+  ["select (case when true then '/etc/hostname' end).pg_read_file", 'pg_read_file()'],
+  ["select (coalesce('/etc/hostname', '')).pg_read_file", 'pg_read_file()'],
+  ['select (pg_backend_pid()).pg_terminate_backend', 'pg_terminate_backend()'],
+  ['select (pid).pg_terminate_backend from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()', 'pg_terminate_backend()'],
+  ['select (s.pid).pg_cancel_backend from pg_stat_activity as s where s.datname = current_database()', 'pg_cancel_backend()'],
+  ['select pid.pg_terminate_backend from pg_stat_activity where datname = current_database()', 'pg_terminate_backend()'],
+  ['select s.pid.pg_terminate_backend from pg_stat_activity as s where s.datname = current_database()', 'pg_terminate_backend()'],
+  ['select p.pg_terminate_backend from pg_backend_pid() as p', 'pg_terminate_backend()'],
+  ['select g.pg_sleep from generate_series(1, 1) as g', 'pg_sleep()'],
+  ['select guard.pg_advisory_lock from guard', 'pg_advisory_lock()'],
+  ['select public.guard.pg_advisory_lock from guard', 'pg_advisory_lock()'],
+  ['select (1::bigint).pg_advisory_lock', 'pg_advisory_lock()'],
+  ['select (id).pg_try_advisory_lock from guard', 'pg_try_advisory_lock()'],
+  ["select ('1 second'::interval).pg_sleep_for", 'pg_sleep_for()'],
+  ['select (0.1).pg_sleep', 'pg_sleep()'],
+  ['select id from guard group by id having (id).pg_advisory_lock is not null', 'pg_advisory_lock()'],
+  ['explain analyze select (1).pg_sleep', 'pg_sleep()'],
+  // Field selection from a value that is never a row is a call whatever the name: refused.
+  ["select ('abc'::text).length", '(…).length on a value cast to a built-in type'],
+  ["select ('a' || 'b').upper", '(…).upper on an operator expression'],
+  ['select (true and false).abs', '(…).abs on a boolean expression'],
+  ['select (1).abs', '(…).abs on a constant'],
+  ['select ($1).length', '(…).length on a parameter'],
+  ['select (current_user).length', '(…).length on a built-in value'],
+  ['select (array[1, 2]).cardinality', '(…).cardinality on an array'],
+  ['select (note collate "C").length from guard', '(…).length on a collated value'],
   ['vacuum guard', 'VACUUM is not'],
   ['lock table guard', 'LOCK is not'],
   ["notify plotline, 'x'", 'NOTIFY is not'],
@@ -218,6 +293,15 @@ export const MYSQL_REFUSED: ReadonlyArray<readonly [sql: string, named: string]>
   ['explain delete from guard', 'EXPLAIN of DELETE'],
   ["explain update guard set note = 'x'", 'EXPLAIN of UPDATE'],
   ['describe delete from guard', 'EXPLAIN of DELETE'],
+  // Every other way to write a call to a denied function.
+  ['select `db`.`sleep`(1)', 'sleep()'],
+  ['select {fn sleep(1)}', 'sleep()'],
+  ['select (select sleep(1))', 'sleep()'],
+  ["select json_object('a', sleep(1))", 'sleep()'],
+  ['select count(sleep(1)) over () from guard', 'sleep()'],
+  ['select id from guard group by id having sleep(1) = 0', 'sleep()'],
+  ['select * from guard order by sleep(1)', 'sleep()'],
+  ['select @x := sleep(1)', 'sleep()'],
   ['select nextval(guard_seq)', 'nextval()'],
   ['select next value for guard_seq', 'NEXT VALUE FOR'],
   ['select * from guard procedure analyse()', 'PROCEDURE'],
