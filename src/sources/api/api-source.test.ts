@@ -37,6 +37,11 @@ function startApi(): Promise<{ server: Server; port: number }> {
         return json(res, { items: items.slice(0, 5) });
       case '/endless':
         return json(res, [{ page: q.get('page') }]);
+      case '/endless-wide':
+        // 10 KB per page, without end.
+        return json(res, [{ page: q.get('page'), pad: 'x'.repeat(10_000) }]);
+      case '/wide':
+        return json(res, [{ pad: 'x'.repeat(20_000) }]);
       case '/endless-cursor': {
         const at = Number(q.get('cursor') ?? 0);
         return json(res, { data: [{ n: at }], meta: { next_cursor: String(at + 1) } });
@@ -273,6 +278,19 @@ describe('ApiSource', () => {
       const result = await capped.run(conn, { route: '/endless-cursor', pagination: true, template: 'cursor', items: 'meta.next_cursor', offset: 'cursor' });
       expect((result.data as { data: unknown[] }).data).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }]);
       expect(result.meta).toMatchObject({ rowCount: 4, truncated: true });
+    });
+
+    it('the byte limit stops paging, marked truncated by bytes; one answer over it is refused', async () => {
+      const limit = 100 * 1024;
+      const result = await run({ route: '/endless-wide', pagination: true, template: 'pages', offset: 'page', itemsLimit: 0 }, { byteLimit: limit });
+      expect(result.meta).toMatchObject({ truncated: true, truncatedBy: 'bytes', byteLimit: limit });
+      // Pages of 10 KB are read until 100 KiB have arrived.
+      expect((result.data as unknown[]).length).toBe(11);
+      expect((await run({ route: '/wide' })).meta.truncated).toBe(false);
+      await expect(run({ route: '/wide' }, { byteLimit: 10_000 })).rejects.toMatchObject({ statusCode: 502, code: 'SOURCE_RESPONSE_TOO_LARGE' });
+      const capped = new ApiSource(client, { maxPages: 4 });
+      const pages = await capped.run(conn, { route: '/endless', pagination: true, template: 'pages', offset: 'page', itemsLimit: 0 });
+      expect(pages.meta).toMatchObject({ truncated: true, truncatedBy: 'pages' });
     });
 
     it('the row limit cuts paginated results, marked truncated', async () => {

@@ -8,8 +8,10 @@ import {
   CONNECTION_TEST_TIMEOUT_MS,
   DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
+  type RunMeta,
   type RunOptions,
   type RunResult,
+  type TruncationReason,
   type Source,
   type SourceCapabilities,
   type SourceConnection,
@@ -78,16 +80,15 @@ export class ApiSource implements Source {
 
   async run(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RunResult> {
     const built = buildApiRequest(conn, request, options.variables);
-    const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
+    const control = new RunControl(options);
     const rowLimit = options.rowLimit ?? DEFAULT_ROW_LIMIT;
-    let bytes = 0;
     const firstOrigin = new URL(built.url).origin;
 
     const fetchJson = async (url: string): Promise<unknown> => {
       // Credentials stay with the connection's origin (a next-page URL may point elsewhere).
       const headers = new URL(url).origin === firstOrigin ? built.headers : withoutCredentials(built.headers);
       const response = await control.race(this.send(control, { ...built, url, headers }, this.options.maxRetries));
-      bytes += response.body.length;
+      control.countBytes(response.body.length);
       if (response.status >= 300) throw upstreamError(response, conn);
       return parseJson(response);
     };
@@ -98,15 +99,15 @@ export class ApiSource implements Source {
           rowLimit,
           maxPages: this.options.maxPages,
           pageDelayMs: this.options.pageDelayMs,
-          maxTotalBytes: this.options.maxTotalBytes,
-          bytesRead: () => bytes,
+          maxTotalBytes: Math.min(this.options.maxTotalBytes, control.byteLimit),
+          bytesRead: () => control.bytesRead,
           sleep: (ms) => control.race(delay(ms, undefined, { signal: control.signal })),
         });
-        const meta = { columns: inferColumns(pageItems(result.data).items), rowCount: result.rowCount, truncated: result.truncated };
+        const meta = { columns: inferColumns(pageItems(result.data).items), rowCount: result.rowCount, truncated: result.truncated, ...truncation(result.truncatedBy, control) };
         return { data: result.data, meta: { ...meta, durationMs: Math.round(control.elapsedMs()) } };
       }
       const shaped = shapeResponse(await fetchJson(built.url), rowLimit);
-      const meta = { columns: inferColumns(pageItems(shaped.data).items), rowCount: shaped.rowCount, truncated: shaped.truncated };
+      const meta = { columns: inferColumns(pageItems(shaped.data).items), rowCount: shaped.rowCount, truncated: shaped.truncated, ...truncation(shaped.truncated ? 'rows' : undefined, control) };
       return { data: shaped.data, meta: { ...meta, durationMs: Math.round(control.elapsedMs()) } };
     } catch (error) {
       throw control.error ?? toAppError(error, conn);
@@ -124,7 +125,8 @@ export class ApiSource implements Source {
         headers: request.headers,
         body: request.body,
         signal: control.signal,
-        maxBytes: this.options.maxResponseBytes,
+        // One answer is held whole: it may not be larger than the run's byte limit either.
+        maxBytes: Math.min(this.options.maxResponseBytes, control.byteLimit),
       });
       if (response.status !== 429 || attempt >= retries) return response;
       const waitMs = retryAfterMs(response.headers['retry-after']);
@@ -132,6 +134,12 @@ export class ApiSource implements Source {
       await control.race(delay(waitMs, undefined, { signal: control.signal }));
     }
   }
+}
+
+/** What cut a result, as the run's meta says it. */
+function truncation(reason: TruncationReason | undefined, control: RunControl): Pick<RunMeta, 'truncatedBy' | 'byteLimit'> {
+  if (reason === undefined) return {};
+  return reason === 'bytes' ? { truncatedBy: reason, byteLimit: control.byteLimit } : { truncatedBy: reason };
 }
 
 function retryAfterMs(header: string | string[] | undefined): number | undefined {

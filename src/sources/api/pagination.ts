@@ -1,4 +1,4 @@
-import type { DataRequestSpec, ResultData } from '../types.js';
+import type { DataRequestSpec, ResultData, TruncationReason } from '../types.js';
 
 /** Fetches one page and returns its parsed JSON. */
 export type PageFetcher = (url: string) => Promise<unknown>;
@@ -21,6 +21,8 @@ export interface PaginatedResult {
   rowCount: number;
   /** True when the row limit, the page cap or the byte cap stopped the paging. */
   truncated: boolean;
+  /** Which of them, when truncated. */
+  truncatedBy?: TruncationReason;
   pages: number;
 }
 
@@ -134,7 +136,11 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
   const cap = Math.min(itemsLimit, limits.rowLimit);
   const capIsRowLimit = limits.rowLimit < itemsLimit;
   const template = request.template ?? 'custom';
-  const state = { pages: 0, truncated: false };
+  const state: { pages: number; truncated: boolean; truncatedBy?: TruncationReason } = { pages: 0, truncated: false };
+  const cut = (reason: TruncationReason): void => {
+    state.truncated = true;
+    state.truncatedBy ??= reason;
+  };
 
   const collected: unknown[] = [];
   let last: unknown;
@@ -144,14 +150,18 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
     const room = cap - collected.length;
     for (let i = 0; i < items.length && i < room; i++) collected.push(items[i]);
     if (items.length >= room) {
-      if (capIsRowLimit && items.length > room) state.truncated = true;
+      if (capIsRowLimit && items.length > room) cut('rows');
       return false;
     }
     return true;
   };
   const fetchNext = async (url: string): Promise<unknown | undefined> => {
-    if (state.pages >= limits.maxPages || limits.bytesRead() >= limits.maxTotalBytes) {
-      state.truncated = true;
+    if (state.pages >= limits.maxPages) {
+      cut('pages');
+      return undefined;
+    }
+    if (limits.bytesRead() >= limits.maxTotalBytes) {
+      cut('bytes');
       return undefined;
     }
     if (state.pages > 0 && limits.pageDelayMs > 0) await limits.sleep(limits.pageDelayMs);
@@ -176,7 +186,7 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
         if (!take(items)) break;
         page++;
       }
-      return { data: collected, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+      return { data: collected, rowCount: collected.length, truncated: state.truncated, truncatedBy: state.truncatedBy, pages: state.pages };
     }
     case 'cursor': {
       const cursorPath = request.items || 'next_cursor';
@@ -196,7 +206,7 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
             const items = json[key] as unknown[];
             for (let i = 0; i < items.length && i < room; i++) list.push(items[i]);
             if (items.length >= room) {
-              if (capIsRowLimit && items.length > room) state.truncated = true;
+              if (capIsRowLimit && items.length > room) cut('rows');
               more = false;
             }
             arrays.set(key, list);
@@ -214,9 +224,9 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
         const out: Json = { ...last };
         for (const [key, list] of arrays) out[key] = list;
         const counted = [...arrays.values()].reduce((max, list) => Math.max(max, list.length), 0);
-        return { data: out, rowCount: counted, truncated: state.truncated, pages: state.pages };
+        return { data: out, rowCount: counted, truncated: state.truncated, truncatedBy: state.truncatedBy, pages: state.pages };
       }
-      return { data: collected, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+      return { data: collected, rowCount: collected.length, truncated: state.truncated, truncatedBy: state.truncatedBy, pages: state.pages };
     }
     case 'url': {
       const path = (request.paginationField ?? '').replace(/^root(\[\])?\.?/, '');
@@ -236,9 +246,9 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
         url = resolved;
       }
       if (isRecord(last) && lastKey !== undefined) {
-        return { data: { ...last, [lastKey]: collected }, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+        return { data: { ...last, [lastKey]: collected }, rowCount: collected.length, truncated: state.truncated, truncatedBy: state.truncatedBy, pages: state.pages };
       }
-      return { data: collected, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+      return { data: collected, rowCount: collected.length, truncated: state.truncated, truncatedBy: state.truncatedBy, pages: state.pages };
     }
     case 'stripe': {
       url = setQueryParam(url, 'limit', '100');
@@ -255,7 +265,7 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
       }
       const envelope: Json = isRecord(last) ? { ...last } : { object: 'list' };
       envelope['data'] = collected;
-      return { data: envelope, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+      return { data: envelope, rowCount: collected.length, truncated: state.truncated, truncatedBy: state.truncatedBy, pages: state.pages };
     }
     default: {
       // custom (also any unknown template)
@@ -276,7 +286,7 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
         if (!take(items)) break;
         offset += pageSize ?? items.length;
       }
-      return { data: collected, rowCount: collected.length, truncated: state.truncated, pages: state.pages };
+      return { data: collected, rowCount: collected.length, truncated: state.truncated, truncatedBy: state.truncatedBy, pages: state.pages };
     }
   }
 }

@@ -122,6 +122,15 @@ describe('CustomerioSource against a local App API server', () => {
     ]);
   });
 
+  it('stops paging activities at the byte limit, the run marked truncated by bytes', async () => {
+    const before = cio.requests.length;
+    // Pages of 4 activities of about 100 bytes each: the third page is never asked for.
+    const events = await source.run(conn, { route: 'activities', configuration: { limit: 4 } }, { byteLimit: 700 });
+    expect(events.meta).toMatchObject({ truncated: true, truncatedBy: 'bytes', byteLimit: 700 });
+    expect(events.data).toHaveLength(8);
+    expect(cio.requests.length - before).toBe(2);
+  });
+
   it('waits out a 429 once and carries on', async () => {
     cio.throttleNext(1);
     expect(await source.test(conn)).toEqual({ success: true });

@@ -97,7 +97,7 @@ export class CustomerioSource implements Source {
       }
       const truncated = rows.length > rowLimit;
       const data = rows.slice(0, Math.min(rowLimit, itemsLimit));
-      return { data, meta: { columns: inferColumns(data), rowCount: data.length, truncated, durationMs: Math.round(control.elapsedMs()) } };
+      return { data, meta: { columns: inferColumns(data), rowCount: data.length, ...control.truncation(truncated), durationMs: Math.round(control.elapsedMs()) } };
     });
   }
 
@@ -141,20 +141,26 @@ export class CustomerioSource implements Source {
       const found = body?.identifiers ?? (body?.ids ?? []).map((id) => ({ id }));
       people.push(...found);
       start = body?.next ?? '';
-      if (!start || found.length === 0) break;
+      if (!start || found.length === 0 || control.stopPaging()) break;
     }
     const kept = people.slice(0, wanted);
     if (configuration['populateAttributes'] !== true && configuration['populateAttributes'] !== 'true') return kept;
 
     const byId = new Map<string, Row>();
+    // People whose attributes were not fetched (the byte limit stopped the calls) are left out.
+    let populated = kept.length;
     for (let at = 0; at < kept.length; at += ATTRIBUTE_BATCH) {
+      if (at > 0 && control.stopPaging()) {
+        populated = at;
+        break;
+      }
       const ids = kept.slice(at, at + ATTRIBUTE_BATCH).map((p) => String(p['id']));
       const body = (await this.call(conn, control, { path: 'customers/attributes', body: { ids } })) as { customers?: { id?: string; attributes?: Row; unsubscribed?: unknown }[] } | null;
       for (const customer of body?.customers ?? []) {
         byId.set(String(customer.id ?? customer.attributes?.['id']), { ...customer.attributes, ...(customer.unsubscribed !== undefined ? { unsubscribed: customer.unsubscribed } : {}) });
       }
     }
-    return kept.map((person) => ({ ...person, ...byId.get(String(person['id'])) }));
+    return kept.slice(0, populated).map((person) => ({ ...person, ...byId.get(String(person['id'])) }));
   }
 
   /** GET /v1/activities with its filters, paged with `start`. */
@@ -189,7 +195,7 @@ export class CustomerioSource implements Source {
       const found = body?.activities ?? [];
       rows.push(...found.map((a) => (typeof a['timestamp'] === 'number' ? { ...a, timestamp: new Date((a['timestamp'] as number) * 1000).toISOString() } : a)));
       start = body?.next ?? '';
-      if (!start || found.length === 0) break;
+      if (!start || found.length === 0 || control.stopPaging()) break;
     }
     return rows;
   }
