@@ -7,7 +7,9 @@ import type { ChartRunService } from './service.js';
 export interface ChartPreviewAnswer {
   chartData: unknown;
   truncated: boolean;
+  truncatedBy?: 'rows' | 'bytes' | 'pages';
   rowLimit?: number;
+  byteLimit?: number;
   paths: ('pushdown' | 'stream')[];
 }
 
@@ -26,10 +28,12 @@ export class ChartPreviewService {
   async preview(actor: Actor, projectId: number, input: PreviewChartInput, filters: RuntimeFilter[]): Promise<ChartPreviewAnswer> {
     const { project, chart } = await this.deps.charts.draft(actor, projectId, input);
     const result = await this.deps.runs.computeUnsaved({ chart, project }, { variables: input.variables ?? {}, filters });
+    const { truncation } = result;
     return {
       chartData: result.chartData,
-      truncated: result.truncation !== undefined,
-      ...(result.truncation ? { rowLimit: result.truncation.rowLimit } : {}),
+      truncated: truncation !== undefined,
+      ...(truncation ? { truncatedBy: truncation.truncatedBy, rowLimit: truncation.rowLimit } : {}),
+      ...(truncation?.byteLimit !== undefined ? { byteLimit: truncation.byteLimit } : {}),
       paths: result.paths,
     };
   }

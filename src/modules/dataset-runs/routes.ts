@@ -36,8 +36,12 @@ const RunQuery = Type.Object({
 const Meta = Type.Object({
   columns: Type.Array(Type.Object({ name: Type.String(), type: Type.String() }, { additionalProperties: true })),
   rowCount: Type.Integer(),
-  truncated: Type.Boolean({ description: 'True when a row limit cut the result (the rows are the first `rowLimit`)' }),
-  rowLimit: Type.Optional(Type.Integer({ description: 'The limit that cut the result, when truncated' })),
+  truncated: Type.Boolean({ description: 'True when a limit cut the result (the rows are the first ones only)' }),
+  truncatedBy: Type.Optional(
+    Type.Enum(['rows', 'bytes', 'pages'], { description: 'Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source\'s page cap' }),
+  ),
+  rowLimit: Type.Optional(Type.Integer({ description: 'The row limit of the run, when truncated' })),
+  byteLimit: Type.Optional(Type.Integer({ description: 'The byte limit that cut the result, when `truncatedBy` is `bytes`' })),
   durationMs: Type.Number(),
 });
 
@@ -62,10 +66,9 @@ function parseVariables(raw: string | undefined): Record<string, unknown> | unde
   throw ValidationError.field('querystring.variables', 'must be a JSON object of variable values');
 }
 
-/** A streamed run goes out as it is produced; a collected one through the response schema. */
+/** A run goes out in chunks as it is written (the response schema documents its shape). */
 function send(reply: FastifyReply, answer: DatasetRunAnswer) {
-  if (answer.kind === 'stream') return reply.type('application/json; charset=utf-8').send(answer.body as never);
-  return answer.body;
+  return reply.type('application/json; charset=utf-8').send(answer as never);
 }
 
 export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsService }> = async (app, { runs }) => {

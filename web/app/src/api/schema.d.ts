@@ -1010,7 +1010,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The dataset run as a file (CSV streamed), bounded by the row limit */
+        /** The dataset run as a file, bounded by the row and byte limits (a cut file says so in `x-plotline-truncated*` headers) */
         get: operations["exportDataset"];
         put?: never;
         post?: never;
@@ -4068,10 +4068,17 @@ export interface operations {
                                     [key: string]: unknown;
                                 })[];
                                 rowCount: number;
-                                /** @description True when a row limit cut the result (the rows are the first `rowLimit`) */
+                                /** @description True when a limit cut the result (the rows are the first ones only) */
                                 truncated: boolean;
-                                /** @description The limit that cut the result, when truncated */
+                                /**
+                                 * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+                                 * @enum {unknown}
+                                 */
+                                truncatedBy?: "rows" | "bytes" | "pages";
+                                /** @description The row limit of the run, when truncated */
                                 rowLimit?: number;
+                                /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
+                                byteLimit?: number;
                                 durationMs: number;
                             };
                         };
@@ -4127,10 +4134,17 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             rowCount: number;
-                            /** @description True when a row limit cut the result (the rows are the first `rowLimit`) */
+                            /** @description True when a limit cut the result (the rows are the first ones only) */
                             truncated: boolean;
-                            /** @description The limit that cut the result, when truncated */
+                            /**
+                             * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+                             * @enum {unknown}
+                             */
+                            truncatedBy?: "rows" | "bytes" | "pages";
+                            /** @description The row limit of the run, when truncated */
                             rowLimit?: number;
+                            /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
+                            byteLimit?: number;
                             durationMs: number;
                         };
                         cache: {
@@ -4204,10 +4218,17 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             rowCount: number;
-                            /** @description True when a row limit cut the result (the rows are the first `rowLimit`) */
+                            /** @description True when a limit cut the result (the rows are the first ones only) */
                             truncated: boolean;
-                            /** @description The limit that cut the result, when truncated */
+                            /**
+                             * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+                             * @enum {unknown}
+                             */
+                            truncatedBy?: "rows" | "bytes" | "pages";
+                            /** @description The row limit of the run, when truncated */
                             rowLimit?: number;
+                            /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
+                            byteLimit?: number;
                             durationMs: number;
                         };
                         cache: {
@@ -4495,12 +4516,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated` and `rowLimit` when a limit cut it) */
+                        /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated`, `truncatedBy`, `rowLimit` and, for bytes, `byteLimit` when a limit cut it) */
                         chartData: unknown;
-                        /** @description A row limit cut the data the chart was computed from */
+                        /** @description A limit cut the data the chart was computed from */
                         truncated: boolean;
-                        /** @description The limit that cut it, when truncated */
+                        /**
+                         * @description Which limit, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+                         * @enum {unknown}
+                         */
+                        truncatedBy?: "rows" | "bytes" | "pages";
+                        /** @description The row limit of the run, when truncated */
                         rowLimit?: number;
+                        /** @description The byte limit that cut it, when `truncatedBy` is `bytes` */
+                        byteLimit?: number;
                         /** @description How each dataset config was computed: grouped by the database, or by the streaming engine */
                         paths: ("pushdown" | "stream")[];
                     };

@@ -38,7 +38,12 @@ export interface Dataset {
 }
 export interface RunResult {
   data: Record<string, unknown>[];
-  meta: { columns: { name: string; type: string }[]; rowCount: number; truncated: boolean; durationMs: number };
+  meta: { columns: { name: string; type: string }[]; rowCount: number; truncated: boolean; truncatedBy?: 'rows' | 'bytes' | 'pages'; durationMs: number };
+}
+
+/** Which limit cut a run, as the run's meta says it. */
+function truncationLimit(reason: RunResult['meta']['truncatedBy']): string {
+  return reason === 'bytes' ? 'size limit' : reason === 'pages' ? 'page limit' : 'row limit';
 }
 
 /** `{{name}}` placeholders of a query, in order of appearance. */
@@ -247,7 +252,7 @@ export function Preview({ result, title = 'Preview' }: { result: RunResult; titl
     <div className="panel">
       <h2>{title}</h2>
       <p className="muted" data-testid={title === 'Preview' ? 'run-meta' : `${title.toLowerCase().replace(/\W+/g, '-')}-meta`}>
-        {result.meta.rowCount} rows in {Math.round(result.meta.durationMs)} ms{result.meta.truncated ? ' (truncated by the row limit)' : ''}
+        {result.meta.rowCount} rows in {Math.round(result.meta.durationMs)} ms{result.meta.truncated ? ` (truncated by the ${truncationLimit(result.meta.truncatedBy)})` : ''}
       </p>
       {result.data.length === 0 ? (
         <Empty>The query returned no rows.</Empty>

@@ -34,10 +34,15 @@ function updatedText(iso: string | null): string | null {
   return Number.isNaN(date.getTime()) ? null : `Updated ${date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
 }
 
-/** A chart computed from a run that a row limit cut says so on the page, never silently. */
+/** A chart computed from a run that a limit cut says so on the page, never silently. */
 function truncationText(chartData: unknown): string | null {
-  const data = chartData as { truncated?: unknown; rowLimit?: unknown } | null;
+  const data = chartData as { truncated?: unknown; truncatedBy?: unknown; rowLimit?: unknown; byteLimit?: unknown } | null;
   if (!data || typeof data !== 'object' || data.truncated !== true) return null;
+  if (data.truncatedBy === 'bytes') {
+    const size = typeof data.byteLimit === 'number' ? `${Math.max(1, Math.round(data.byteLimit / 1048576)).toLocaleString('en-US')} MiB` : 'the size limit';
+    return `Partial data: computed from the first ${size} of data only`;
+  }
+  if (data.truncatedBy === 'pages') return 'Partial data: the source stopped at its page limit';
   const limit = typeof data.rowLimit === 'number' ? data.rowLimit.toLocaleString('en-US') : 'the row limit';
   return `Partial data: computed from the first ${limit} rows only`;
 }
