@@ -154,14 +154,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
     checks: connectionChecks,
     requests: dataRequestsRepo,
     cache,
-    settings: { timeoutMs: config.queryTimeoutMs, rowLimit: config.rowLimit, ...cachePolicy },
+    settings: { timeoutMs: config.queryTimeoutMs, rowLimit: config.rowLimit, byteLimit: config.resultMaxBytes, ...cachePolicy },
   });
   const chartRuns = new ChartRunService({
     charts,
     datasets,
     runner,
     cache,
-    settings: { ...cachePolicy, pushdown: config.chartPushdown, chartRowLimit: config.chartRowLimit, rowLimit: config.rowLimit },
+    settings: { ...cachePolicy, pushdown: config.chartPushdown, chartRowLimit: config.chartRowLimit, rowLimit: config.rowLimit, byteLimit: config.resultMaxBytes },
   });
   const shareTokens = new ShareTokens(config.shareSecret);
   // One budget of dashboard password attempts per address and dashboard, for every route that takes a password.

@@ -29,6 +29,8 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
     PLOTLINE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex'),
     PLOTLINE_ROW_LIMIT: '2000000',
+    // A million rows of the benchmark orders are about 150 MB as JSON.
+    PLOTLINE_RESULT_MAX_MB: '1024',
     PLOTLINE_QUERY_TIMEOUT_MS: '600000',
     LOG_LEVEL: 'warn',
     ...env,

@@ -37,6 +37,12 @@ export interface Config {
   readonly rowLimit: number;
   /** Rows a chart's aggregation may read (0 = no limit); the engine holds groups, not rows. */
   readonly chartRowLimit: number;
+  /**
+   * Bytes of rows one run may hold or return (dataset and data request runs, joins, exports, a
+   * chart's table rows, groups and distinct values, and so its saved data), and the most one batch
+   * of rows may hold while it is fetched.
+   */
+  readonly resultMaxBytes: number;
   /** Per stored SQL connection: pooled connections, runs that may wait for one, and the longest wait. */
   readonly sourcePool: { readonly size: number; readonly queueLimit: number; readonly waitTimeoutMs: number };
   /** Result cache: fresh for ttl, then served stale while one refresh runs. */
@@ -315,6 +321,7 @@ export function loadConfig(env: Env = process.env): Config {
     queryTimeoutMs: parseInteger(env, 'PLOTLINE_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     rowLimit: parseInteger(env, 'PLOTLINE_ROW_LIMIT', 100_000, 1, 100_000_000),
     chartRowLimit: parseInteger(env, 'PLOTLINE_CHART_ROW_LIMIT', 50_000_000, 0, 10_000_000_000),
+    resultMaxBytes: parseInteger(env, 'PLOTLINE_RESULT_MAX_MB', 32, 1, 65_536) * 1024 * 1024,
     sourcePool: Object.freeze({
       size: parseInteger(env, 'PLOTLINE_SOURCE_POOL_SIZE', 5, 1, 1_000),
       queueLimit: parseInteger(env, 'PLOTLINE_SOURCE_QUEUE_LIMIT', 1_000, 0, 1_000_000),

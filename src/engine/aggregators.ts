@@ -9,6 +9,7 @@
  *   terms carry, so long sums of cents come out exact;
  * - none: the last value seen in the group, read as a number.
  */
+import { distinctBytes, type ByteBudget } from './byte-budget.js';
 import { OPERATIONS, type Operation } from './types.js';
 import { cleanNumber, cleanSum, distinctKey, toNumber } from './values.js';
 
@@ -67,7 +68,8 @@ function mergeSum(into: GroupState, from: GroupState): void {
   into.n = n + from.n;
 }
 
-export function createAggregator(operation: Operation, hasValueField: boolean): Aggregator {
+/** `budget`: what the chart may hold; `count_unique` keeps no distinct value past it. */
+export function createAggregator(operation: Operation, hasValueField: boolean, budget?: ByteBudget): Aggregator {
   switch (operation) {
     case 'count':
       if (!hasValueField) {
@@ -96,7 +98,11 @@ export function createAggregator(operation: Operation, hasValueField: boolean): 
         countsRows: false,
         add(state, value) {
           if (value === null || value === undefined) return;
-          (state.seen ??= new Set()).add(distinctKey(value));
+          const seen = (state.seen ??= new Set());
+          const key = distinctKey(value);
+          const size = seen.size;
+          seen.add(key);
+          if (budget !== undefined && seen.size !== size && !budget.take(distinctBytes(key))) seen.delete(key);
         },
         merge(into, from) {
           if (from.seen === null) return;

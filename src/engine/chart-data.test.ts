@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { ByteBudget } from './byte-budget.js';
 import { computeChartData } from './chart-data.js';
 import { PALETTE } from './colors.js';
 import type {
@@ -660,5 +661,67 @@ describe('agreement with a naive implementation (property)', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('byte budget', () => {
+  /** `n` rows in batches of 100, counting the batches read. */
+  function batched(n: number, row: (i: number) => Row): { rows: RowSource; read: () => number } {
+    let read = 0;
+    async function* batches(): AsyncGenerator<Row[]> {
+      for (let start = 0; start < n; start += 100) {
+        read += 1;
+        yield Array.from({ length: Math.min(100, n - start) }, (_, k) => row(start + k));
+      }
+    }
+    return { rows: { batches: batches() }, read: () => read };
+  }
+  const label = (i: number) => `${'c'.repeat(1000)}${i}`;
+
+  it('groups past the budget are not kept: the chart holds the first rows, and reading stops', async () => {
+    const source = batched(10_000, (i) => ({ cat: label(i) }));
+    const budget = new ByteBudget(256 * 1024);
+    const out = (await computeChartData({ type: 'bar' }, [{ config: { xAxis: 'cat', yAxisOperation: 'count' }, rows: source.rows }], { budget })) as AxisChartData;
+    expect(budget.exceeded).toBe(true);
+    expect(budget.bytes).toBeLessThanOrEqual(256 * 1024);
+    // About 256 KiB of 1 KB labels, in the order the rows came, each counted once.
+    expect(out.data.labels.length).toBeGreaterThan(150);
+    expect(out.data.labels.length).toBeLessThan(256);
+    expect(out.data.datasets[0]!.data.every((n) => n === 1)).toBe(true);
+    expect(source.read()).toBeLessThan(5);
+
+    const whole = batched(1000, (i) => ({ cat: label(i) }));
+    const unbounded = (await computeChartData({ type: 'bar' }, [{ config: { xAxis: 'cat', yAxisOperation: 'count' }, rows: whole.rows }])) as AxisChartData;
+    expect(unbounded.data.labels).toHaveLength(1000);
+  });
+
+  it('count_unique keeps no distinct value past the budget', async () => {
+    const source = batched(10_000, (i) => ({ day: '2025-01-01', user: `${'u'.repeat(200)}${i}` }));
+    const budget = new ByteBudget(128 * 1024);
+    const out = (await computeChartData({ type: 'kpi' }, [{ config: { yAxis: 'user', yAxisOperation: 'count_unique' }, rows: source.rows }], { budget })) as MetricChartData;
+    expect(budget.exceeded).toBe(true);
+    expect(budget.bytes).toBeLessThanOrEqual(128 * 1024);
+    const counted = out.values[0]!.value as number;
+    expect(counted).toBeGreaterThan(400);
+    expect(counted).toBeLessThan(600);
+    expect(source.read()).toBeLessThan(10);
+  });
+
+  it('a table keeps the rows that fit, one budget for all its datasets', async () => {
+    const budget = new ByteBudget(100 * 1024);
+    const wide = (i: number) => ({ id: i, pad: 'x'.repeat(1000) });
+    const out = (await computeChartData(
+      { type: 'table' },
+      [
+        { config: { legend: 'A' }, rows: batched(1000, wide).rows },
+        { config: { legend: 'B' }, rows: batched(1000, wide).rows },
+      ],
+      { budget },
+    )) as TableChartData;
+    expect(budget.exceeded).toBe(true);
+    const kept = out['A']!.data.length + out['B']!.data.length;
+    expect(kept * 1000).toBeLessThanOrEqual(100 * 1024);
+    expect(kept).toBeGreaterThan(80);
+    expect(Buffer.byteLength(JSON.stringify(out))).toBeLessThanOrEqual(100 * 1024);
   });
 });

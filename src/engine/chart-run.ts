@@ -4,6 +4,7 @@
  * assembles the same chartData either way. What reaches the sources is the caller's: it hands in
  * a way to open row streams and, for datasets that are one SQL query, a way to run a grouped query.
  */
+import type { ByteBudget } from './byte-budget.js';
 import { assembleChartData, computeChartData, planChart } from './chart-data.js';
 import { createEngineContext } from './context.js';
 import { PUSHDOWN_CHART_TYPES, planPushdown, PushdownFallbackError, resultToSeries, describeSql, type CompiledQuery, type PushdownDialect, type ResultColumn } from './pushdown/index.js';
@@ -47,18 +48,29 @@ export interface ChartRunOutcome {
  * Computes a chart: with `pushdown`, every configuration whose dataset is one SQL query and whose
  * series the database can compute exactly becomes one grouped query (built once); the rest, and
  * every configuration of a chart type that cannot be pushed down, stream through the engine.
+ * `budget` bounds what the streaming engine holds (see `ByteBudget`).
  */
-export async function computeChart(chart: ChartInput, configs: readonly DatasetConfigInput[], sources: ChartRowSources, options: { pushdown: boolean }): Promise<ChartRunOutcome> {
+export async function computeChart(
+  chart: ChartInput,
+  configs: readonly DatasetConfigInput[],
+  sources: ChartRowSources,
+  options: { pushdown: boolean; budget?: ByteBudget },
+): Promise<ChartRunOutcome> {
   const all = configs.map((_, index) => index);
+  const engineOptions = options.budget ? { budget: options.budget } : {};
   if (!options.pushdown || !PUSHDOWN_CHART_TYPES.has(chart.type as ChartType)) {
     let chartData: unknown;
     await sources.withRows(all, chart.type === 'table' ? 'table' : 'aggregate', async (rows) => {
-      chartData = await computeChartData(chart, configs.map((config, i) => ({ config, rows: rows[i]! })));
+      chartData = await computeChartData(
+        chart,
+        configs.map((config, i) => ({ config, rows: rows[i]! })),
+        engineOptions,
+      );
     });
     return { chartData, paths: configs.map(() => 'stream') };
   }
 
-  const ctx = createEngineContext(chart);
+  const ctx = createEngineContext(chart, engineOptions);
   const plans = planChart(ctx, configs);
   const series = new Array<AggregatedSeries>(configs.length);
   const paths: ChartPath[] = configs.map(() => 'stream');

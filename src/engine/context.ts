@@ -2,6 +2,7 @@
  * Everything about a chart that is resolved once per run, before any row is read: its type,
  * zone, interval, bucketer and date window.
  */
+import { ByteBudget, UNLIMITED_BUDGET_BYTES } from './byte-budget.js';
 import { resolveDateWindow, type DateWindow } from './date-window.js';
 import { InvalidChartConfigError } from './errors.js';
 import { createBucketer, type Bucketer } from './time-buckets.js';
@@ -16,7 +17,9 @@ export interface EngineContext {
   readonly bucketer: Bucketer;
   readonly window: DateWindow | null;
   readonly cumulative: boolean;
-  readonly options: Required<Omit<EngineOptions, 'signal'>>;
+  readonly options: Required<Omit<EngineOptions, 'signal' | 'budget'>>;
+  /** What the chart may still hold (see `ByteBudget`). */
+  readonly budget: ByteBudget;
 }
 
 export const DEFAULT_MAX_TABLE_ROWS = 100_000;
@@ -48,5 +51,6 @@ export function createEngineContext(chart: ChartInput, options: EngineOptions = 
       maxTableRows: options.maxTableRows ?? DEFAULT_MAX_TABLE_ROWS,
       maxFilledBuckets: options.maxFilledBuckets ?? DEFAULT_MAX_FILLED_BUCKETS,
     },
+    budget: options.budget ?? new ByteBudget(UNLIMITED_BUDGET_BYTES),
   };
 }

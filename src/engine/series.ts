@@ -8,6 +8,7 @@
  * KPI-style charts without a time axis, everything falls into one group, `Total`.
  */
 import { createAggregator, GroupState, isOperation, type Aggregator } from './aggregators.js';
+import { groupBytes } from './byte-budget.js';
 import { compilePredicate, resolveConditions, type ResolvedCondition } from './conditions.js';
 import type { EngineContext } from './context.js';
 import { toEpochMs } from './date-value.js';
@@ -124,7 +125,7 @@ export function planSeries(ctx: EngineContext, config: DatasetConfigInput, index
     label: datasetLabel(config, index),
     axis,
     operation,
-    aggregator: createAggregator(operation, y !== null),
+    aggregator: createAggregator(operation, y !== null, ctx.budget),
     fields: { x: xField, y, date },
     conditions: resolveConditions(config.conditions, config.configuration?.variables, `${at}.conditions`),
     window: date !== null ? ctx.window : null,
@@ -159,13 +160,18 @@ export function createSeriesAggregation(ctx: EngineContext, plan: SeriesPlan): S
   // The window check can reuse the parsed x when both read the same field.
   const dateIsX = date !== null && x !== null && date.path === x.path && !x.multi;
 
+  // Once the chart's byte budget is spent, rows go nowhere: the groups hold the rows read before.
+  const budget = ctx.budget;
+  const nowhere = new GroupState();
   // Consecutive rows usually share a group (sorted data, few categories): skip the map lookup then.
   let lastKey: number | string = NaN;
   let lastState: GroupState = new GroupState();
   const stateFor = (key: number | string): GroupState => {
+    if (budget.exceeded) return nowhere;
     if (key === lastKey) return lastState;
     let state = groups.get(key);
     if (state === undefined) {
+      if (!budget.take(groupBytes(key))) return nowhere;
       state = new GroupState();
       groups.set(key, state);
     }
@@ -300,9 +306,15 @@ export function createSeriesAggregation(ctx: EngineContext, plan: SeriesPlan): S
   };
 }
 
-/** Streams `rows` once through the plan. */
+/** Streams `rows` once through the plan; stops reading once the chart's byte budget is spent. */
 export async function aggregateSeries(ctx: EngineContext, plan: SeriesPlan, rows: RowSource, stop?: StopFlag): Promise<AggregatedSeries> {
   const aggregation = createSeriesAggregation(ctx, plan);
-  await forEachRow(rows, aggregation.consume, stop);
+  const { budget } = ctx;
+  const halt: StopFlag = {
+    get stopped() {
+      return budget.exceeded || (stop?.stopped ?? false);
+    },
+  };
+  await forEachRow(rows, aggregation.consume, halt);
   return aggregation.result();
 }

@@ -8,8 +8,10 @@
  *   they were first seen.
  * A row without some field has no key for it. When `xAxis` walks an array (`orders[]` or
  * `orders[].id`), each element of that array is a table row. Rows are kept up to `maxRecords`
- * (and at most `maxTableRows`); the source is closed once the table is full.
+ * (and at most `maxTableRows`, and as many as the chart's byte budget holds); the source is closed
+ * once the table is full.
  */
+import { tableRowBytes } from './byte-budget.js';
 import { compilePredicate, resolveConditions } from './conditions.js';
 import type { EngineContext } from './context.js';
 import { toEpochMs } from './date-value.js';
@@ -106,7 +108,6 @@ export function createTableCollector(ctx: EngineContext, config: DatasetConfigIn
         flattenInto(v, name, out, depth + 1);
       } else {
         setCell(out, name, cell(v));
-        columns.add(name);
       }
     }
   };
@@ -120,10 +121,10 @@ export function createTableCollector(ctx: EngineContext, config: DatasetConfigIn
     }
     const out: Record<string, unknown> = {};
     if (isPlainObject(el)) flattenInto(el, '', out, 0);
-    else if (!isExcluded('value')) {
-      out.value = cell(el);
-      columns.add('value');
-    }
+    else if (!isExcluded('value')) out.value = cell(el);
+    // The chart's byte budget spent: the table is full, without this row.
+    if (!ctx.budget.take(tableRowBytes(out))) return false;
+    for (const name in out) columns.add(name);
     data.push(out);
     return data.length < cap;
   };

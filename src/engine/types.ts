@@ -4,6 +4,8 @@
  * JSON-serialisable `chartData` shapes that the API saves and the web page renders.
  */
 
+import type { ByteBudget } from './byte-budget.js';
+
 export const CHART_TYPES = [
   'line',
   'bar',
@@ -140,6 +142,12 @@ export interface EngineOptions {
   maxFilledBuckets?: number;
   /** Aborts the run (request timeout, client gone): async sources are closed, the reason is thrown. */
   signal?: AbortSignal;
+  /**
+   * Bytes the chart may hold while it is computed (table rows, groups, distinct values), shared by
+   * its dataset configurations. No limit without one. The caller reads `budget.exceeded` afterwards:
+   * the chart was then computed from the first rows only.
+   */
+  budget?: ByteBudget;
 }
 
 // ---------------------------------------------------------------------------------------------

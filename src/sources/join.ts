@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/index.js';
+import { valueBytes } from './row-bytes.js';
 import type { ResultData } from './types.js';
 
 /** One entry of a dataset's `joinSettings.joins`. */
@@ -70,6 +71,36 @@ export function joinResults(
   results: ReadonlyMap<string, ResultData> | Readonly<Record<string, ResultData>>,
   joins: readonly JoinSpec[],
 ): ResultData {
+  return hashJoin(mainId, results, joins).data;
+}
+
+/**
+ * `joinResults` with its rows cut once they reach `maxBytes` (estimated as `row-bytes.ts` does,
+ * the rows that come first are kept). A joined row carries the fields of its match, so rows that
+ * share a match repeat it: the answer can be far larger than the results it was joined from.
+ */
+export function joinResultsWithin(
+  mainId: number | string,
+  results: ReadonlyMap<string, ResultData> | Readonly<Record<string, ResultData>>,
+  joins: readonly JoinSpec[],
+  maxBytes: number,
+): { data: ResultData; truncated: boolean } {
+  const { data, rowsPath } = hashJoin(mainId, results, joins);
+  const rows = get(data, rowsPath);
+  if (!Array.isArray(rows)) return { data, truncated: false };
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) {
+    bytes += valueBytes(rows[i]);
+    if (bytes > maxBytes) return { data: put(data, rowsPath, rows.slice(0, i)) as ResultData, truncated: true };
+  }
+  return { data, truncated: false };
+}
+
+function hashJoin(
+  mainId: number | string,
+  results: ReadonlyMap<string, ResultData> | Readonly<Record<string, ResultData>>,
+  joins: readonly JoinSpec[],
+): { data: ResultData; rowsPath: string[] } {
   const byId = (id: number | string): ResultData | undefined =>
     results instanceof Map ? results.get(String(id)) : (results as Record<string, ResultData>)[String(id)];
   let data = byId(mainId);
@@ -119,5 +150,5 @@ export function joinResults(
     data = put(data, rowsPath, joined) as ResultData;
     aliasOf.set(String(join.join_id), alias);
   }
-  return data;
+  return { data, rowsPath: rowsPath ?? [] };
 }

@@ -1,6 +1,6 @@
 import type { AppError } from '../errors/index.js';
 import { RunAbortedError, SourceTimeoutError } from './errors.js';
-import { DEFAULT_TIMEOUT_MS } from './types.js';
+import { DEFAULT_BYTE_LIMIT, DEFAULT_TIMEOUT_MS, type RunMeta } from './types.js';
 
 type CancelHook = () => unknown;
 
@@ -15,6 +15,9 @@ const CANCEL_GRACE_MS = 3_000;
 export interface RunLimits {
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
+  /** As in `RunOptions`: a source that holds its whole answer is bounded by the smaller of the two. */
+  byteLimit?: number | undefined;
+  batchByteLimit?: number | undefined;
 }
 
 export class RunControl {
@@ -35,7 +38,11 @@ export class RunControl {
   }
 
   readonly timeoutMs: number;
+  /** Bytes of answers the run may read from its source, for sources that hold their answer whole (HTTP and provider APIs). */
+  readonly byteLimit: number;
   readonly startedAt = performance.now();
+  private received = 0;
+  private cutForBytes = false;
   private readonly controller = new AbortController();
   private readonly hooks = new Set<CancelHook>();
   private failure: AppError | undefined;
@@ -50,6 +57,7 @@ export class RunControl {
 
   constructor(options: RunLimits = {}) {
     this.timeoutMs = Math.max(1, Math.floor(options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+    this.byteLimit = Math.min(options.byteLimit ?? DEFAULT_BYTE_LIMIT, options.batchByteLimit ?? DEFAULT_BYTE_LIMIT);
     this.timer = setTimeout(() => this.abort(new SourceTimeoutError(this.timeoutMs)), this.timeoutMs);
     this.timer.unref();
     this.parent = options.signal;
@@ -77,6 +85,45 @@ export class RunControl {
 
   remainingMs(): number {
     return Math.max(0, this.timeoutMs - this.elapsedMs());
+  }
+
+  /** Counts `bytes` of an answer read from the source. */
+  countBytes(bytes: number): void {
+    this.received += bytes;
+  }
+
+  get bytesRead(): number {
+    return this.received;
+  }
+
+  /** The answers read so far reached the byte limit. */
+  get outOfBytes(): boolean {
+    return this.received >= this.byteLimit;
+  }
+
+  /**
+   * Asked by a paged source before it fetches another page: true when the byte limit is reached,
+   * and the run's answer is then cut there (`bytesCut`).
+   */
+  stopPaging(): boolean {
+    if (this.received < this.byteLimit) return false;
+    this.cutForBytes = true;
+    return true;
+  }
+
+  /** A page was left unread for the byte limit. */
+  get bytesCut(): boolean {
+    return this.cutForBytes;
+  }
+
+  /**
+   * What the run's meta says when a limit cut it: `truncatedBy` and, for bytes and pages, the
+   * limit. `pageLimit` is given when a source's page cap stopped its paging while it had more.
+   */
+  truncation(rowsCut: boolean, pageLimit?: number): Pick<RunMeta, 'truncated' | 'truncatedBy' | 'byteLimit' | 'pageLimit'> {
+    if (this.cutForBytes) return { truncated: true, truncatedBy: 'bytes', byteLimit: this.byteLimit };
+    if (rowsCut) return { truncated: true, truncatedBy: 'rows' };
+    return pageLimit !== undefined ? { truncated: true, truncatedBy: 'pages', pageLimit } : { truncated: false };
   }
 
   /** Registers work that stops the query on the source; returns the unregister function. */

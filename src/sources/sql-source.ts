@@ -1,9 +1,9 @@
 /**
  * What PostgreSQL and MySQL runs have in common: admission through the connection's gate, a
  * read-only transaction with a statement time limit, the statement check, variables bound as
- * driver parameters, rows streamed in batches under the row cap, cancellation on the server at
- * the deadline, the session reset before a pooled connection is reused, and driver errors read
- * once into typed ones. A dialect brings its pool (driver
+ * driver parameters, rows streamed in batches under the row and byte caps, cancellation on the
+ * server at the deadline, the session reset before a pooled connection is reused, and driver
+ * errors read once into typed ones. A dialect brings its pool (driver
  * calls, connection settings, how to stop a running statement), its cursor and its error codes.
  *
  * Nothing here imports a driver: both sources import this module, and each driver must still load
@@ -14,13 +14,11 @@ import { ConnectionGate, DEFAULT_GATE_LIMITS } from './connection-gate.js';
 import { InvalidQueryError, SourceQueryError, SourceTimeoutError, SourceUnreachableError } from './errors.js';
 import type { PoolHandle, PoolManager } from './pool-manager.js';
 import { redactSecrets } from './redact.js';
-import { collectRows, openRowStream, type BatchCursor } from './row-stream.js';
+import { collectRows, openRowStream, streamLimits, type BatchCursor } from './row-stream.js';
 import { RunControl } from './run-control.js';
 import { assertReadOnlyStatement } from './statement-safety/index.js';
 import {
   CONNECTION_TEST_TIMEOUT_MS,
-  DEFAULT_BATCH_SIZE,
-  DEFAULT_ROW_LIMIT,
   type DataRequestSpec,
   type RowStream,
   type RunOptions,
@@ -192,8 +190,7 @@ export abstract class SqlSource<C, P extends SqlPool<C>> implements Source {
     // and LOAD_FILE.
     await assertReadOnlyStatement(compiled.text, this.type);
     const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
-    const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    const limits = { rowLimit: options.rowLimit ?? DEFAULT_ROW_LIMIT, batchSize };
+    const limits = streamLimits(options);
 
     return openRowStream(
       control,
@@ -209,7 +206,7 @@ export abstract class SqlSource<C, P extends SqlPool<C>> implements Source {
           await handle.release();
           throw error;
         }
-        return handle.pool.openCursor(client, compiled, batchSize, () => handle.release());
+        return handle.pool.openCursor(client, compiled, limits.batchSize, () => handle.release());
       },
       (error) => this.translateError(error, conn, control.timeoutMs),
     );

@@ -116,8 +116,20 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Rows kept; more rows set `truncated` (default 100,000). */
   rowLimit?: number;
+  /**
+   * Bytes of rows kept, measured as `row-bytes.ts` estimates them (about their size as JSON); more
+   * set `truncated` with `truncatedBy: 'bytes'` (default 32 MiB). `Infinity` for a run whose rows
+   * are consumed as they come and never held (a chart's aggregation).
+   */
+  byteLimit?: number;
+  /**
+   * Bytes one batch of rows may hold while it is fetched (default: `byteLimit`, and never more than
+   * the default byte limit when `byteLimit` is `Infinity`); a single row larger than this cuts the
+   * run there (`truncatedBy: 'bytes'`).
+   */
+  batchByteLimit?: number;
   signal?: AbortSignal;
-  /** Rows fetched per round trip when streaming (default 2,000). */
+  /** Rows fetched per round trip when streaming (default 2,000); fewer when rows are large. */
   batchSize?: number;
 }
 
@@ -131,21 +143,21 @@ export interface ColumnInfo {
   sourceType?: string;
 }
 
-/** What cut a run short: the row limit, or the page or byte cap of a source that reads in pages. */
-export type TruncationReason = 'rowLimit' | 'pageLimit' | 'byteLimit';
+/** What cut a result: the row limit, the byte limit, or a source's cap on pages or requests. */
+export type TruncationReason = 'rows' | 'bytes' | 'pages';
 
 export interface RunMeta {
   columns: ColumnInfo[];
   rowCount: number;
-  /** A limit cut the result: the source had more than these rows. */
+  /** A limit cut the result: the rows are the first ones only. */
   truncated: boolean;
-  /** Which limit cut it, when truncated; a source that leaves it out was cut by the row limit. */
+  /** Which limit cut it, when truncated. */
   truncatedBy?: TruncationReason;
-  /** The row limit that applied, when it cut the result. */
+  /** The row limit of the run, when truncated. */
   rowLimit?: number;
-  /** The most pages a paginating source may request in one run, when that stopped it early. */
+  /** The most pages a paginating source may request in one run, when that stopped it early (`truncatedBy: 'pages'`). */
   pageLimit?: number;
-  /** The most response bytes a paginating source may read in one run, when that stopped it early. */
+  /** The byte limit that cut the result, when `truncatedBy` is `bytes`. */
   byteLimit?: number;
   durationMs: number;
 }
@@ -226,4 +238,5 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** How long a connection test may take, whatever the source. */
 export const CONNECTION_TEST_TIMEOUT_MS = 15_000;
 export const DEFAULT_ROW_LIMIT = 100_000;
+export const DEFAULT_BYTE_LIMIT = 32 * 1024 * 1024;
 export const DEFAULT_BATCH_SIZE = 2_000;

@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { Double, Long, deserialize, serialize, type Document } from 'bson';
+import { Double, Long, calculateObjectSize, deserialize, serialize, type Document } from 'bson';
 import { aggregate as mingoAggregate, find as mingoFind } from 'mingo';
 
 /*
@@ -22,6 +22,8 @@ const OP_MSG = 2013;
 const HEADER_BYTES = 16;
 const MAX_MESSAGE_BYTES = 48_000_000;
 const DEFAULT_BATCH = 101;
+/** A server batch holds at most this many bytes of documents (and always at least one), as mongod's does. */
+const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 interface OpenCursor {
   ns: string;
@@ -82,13 +84,25 @@ export async function startMongoWireServer(): Promise<MongoWireServer> {
     return docs;
   };
 
+  /** The documents from `at` that one batch holds: `size` of them, fewer when they pass 16 MiB. */
+  const batchOf = (documents: Document[], at: number, size: number): Document[] => {
+    let end = at;
+    let bytes = 0;
+    while (end < documents.length && end - at < size) {
+      bytes += calculateObjectSize(documents[end]!);
+      if (bytes > MAX_BATCH_BYTES && end > at) break;
+      end++;
+    }
+    return documents.slice(at, end);
+  };
+
   const cursorReply = (ns: string, documents: Document[], batchSize: number | undefined, singleBatch = false): Document => {
     const size = batchSize && batchSize > 0 ? batchSize : DEFAULT_BATCH;
-    const firstBatch = documents.slice(0, size);
+    const firstBatch = singleBatch ? documents.slice(0, size) : batchOf(documents, 0, size);
     let id = 0;
-    if (!singleBatch && documents.length > size) {
+    if (!singleBatch && documents.length > firstBatch.length) {
       id = nextCursorId++;
-      cursors.set(id, { ns, documents, at: size });
+      cursors.set(id, { ns, documents, at: firstBatch.length });
     }
     return { cursor: { firstBatch, id: Long.fromNumber(id), ns }, ok: new Double(1) };
   };
@@ -157,7 +171,7 @@ export async function startMongoWireServer(): Promise<MongoWireServer> {
       const open = cursors.get(id);
       if (!open) throw new CommandError(`cursor id ${id} not found`, 43, 'CursorNotFound');
       const size = numberOrUndefined(cmd['batchSize']) ?? DEFAULT_BATCH;
-      const nextBatch = open.documents.slice(open.at, open.at + size);
+      const nextBatch = batchOf(open.documents, open.at, size);
       open.at += nextBatch.length;
       const done = open.at >= open.documents.length;
       if (done) cursors.delete(id);

@@ -393,7 +393,7 @@ describe('runs against an HTTP API on loopback', () => {
       expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
       const body = res.json();
       expect(body.data.data).toHaveLength(100_000);
-      expect(body.meta).toMatchObject({ rowCount: 100_000, truncated: true, truncatedBy: 'pageLimit', pageLimit: 100 });
+      expect(body.meta).toMatchObject({ rowCount: 100_000, truncated: true, truncatedBy: 'pages', pageLimit: 100 });
       expect(body.meta.rowLimit).toBeUndefined();
 
       // A chart over it says the same in its chartData (saved, shown on report pages).
@@ -408,7 +408,7 @@ describe('runs against an HTTP API on loopback', () => {
       expect(chart.statusCode, chart.body).toBe(200);
       const run = await t.request({ method: 'POST', url: `/project/${project.id}/chart/${chart.json().id}/query`, token: owner.token });
       expect(run.statusCode, run.body.slice(0, 300)).toBe(200);
-      expect(run.json().chartData).toMatchObject({ truncated: true, truncatedBy: 'pageLimit', pageLimit: 100 });
+      expect(run.json().chartData).toMatchObject({ truncated: true, truncatedBy: 'pages', pageLimit: 100 });
       expect(run.json().chartData.rowLimit).toBeUndefined();
     } finally {
       await t.close();

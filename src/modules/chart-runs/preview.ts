@@ -2,12 +2,12 @@ import type { Actor } from '../../platform/actor.js';
 import type { ChartsService } from '../charts/service.js';
 import type { PreviewChartInput } from '../charts/schemas.js';
 import type { RuntimeFilter } from '../dataset-runs/filters.js';
-import type { ChartRunService, Truncation } from './service.js';
+import type { ChartRunService } from './service.js';
 
 export interface ChartPreviewAnswer {
   chartData: unknown;
   truncated: boolean;
-  truncatedBy?: Truncation['truncatedBy'];
+  truncatedBy?: 'rows' | 'bytes' | 'pages';
   rowLimit?: number;
   pageLimit?: number;
   byteLimit?: number;
@@ -29,10 +29,11 @@ export class ChartPreviewService {
   async preview(actor: Actor, projectId: number, input: PreviewChartInput, filters: RuntimeFilter[]): Promise<ChartPreviewAnswer> {
     const { project, chart } = await this.deps.charts.draft(actor, projectId, input);
     const result = await this.deps.runs.computeUnsaved({ chart, project }, { variables: input.variables ?? {}, filters });
+    const { truncation } = result;
     return {
       chartData: result.chartData,
-      truncated: result.truncation !== undefined,
-      ...result.truncation,
+      truncated: truncation !== undefined,
+      ...truncation,
       paths: result.paths,
     };
   }

@@ -1,10 +1,10 @@
-import { computeChart, type ChartInput, type ChartPath, type DatasetConfigInput, type RowSource } from '../../engine/index.js';
+import { ByteBudget, computeChart, type ChartInput, type ChartPath, type DatasetConfigInput, type RowSource } from '../../engine/index.js';
 import { NotFoundError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import { can } from '../../platform/authorization.js';
 import { cacheKey, type CacheStatus, type ResultCache } from '../../runtime/cache/index.js';
 import { stableHash } from '../../runtime/cache/cache-key.js';
-import { truncationOf, worstTruncation as worstOf, type Row, type Truncation } from '../../sources/index.js';
+import type { Row, RunMeta, TruncationReason } from '../../sources/index.js';
 import type { Chart, ChartDatasetConfig, ProjectRef } from '../charts/repository.js';
 import type { ChartsService } from '../charts/service.js';
 import type { DatasetRecord } from '../datasets/repository.js';
@@ -52,8 +52,18 @@ export interface ManualRefreshObserver {
   }): Promise<void>;
 }
 
-/** What a limit cut: the chart was computed from the first `rowLimit` rows only, or from what a paginating source's cap let it read. */
-export type { Truncation };
+/**
+ * What a limit cut: the chart was computed from the first rows only. `truncatedBy` says which
+ * limit: `rows` (the run's `rowLimit`), `bytes` (`byteLimit`: what a run or the chart may hold),
+ * or `pages` (`pageLimit`: a source's cap on requests).
+ */
+export interface Truncation {
+  truncated: true;
+  truncatedBy: TruncationReason;
+  rowLimit: number;
+  byteLimit?: number;
+  pageLimit?: number;
+}
 
 export interface ChartRunSettings {
   cacheTtlMs: number;
@@ -63,6 +73,8 @@ export interface ChartRunSettings {
   chartRowLimit: number;
   /** Rows a table chart may hold. */
   rowLimit: number;
+  /** Bytes a run may hold, and what the chart may hold while it is computed (PLOTLINE_RESULT_MAX_MB). */
+  byteLimit: number;
 }
 
 export interface ChartRunDeps {
@@ -122,12 +134,29 @@ export function teeBatches(source: AsyncIterable<Row[]>, n: number): AsyncIterab
 
 /**
  * A chart computed from a cut run says so in its chartData (saved with it, shown on report
- * pages): `truncated: true`, which limit cut it (`truncatedBy`) and that limit (`rowLimit`, or a
- * paginating source's `pageLimit` / `byteLimit`).
+ * pages): `truncated: true`, `truncatedBy`, the `rowLimit` of the run and, when bytes or a page
+ * cap cut it, the `byteLimit` or `pageLimit`.
  */
 function markTruncated(chartData: unknown, truncation: Truncation | undefined): unknown {
   if (!truncation || chartData === null || typeof chartData !== 'object' || Array.isArray(chartData)) return chartData;
   return { ...chartData, ...truncation };
+}
+
+function worstTruncation(metas: readonly RunMeta[], fallbackLimit: number): Truncation | undefined {
+  let worst: Truncation | undefined;
+  for (const meta of metas) {
+    if (!meta.truncated) continue;
+    const rowLimit = meta.rowLimit ?? fallbackLimit;
+    const reason = meta.truncatedBy ?? 'rows';
+    worst = worstOf(worst, {
+      truncated: true,
+      truncatedBy: reason,
+      rowLimit,
+      ...(reason === 'bytes' && meta.byteLimit !== undefined ? { byteLimit: meta.byteLimit } : {}),
+      ...(reason === 'pages' && meta.pageLimit !== undefined ? { pageLimit: meta.pageLimit } : {}),
+    });
+  }
+  return worst;
 }
 
 /** The CDC value wins; the dataset's legacy binding fields are the fallback. */
@@ -322,23 +351,30 @@ export class ChartRunService {
     variables: Record<string, unknown>,
   ): Promise<{ chartData: unknown; paths: ChartPath[]; truncation: Truncation | undefined; rowsRead: number }> {
     const runInputs = (b: Bound) => ({ variables, timezone, configured: b.config.configuration?.variables ?? [] });
+    const { settings } = this.deps;
     let rowsRead = 0;
     let truncation: Truncation | undefined;
+    let rowLimit = settings.rowLimit;
+    // What the chart holds while it is computed (table rows, groups, distinct values), and so its data.
+    const budget = new ByteBudget(settings.byteLimit);
     const outcome = await computeChart(
       chartInput(chart, timezone),
       bound.map((b) => b.config),
       {
         sqlQuery: (index) => bound[index]!.dataset.sqlQuery(runInputs(bound[index]!), (count) => (rowsRead += count)),
         withRows: async (indices, purpose, use) => {
-          // A table shows its rows, so it holds them: the row limit of a run applies. Other types aggregate.
-          const rowLimit = purpose === 'table' ? this.deps.settings.rowLimit : this.aggregationRowLimit();
-          const opened = await this.withRows(indices.map((i) => bound[i]!), runInputs, rowLimit, use);
+          // A table shows its rows, so it holds them: the row and byte limits of a run apply.
+          // Other types aggregate as rows go by: only their batches are bounded in bytes.
+          rowLimit = purpose === 'table' ? settings.rowLimit : this.aggregationRowLimit();
+          const limits = { rowLimit, byteLimit: purpose === 'table' ? settings.byteLimit : Number.POSITIVE_INFINITY };
+          const opened = await this.withRows(indices.map((i) => bound[i]!), runInputs, limits, use);
           rowsRead += opened.rows;
           truncation = worstOf(truncation, opened.truncation);
         },
       },
-      { pushdown: this.deps.settings.pushdown },
+      { pushdown: settings.pushdown, budget },
     );
+    if (budget.exceeded) truncation = worstOf(truncation, { truncated: true, truncatedBy: 'bytes', rowLimit, byteLimit: budget.limit });
     return { ...outcome, truncation, rowsRead };
   }
 
@@ -358,7 +394,7 @@ export class ChartRunService {
   private async withRows(
     bound: Bound[],
     runInputs: (b: Bound) => { variables: Record<string, unknown>; timezone: string; configured: { name: string; value: unknown }[] },
-    rowLimit: number,
+    limits: { rowLimit: number; byteLimit: number },
     use: (sources: RowSource[]) => Promise<void>,
   ): Promise<{ rows: number; truncation: Truncation | undefined }> {
     const groups = new Map<string, { bound: Bound; members: number[] }>();
@@ -372,7 +408,7 @@ export class ChartRunService {
     const sources = new Array<RowSource>(bound.length);
     try {
       for (const group of groups.values()) {
-        const rows = await group.bound.dataset.stream(runInputs(group.bound), { rowLimit });
+        const rows = await group.bound.dataset.stream(runInputs(group.bound), limits);
         opened.push(rows);
         if (group.members.length === 1) {
           sources[group.members[0]!] = { batches: rows };
@@ -385,7 +421,7 @@ export class ChartRunService {
       }
       await use(sources);
       const metas = opened.map((rows) => rows.meta());
-      return { rows: metas.reduce((sum, meta) => sum + meta.rowCount, 0), truncation: truncationOf(metas, rowLimit) };
+      return { rows: metas.reduce((sum, meta) => sum + meta.rowCount, 0), truncation: worstTruncation(metas, limits.rowLimit) };
     } finally {
       await Promise.all(opened.map((rows) => rows.close().catch(() => undefined)));
     }
@@ -408,3 +444,10 @@ export class ChartRunService {
   }
 }
 
+/** Of two cuts, the one to report: a byte limit before a row or page cap, then the smaller limit. */
+function worstOf(a: Truncation | undefined, b: Truncation | undefined): Truncation | undefined {
+  if (!a || !b) return a ?? b;
+  if ((a.truncatedBy === 'bytes') !== (b.truncatedBy === 'bytes')) return a.truncatedBy === 'bytes' ? a : b;
+  if (a.truncatedBy === 'bytes') return (a.byteLimit ?? Infinity) <= (b.byteLimit ?? Infinity) ? a : b;
+  return a.rowLimit <= b.rowLimit ? a : b;
+}

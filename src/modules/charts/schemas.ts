@@ -168,16 +168,14 @@ export type PreviewChartInput = Static<typeof PreviewChart>;
 
 /** The computed data of an unsaved chart: what a run of the same chart, saved, would answer. */
 export const ChartPreview = Type.Object({
-  chartData: Type.Unknown({ description: 'The chart payload, exactly as a run of the saved chart computes it (with `truncated`, `truncatedBy` and the limit when a limit cut it)' }),
+  chartData: Type.Unknown({
+    description: 'The chart payload, exactly as a run of the saved chart computes it (with `truncated`, `truncatedBy`, `rowLimit` and, for bytes or pages, `byteLimit` or `pageLimit` when a limit cut it)',
+  }),
   truncated: Type.Boolean({ description: 'A limit cut the data the chart was computed from' }),
-  truncatedBy: Opt(
-    Type.Union([Type.Literal('rowLimit'), Type.Literal('pageLimit'), Type.Literal('byteLimit')], {
-      description: 'Which limit: the row limit, or the page or byte cap of a paginating source',
-    }),
-  ),
-  rowLimit: Opt(Type.Integer({ description: 'The row limit that cut it, when it did' })),
-  pageLimit: Opt(Type.Integer({ description: 'The page cap that stopped a paginating source, when it did' })),
-  byteLimit: Opt(Type.Integer({ description: 'The byte cap that stopped a paginating source, when it did' })),
+  truncatedBy: Opt(Type.Enum(['rows', 'bytes', 'pages'], { description: 'Which limit, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source\'s page cap' })),
+  rowLimit: Opt(Type.Integer({ description: 'The row limit of the run, when truncated' })),
+  pageLimit: Opt(Type.Integer({ description: 'The page cap that stopped a paginating source, when `truncatedBy` is `pages`' })),
+  byteLimit: Opt(Type.Integer({ description: 'The byte limit that cut it, when `truncatedBy` is `bytes`' })),
   paths: Type.Array(Type.Enum(['pushdown', 'stream']), { description: 'How each dataset config was computed: grouped by the database, or by the streaming engine' }),
 });
 export type ChartInput = Static<typeof UpdateChart>;

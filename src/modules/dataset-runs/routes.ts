@@ -36,15 +36,13 @@ const RunQuery = Type.Object({
 const Meta = Type.Object({
   columns: Type.Array(Type.Object({ name: Type.String(), type: Type.String() }, { additionalProperties: true })),
   rowCount: Type.Integer(),
-  truncated: Type.Boolean({ description: 'True when a limit cut the result: the source had more than these rows' }),
+  truncated: Type.Boolean({ description: 'True when a limit cut the result (the rows are the first ones only; the source had more)' }),
   truncatedBy: Type.Optional(
-    Type.Union([Type.Literal('rowLimit'), Type.Literal('pageLimit'), Type.Literal('byteLimit')], {
-      description: 'Which limit cut it: the row limit (the rows are the first `rowLimit`), or the page or byte cap of a paginating source (`pageLimit` pages, `byteLimit` bytes were read)',
-    }),
+    Type.Enum(['rows', 'bytes', 'pages'], { description: 'Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source\'s page cap' }),
   ),
-  rowLimit: Type.Optional(Type.Integer({ description: 'The row limit that cut the result, when it did' })),
-  pageLimit: Type.Optional(Type.Integer({ description: 'The page cap that stopped a paginating source, when it did' })),
-  byteLimit: Type.Optional(Type.Integer({ description: 'The byte cap that stopped a paginating source, when it did' })),
+  rowLimit: Type.Optional(Type.Integer({ description: 'The row limit of the run, when truncated' })),
+  pageLimit: Type.Optional(Type.Integer({ description: 'The page cap that stopped a paginating source, when `truncatedBy` is `pages`' })),
+  byteLimit: Type.Optional(Type.Integer({ description: 'The byte limit that cut the result, when `truncatedBy` is `bytes`' })),
   durationMs: Type.Number(),
 });
 
@@ -69,10 +67,9 @@ function parseVariables(raw: string | undefined): Record<string, unknown> | unde
   throw ValidationError.field('querystring.variables', 'must be a JSON object of variable values');
 }
 
-/** A streamed run goes out as it is produced; a collected one through the response schema. */
+/** A run goes out in chunks as it is written (the response schema documents its shape). */
 function send(reply: FastifyReply, answer: DatasetRunAnswer) {
-  if (answer.kind === 'stream') return reply.type('application/json; charset=utf-8').send(answer.body as never);
-  return answer.body;
+  return reply.type('application/json; charset=utf-8').send(answer as never);
 }
 
 export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsService }> = async (app, { runs }) => {

@@ -3,9 +3,8 @@ import { BadRequestError, NotFoundError } from '../../errors/index.js';
 import { datasetCacheKey, type CacheStatus, type ResultCache } from '../../runtime/cache/index.js';
 import {
   compileSql,
-  joinResults,
+  joinResultsWithin,
   resolveVariables,
-  truncationOf,
   variableValues,
   type ResultData,
   type ResolvedVariables,
@@ -32,6 +31,8 @@ export interface RunInputs {
 export interface RunSettings {
   timeoutMs: number;
   rowLimit: number;
+  /** Bytes of rows a run may hold or return (PLOTLINE_RESULT_MAX_MB); also the most one batch may hold. */
+  byteLimit: number;
   cacheTtlMs: number;
   cacheStaleMs: number;
 }
@@ -188,7 +189,7 @@ export class PreparedDataset {
       dataRequests: needed.map((r) => ({ id: r.id, version: r.updatedAt, connectionVersion: this.parts.connections.get(r.connection_id ?? -1)?.updatedAt ?? null })),
       variables: Object.fromEntries(needed.map((r) => [r.id, variableValues(resolved.get(r.id)!)])),
       filters: inputs.filters ?? [],
-      extra: { teamId: this.teamId, rowLimit: settings.rowLimit, timezone: inputs.timezone ?? 'UTC' },
+      extra: { teamId: this.teamId, rowLimit: settings.rowLimit, byteLimit: settings.byteLimit, timezone: inputs.timezone ?? 'UTC' },
     });
     if (options.cacheOnly) {
       const entry = await cache.get<{ data: ResultData; meta: RunMeta }>(key);
@@ -198,7 +199,7 @@ export class PreparedDataset {
     const compute = async () => {
       const started = Date.now();
       const results = new Map<string, ResultData>();
-      const metas: RunMeta[] = [];
+      const cuts: Cut[] = [];
       let mainMeta: RunMeta | undefined;
       await Promise.all(
         needed.map(async (request) => {
@@ -206,20 +207,27 @@ export class PreparedDataset {
             variables: resolved.get(request.id)!,
             timeoutMs: settings.timeoutMs,
             rowLimit: settings.rowLimit,
+            byteLimit: settings.byteLimit,
           });
           results.set(String(request.id), result.data);
-          metas.push(result.meta);
+          cuts.push(result.meta);
           if (request.id === main.id) mainMeta = result.meta;
         }),
       );
-      let data = this.dataset.joinSettings.joins.length > 0 ? joinResults(main.id, results, this.dataset.joinSettings.joins) : results.get(String(main.id))!;
+      let data: ResultData;
+      if (this.dataset.joinSettings.joins.length > 0) {
+        const joined = joinResultsWithin(main.id, results, this.dataset.joinSettings.joins, settings.byteLimit);
+        data = joined.data;
+        if (joined.truncated) cuts.push({ truncated: true, truncatedBy: 'bytes', byteLimit: settings.byteLimit });
+      } else {
+        data = results.get(String(main.id))!;
+      }
       const keep = filterPredicate(inputs.filters ?? [], this.dataset.dateField, inputs.timezone);
       if (keep && Array.isArray(data)) data = data.filter(keep);
       this.ran(needed);
       // An API answer kept as an object (its rows in an array inside) counts the rows its source counted.
       const rowCount = Array.isArray(data) ? data.length : (mainMeta?.rowCount ?? 1);
-      const cut = truncationOf(metas, settings.rowLimit) ?? { truncated: false };
-      return { data, meta: { columns: mainMeta?.columns ?? [], rowCount, ...cut, durationMs: Date.now() - started } };
+      return { data, meta: { columns: mainMeta?.columns ?? [], rowCount, ...cutOf(cuts, settings.rowLimit), durationMs: Date.now() - started } };
     };
     const result = await cache.getOrCompute(key, compute, { ttlMs: settings.cacheTtlMs, staleMs: settings.cacheStaleMs, refresh: options.refresh });
     return { ...result.value, cache: { status: result.status, createdAt: new Date(result.createdAt).toISOString() } };
@@ -228,26 +236,30 @@ export class PreparedDataset {
   /**
    * Rows in batches without holding the result: the main request streamed from its source,
    * filtered on the way. Datasets with joins are collected (a hash join needs both sides).
+   * `byteLimit: Infinity` for a consumer that holds no rows (a chart's aggregation): batches are
+   * still bounded in bytes.
    */
-  async stream(inputs: RunInputs, options: { rowLimit?: number } = {}): Promise<DatasetRows> {
+  async stream(inputs: RunInputs, options: { rowLimit?: number; byteLimit?: number } = {}): Promise<DatasetRows> {
     if (this.dataset.joinSettings.joins.length > 0) {
       const collected = await this.collect(inputs, { refresh: false });
       return rowsOf(collected.data, collected.meta);
     }
     const { main } = this.needed();
-    const rowLimit = options.rowLimit ?? this.runner.settings.rowLimit;
+    const { settings } = this.runner;
+    const rowLimit = options.rowLimit ?? settings.rowLimit;
     const source = await this.runner.registry.stream(this.connectionOf(main).source, main, {
       variables: this.resolve(main, inputs),
-      timeoutMs: this.runner.settings.timeoutMs,
+      timeoutMs: settings.timeoutMs,
       rowLimit,
+      byteLimit: options.byteLimit ?? settings.byteLimit,
+      batchByteLimit: settings.byteLimit,
     });
     this.ran([main]);
     const keep = filterPredicate(inputs.filters ?? [], this.dataset.dateField, inputs.timezone);
     return {
       meta: () => {
         const meta = source.meta();
-        const cut = truncationOf([meta], rowLimit);
-        return cut ? { ...meta, ...cut } : meta;
+        return meta.truncated ? { ...meta, ...cutOf([meta], rowLimit) } : meta;
       },
       close: () => source.close(),
       async *[Symbol.asyncIterator]() {
@@ -268,7 +280,8 @@ export class PreparedDataset {
     const dialect = this.runner.registry.capabilities(source).pushdown;
     if (!dialect) return null;
     const variables = this.resolve(main, inputs);
-    const options = { variables, timeoutMs: this.runner.settings.timeoutMs, rowLimit: this.runner.settings.rowLimit };
+    const { settings } = this.runner;
+    const options = { variables, timeoutMs: settings.timeoutMs, rowLimit: settings.rowLimit, byteLimit: settings.byteLimit };
     const registry = this.runner.registry;
     return {
       dialect,
@@ -290,11 +303,29 @@ export class PreparedDataset {
       variables: this.resolve(request, inputs),
       timeoutMs: this.runner.settings.timeoutMs,
       rowLimit: this.runner.settings.rowLimit,
+      byteLimit: this.runner.settings.byteLimit,
     });
     this.ran([request]);
-    const cut = truncationOf([result.meta], this.runner.settings.rowLimit);
-    return cut ? { ...result, meta: { ...result.meta, ...cut } } : result;
+    return result.meta.truncated ? { ...result, meta: { ...result.meta, ...cutOf([result.meta], this.runner.settings.rowLimit) } } : result;
   }
+}
+
+/** What cut one part of a run (a data request's result, the join). */
+type Cut = Pick<RunMeta, 'truncated' | 'truncatedBy' | 'byteLimit' | 'pageLimit'>;
+
+/**
+ * How a run made of several parts says it was cut: by bytes when any part was (with the smallest
+ * byte limit that cut), otherwise by what cut the first part that was (with its page cap when that
+ * was a source's page cap); with the run's `rowLimit`.
+ */
+function cutOf(cuts: readonly Cut[], rowLimit: number): Pick<RunMeta, 'truncated' | 'truncatedBy' | 'rowLimit' | 'byteLimit' | 'pageLimit'> {
+  const cut = cuts.filter((c) => c.truncated);
+  if (cut.length === 0) return { truncated: false };
+  const bytes = cut.filter((c) => c.truncatedBy === 'bytes' && c.byteLimit !== undefined).map((c) => c.byteLimit!);
+  if (bytes.length > 0) return { truncated: true, truncatedBy: 'bytes', rowLimit, byteLimit: Math.min(...bytes) };
+  const first = cut[0]!;
+  const by = first.truncatedBy ?? 'rows';
+  return { truncated: true, truncatedBy: by, rowLimit, ...(by === 'pages' && first.pageLimit !== undefined ? { pageLimit: first.pageLimit } : {}) };
 }
 
 function rowsOf(data: ResultData, meta: RunMeta): DatasetRows {

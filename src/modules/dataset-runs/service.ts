@@ -15,9 +15,8 @@ export interface DatasetRunOptions {
   offset?: number;
 }
 
-export type DatasetRunAnswer =
-  | { kind: 'json'; body: { options: DatasetView; data: ResultData; meta: RunMeta; cache: { status: string; createdAt: string } } }
-  | { kind: 'stream'; body: Readable };
+/** `{options, data, meta, cache}` as JSON, written in chunks. */
+export type DatasetRunAnswer = Readable;
 
 export interface DatasetRunsDeps {
   datasets: DatasetsService;
@@ -40,18 +39,19 @@ export class DatasetRunsService {
   /**
    * `…/datasets/{id}/request`. From the cache with `getCache` (computed and stored on a miss);
    * `noSource` answers only what the cache holds; otherwise the source runs and, without joins,
-   * rows stream to the client as they arrive instead of being held in memory.
+   * rows stream to the client as they arrive instead of being held in memory. Either way the
+   * answer is written in chunks of rows, so a large result is never also one large string.
    */
   async runDataset(actor: Actor, teamId: number, datasetId: number, options: DatasetRunOptions): Promise<DatasetRunAnswer> {
     const { view, prepared } = await this.prepare(actor, teamId, datasetId);
     const inputs: RunInputs = { variables: options.variables ?? {}, filters: options.filters ?? [] };
     if (options.getCache || options.noSource || !prepared.streamable) {
       const result = await prepared.collect(inputs, { refresh: !options.getCache && !options.noSource, cacheOnly: options.noSource === true });
-      return { kind: 'json', body: { options: view, data: page(result.data, options), meta: result.meta, cache: result.cache } };
+      return chunked(heldChunks(view, page(result.data, options), result.meta, result.cache));
     }
     const offset = options.offset ?? 0;
     const rows = await prepared.stream(inputs, options.limit !== undefined ? { rowLimit: offset + options.limit } : {});
-    return { kind: 'stream', body: Readable.from(jsonChunks(view, rows, offset, options.limit)) };
+    return chunked(jsonChunks(view, rows, offset, options.limit));
   }
 
   /** Authorizes once and reads what the run needs once; the answer's dataset view comes from the same reads. */
@@ -67,6 +67,33 @@ function page(data: ResultData, options: { limit?: number; offset?: number }): R
   if (!Array.isArray(data) || (options.limit === undefined && options.offset === undefined)) return data;
   const start = options.offset ?? 0;
   return data.slice(start, options.limit === undefined ? undefined : start + options.limit);
+}
+
+/** One chunk ready ahead of the socket, not Readable's default 16. */
+function chunked(chunks: AsyncIterable<string> | Iterable<string>): Readable {
+  return Readable.from(chunks, { highWaterMark: 1 });
+}
+
+/** About this many characters of rows per chunk of a held result. */
+const CHUNK_CHARS = 1024 * 1024;
+
+/** A held result as `{"options":…,"data":…,"meta":…,"cache":…}`, its rows written a chunk at a time. */
+function* heldChunks(options: DatasetView, data: ResultData, meta: RunMeta, cache: { status: string; createdAt: string }): Generator<string> {
+  yield `{"options":${JSON.stringify(options)},"data":`;
+  if (Array.isArray(data)) {
+    let chunk = '[';
+    for (let i = 0; i < data.length; i++) {
+      chunk += (i === 0 ? '' : ',') + (JSON.stringify(data[i]) ?? 'null');
+      if (chunk.length >= CHUNK_CHARS) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    yield `${chunk}]`;
+  } else {
+    yield JSON.stringify(data);
+  }
+  yield `,"meta":${JSON.stringify(meta)},"cache":${JSON.stringify(cache)}}`;
 }
 
 /** `{"options":…,"data":[…],"meta":…}` written batch by batch. */

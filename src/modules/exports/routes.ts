@@ -16,12 +16,20 @@ const DatasetExportQuery = Type.Object({
   variables: Type.Optional(Type.String({ maxLength: 100_000, description: 'JSON object of variable values' })),
 });
 
+/**
+ * The file, and when a limit cut its data, headers that say so: `x-plotline-truncated: true`,
+ * `x-plotline-truncated-by: rows|bytes|pages`, and the limits (`x-plotline-row-limit`,
+ * `x-plotline-byte-limit`).
+ */
 function send(reply: FastifyReply, format: ExportFormat, file: ExportFile) {
-  return reply
-    .header('content-type', CONTENT_TYPES[format])
-    .header('content-disposition', contentDisposition(file.name, format))
-    .header('cache-control', 'no-store')
-    .send(file.body);
+  reply.header('content-type', CONTENT_TYPES[format]).header('content-disposition', contentDisposition(file.name, format)).header('cache-control', 'no-store');
+  const cut = file.truncation;
+  if (cut) {
+    reply.header('x-plotline-truncated', 'true').header('x-plotline-truncated-by', cut.truncatedBy);
+    if (cut.rowLimit !== undefined) reply.header('x-plotline-row-limit', String(cut.rowLimit));
+    if (cut.byteLimit !== undefined) reply.header('x-plotline-byte-limit', String(cut.byteLimit));
+  }
+  return reply.send(file.body);
 }
 
 function parseVariables(raw: string | undefined): Record<string, unknown> {
@@ -59,7 +67,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
       schema: {
         tags: ['exports'],
         operationId: 'exportDataset',
-        summary: 'The dataset run as a file (CSV streamed), bounded by the row limit',
+        summary: 'The dataset run as a file, bounded by the row and byte limits (a cut file says so in `x-plotline-truncated*` headers)',
         params: Type.Object({ team_id: Id, dataset_id: Id }),
         querystring: DatasetExportQuery,
         response: FILE,

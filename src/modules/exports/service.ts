@@ -3,14 +3,24 @@ import type { Actor } from '../../platform/actor.js';
 import type { ChartRunService } from '../chart-runs/service.js';
 import type { DatasetsService } from '../datasets/service.js';
 import type { DatasetRunner } from '../dataset-runs/runner.js';
+import type { Row, RunMeta, TruncationReason } from '../../sources/index.js';
 import type { ShareViewer, ViewRequest } from '../sharing/viewer.js';
 import { cell, chartTables, singleTable } from './tables.js';
 import { csvStream, tableStream, xlsxStream, type ExportFormat } from './writers.js';
+
+/** What cut the data of a file, told in its response headers. */
+export interface ExportTruncation {
+  truncatedBy: TruncationReason;
+  rowLimit?: number;
+  byteLimit?: number;
+}
 
 export interface ExportFile {
   /** File name without extension. */
   name: string;
   body: Readable;
+  /** Set when a limit cut the data: the file holds the first rows only. */
+  truncation?: ExportTruncation;
 }
 
 export interface ExportDeps {
@@ -28,7 +38,7 @@ export class ExportService {
   async chart(actor: Actor, projectId: number, chartId: number, format: ExportFormat): Promise<ExportFile> {
     const chart = await this.deps.chartRuns.refresh(actor, projectId, chartId, { getCache: true });
     const tables = chartTables(chart.type ?? null, chart.chartData);
-    return { name: chart.name ?? `chart-${chartId}`, body: tableStream(format, tables, singleTable(tables)) };
+    return { name: chart.name ?? `chart-${chartId}`, body: tableStream(format, tables, singleTable(tables)), ...chartTruncation(chart.chartData) };
   }
 
   /**
@@ -38,39 +48,52 @@ export class ExportService {
   async sharedChart(link: { shareString: string } | { brewName: string; chartId: number }, request: ViewRequest, format: ExportFormat): Promise<ExportFile> {
     const chart = await this.deps.viewer.exportable(link, request);
     const tables = chartTables(chart.type ?? null, chart.chartData);
-    return { name: chart.name ?? 'chart', body: tableStream(format, tables, singleTable(tables)) };
+    return { name: chart.name ?? 'chart', body: tableStream(format, tables, singleTable(tables)), ...chartTruncation(chart.chartData) };
   }
 
   /**
-   * The dataset run (variables applied), bounded by the row limit. CSV streams batch by batch;
-   * columns are those of the first batch (a SQL result has the same columns in every row).
-   * The first batch is read before answering, so a failing source is a proper error response.
+   * The dataset run (variables applied), bounded by the row and byte limits. The run is read whole
+   * before answering (the limits bound what that holds), so a failing source is a proper error
+   * response and a cut run says so in the response headers. Columns are every field of the rows,
+   * in the order first seen.
    */
   async dataset(actor: Actor, teamId: number, datasetId: number, variables: Record<string, unknown>, format: ExportFormat): Promise<ExportFile> {
     const { dataset } = await this.deps.datasets.load(actor, teamId, datasetId, 'dataset:run');
     const rows = await (await this.deps.runner.prepareOne(teamId, dataset)).stream({ variables });
-    const iterator = rows[Symbol.asyncIterator]();
-    let first: IteratorResult<Record<string, unknown>[]>;
+    const read: Row[][] = [];
     try {
-      first = await iterator.next();
-    } catch (err) {
+      for await (const batch of rows) read.push(batch);
+    } finally {
       await rows.close();
-      throw err;
     }
-    const firstBatch = first.done ? [] : first.value;
-    const columns: string[] = [];
-    for (const row of firstBatch) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
-    if (columns.length === 0) for (const column of rows.meta().columns) columns.push(column.name);
-    const batches = (async function* () {
-      try {
-        yield firstBatch.map((row) => columns.map((c) => cell(row[c])));
-        if (first.done) return;
-        for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value.map((row) => columns.map((c) => cell(row[c])));
-      } finally {
-        await rows.close();
-      }
+    const meta = rows.meta();
+    const seen = new Set<string>();
+    for (const batch of read) for (const row of batch) for (const key of Object.keys(row)) seen.add(key);
+    if (seen.size === 0) for (const column of meta.columns) seen.add(column.name);
+    const columns = [...seen];
+    const batches = (function* () {
+      while (read.length > 0) yield read.shift()!.map((row) => columns.map((c) => cell(row[c])));
     })();
     const body = format === 'csv' ? csvStream(columns, batches) : xlsxStream([{ name: dataset.name ?? 'data', columns, rows: batches }]);
-    return { name: dataset.name ?? `dataset-${datasetId}`, body };
+    return { name: dataset.name ?? `dataset-${datasetId}`, body, ...runTruncation(meta) };
   }
+}
+
+function runTruncation(meta: RunMeta): { truncation?: ExportTruncation } {
+  if (!meta.truncated) return {};
+  return { truncation: { truncatedBy: meta.truncatedBy ?? 'rows', ...(meta.rowLimit !== undefined ? { rowLimit: meta.rowLimit } : {}), ...(meta.byteLimit !== undefined ? { byteLimit: meta.byteLimit } : {}) } };
+}
+
+/** A chart's data says whether a limit cut it (see the chart runs service). */
+function chartTruncation(chartData: unknown): { truncation?: ExportTruncation } {
+  if (chartData === null || typeof chartData !== 'object') return {};
+  const data = chartData as { truncated?: unknown; truncatedBy?: unknown; rowLimit?: unknown; byteLimit?: unknown };
+  if (data.truncated !== true) return {};
+  return {
+    truncation: {
+      truncatedBy: data.truncatedBy === 'bytes' || data.truncatedBy === 'pages' ? data.truncatedBy : 'rows',
+      ...(typeof data.rowLimit === 'number' ? { rowLimit: data.rowLimit } : {}),
+      ...(typeof data.byteLimit === 'number' ? { byteLimit: data.byteLimit } : {}),
+    },
+  };
 }

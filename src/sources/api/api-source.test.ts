@@ -47,6 +47,11 @@ function startApi(): Promise<{ server: Server; port: number }> {
         const end = from + size;
         return json(res, { object: 'list', has_more: true, data: page, meta: { next_cursor: String(end) }, links: { next: `/forever?size=${size}&p=${end}` } });
       }
+      case '/endless-wide':
+        // 10 KB per page, without end.
+        return json(res, [{ page: q.get('page'), pad: 'x'.repeat(10_000) }]);
+      case '/wide':
+        return json(res, [{ pad: 'x'.repeat(20_000) }]);
       case '/endless-cursor': {
         const at = Number(q.get('cursor') ?? 0);
         return json(res, { data: [{ n: at }], meta: { next_cursor: String(at + 1) } });
@@ -296,17 +301,17 @@ describe('ApiSource', () => {
     };
     const rowsOf = (data: unknown): unknown[] => (Array.isArray(data) ? data : ((data as { data?: unknown[] }).data ?? []));
 
-    it.each(Object.keys(forever))('%s: stopping at the page cap while the source has more is truncated by pageLimit, with the right rowCount', async (template) => {
+    it.each(Object.keys(forever))('%s: stopping at the page cap while the source has more is truncated by pages, with the right rowCount', async (template) => {
       const capped = new ApiSource(client, { maxPages: 4 });
       const result = await capped.run(conn, forever[template]!);
       expect(rowsOf(result.data)).toHaveLength(40);
-      expect(result.meta).toMatchObject({ rowCount: 40, truncated: true, truncatedBy: 'pageLimit', pageLimit: 4 });
+      expect(result.meta).toMatchObject({ rowCount: 40, truncated: true, truncatedBy: 'pages', pageLimit: 4 });
     });
 
-    it.each(Object.keys(forever))('%s: a row limit that falls on the end of a page, with more to come, is truncated by rowLimit', async (template) => {
+    it.each(Object.keys(forever))('%s: a row limit that falls on the end of a page, with more to come, is truncated by rows', async (template) => {
       const result = await run(forever[template]!, { rowLimit: 30 });
       expect(rowsOf(result.data)).toHaveLength(30);
-      expect(result.meta).toMatchObject({ rowCount: 30, truncated: true, truncatedBy: 'rowLimit' });
+      expect(result.meta).toMatchObject({ rowCount: 30, truncated: true, truncatedBy: 'rows' });
     });
 
     it('a row limit that falls on the end of the last page is not a cut', async () => {
@@ -326,13 +331,26 @@ describe('ApiSource', () => {
     it('the byte cap stops paging and says so', async () => {
       const capped = new ApiSource(client, { maxTotalBytes: 2_000 });
       const result = await capped.run(conn, forever['cursor']!);
-      expect(result.meta).toMatchObject({ truncated: true, truncatedBy: 'byteLimit', byteLimit: 2_000 });
+      expect(result.meta).toMatchObject({ truncated: true, truncatedBy: 'bytes', byteLimit: 2_000 });
       expect(result.meta.rowCount).toBe(rowsOf(result.data).length);
     });
 
     it('itemsLimit is the request asking for fewer rows, not a cut', async () => {
       const result = await run({ ...forever['cursor']!, itemsLimit: 30 });
       expect(result.meta).toMatchObject({ rowCount: 30, truncated: false });
+    });
+
+    it('the byte limit stops paging, marked truncated by bytes; one answer over it is refused', async () => {
+      const limit = 100 * 1024;
+      const result = await run({ route: '/endless-wide', pagination: true, template: 'pages', offset: 'page', itemsLimit: 0 }, { byteLimit: limit });
+      expect(result.meta).toMatchObject({ truncated: true, truncatedBy: 'bytes', byteLimit: limit });
+      // Pages of 10 KB are read until 100 KiB have arrived.
+      expect((result.data as unknown[]).length).toBe(11);
+      expect((await run({ route: '/wide' })).meta.truncated).toBe(false);
+      await expect(run({ route: '/wide' }, { byteLimit: 10_000 })).rejects.toMatchObject({ statusCode: 502, code: 'SOURCE_RESPONSE_TOO_LARGE' });
+      const capped = new ApiSource(client, { maxPages: 4 });
+      const pages = await capped.run(conn, { route: '/endless', pagination: true, template: 'pages', offset: 'page', itemsLimit: 0 });
+      expect(pages.meta).toMatchObject({ truncated: true, truncatedBy: 'pages' });
     });
 
     it('the row limit cuts paginated results, marked truncated', async () => {

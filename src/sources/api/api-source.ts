@@ -11,6 +11,7 @@ import {
   type RunMeta,
   type RunOptions,
   type RunResult,
+  type TruncationReason,
   type Source,
   type SourceCapabilities,
   type SourceConnection,
@@ -79,50 +80,36 @@ export class ApiSource implements Source {
 
   async run(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RunResult> {
     const built = buildApiRequest(conn, request, options.variables);
-    const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
+    const control = new RunControl(options);
     const rowLimit = options.rowLimit ?? DEFAULT_ROW_LIMIT;
-    let bytes = 0;
     const firstOrigin = new URL(built.url).origin;
 
     const fetchJson = async (url: string): Promise<unknown> => {
       // Credentials stay with the connection's origin (a next-page URL may point elsewhere).
       const headers = new URL(url).origin === firstOrigin ? built.headers : withoutCredentials(built.headers);
       const response = await control.race(this.send(control, { ...built, url, headers }, this.options.maxRetries));
-      bytes += response.body.length;
+      control.countBytes(response.body.length);
       if (response.status >= 300) throw upstreamError(response, conn);
       return parseJson(response);
     };
 
+    const caps = { pages: this.options.maxPages, bytes: Math.min(this.options.maxTotalBytes, control.byteLimit) };
     try {
       if (request.pagination) {
         const result = await paginate(built.url, request, fetchJson, {
           rowLimit,
-          maxPages: this.options.maxPages,
+          maxPages: caps.pages,
           pageDelayMs: this.options.pageDelayMs,
-          maxTotalBytes: this.options.maxTotalBytes,
-          bytesRead: () => bytes,
+          maxTotalBytes: caps.bytes,
+          bytesRead: () => control.bytesRead,
           sleep: (ms) => control.race(delay(ms, undefined, { signal: control.signal })),
         });
-        const meta: RunMeta = {
-          columns: inferColumns(pageItems(result.data).items),
-          rowCount: result.rowCount,
-          truncated: result.truncated,
-          ...(result.truncatedBy ? { truncatedBy: result.truncatedBy } : {}),
-          ...(result.truncatedBy === 'pageLimit' ? { pageLimit: this.options.maxPages } : {}),
-          ...(result.truncatedBy === 'byteLimit' ? { byteLimit: this.options.maxTotalBytes } : {}),
-          durationMs: Math.round(control.elapsedMs()),
-        };
-        return { data: result.data, meta };
+        const meta = { columns: inferColumns(pageItems(result.data).items), rowCount: result.rowCount, truncated: result.truncated, ...truncation(result.truncatedBy, caps) };
+        return { data: result.data, meta: { ...meta, durationMs: Math.round(control.elapsedMs()) } };
       }
       const shaped = shapeResponse(await fetchJson(built.url), rowLimit);
-      const meta: RunMeta = {
-        columns: inferColumns(pageItems(shaped.data).items),
-        rowCount: shaped.rowCount,
-        truncated: shaped.truncated,
-        ...(shaped.truncated ? { truncatedBy: 'rowLimit' as const } : {}),
-        durationMs: Math.round(control.elapsedMs()),
-      };
-      return { data: shaped.data, meta };
+      const meta = { columns: inferColumns(pageItems(shaped.data).items), rowCount: shaped.rowCount, truncated: shaped.truncated, ...truncation(shaped.truncated ? 'rows' : undefined, caps) };
+      return { data: shaped.data, meta: { ...meta, durationMs: Math.round(control.elapsedMs()) } };
     } catch (error) {
       throw control.error ?? toAppError(error, conn);
     } finally {
@@ -139,7 +126,8 @@ export class ApiSource implements Source {
         headers: request.headers,
         body: request.body,
         signal: control.signal,
-        maxBytes: this.options.maxResponseBytes,
+        // One answer is held whole: it may not be larger than the run's byte limit either.
+        maxBytes: Math.min(this.options.maxResponseBytes, control.byteLimit),
       });
       if (response.status !== 429 || attempt >= retries) return response;
       const waitMs = retryAfterMs(response.headers['retry-after']);
@@ -147,6 +135,15 @@ export class ApiSource implements Source {
       await control.race(delay(waitMs, undefined, { signal: control.signal }));
     }
   }
+}
+
+/** What cut a result, as the run's meta says it. */
+/** What cut a run, with the limit that did: `caps` are the page cap and the byte cap the paging ran under. */
+function truncation(reason: TruncationReason | undefined, caps: { pages: number; bytes: number }): Pick<RunMeta, 'truncatedBy' | 'byteLimit' | 'pageLimit'> {
+  if (reason === undefined) return {};
+  if (reason === 'bytes') return { truncatedBy: reason, byteLimit: caps.bytes };
+  if (reason === 'pages') return { truncatedBy: reason, pageLimit: caps.pages };
+  return { truncatedBy: reason };
 }
 
 function retryAfterMs(header: string | string[] | undefined): number | undefined {

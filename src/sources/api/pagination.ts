@@ -144,11 +144,11 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
   /** The next page, or undefined when a cap stops the paging before it (the source had more). */
   const fetchNext = async (url: string): Promise<unknown | undefined> => {
     if (pages >= limits.maxPages) {
-      stoppedBy = 'pageLimit';
+      stoppedBy = 'pages';
       return undefined;
     }
     if (limits.bytesRead() >= limits.maxTotalBytes) {
-      stoppedBy = 'byteLimit';
+      stoppedBy = 'bytes';
       return undefined;
     }
     if (pages > 0 && limits.pageDelayMs > 0) await limits.sleep(limits.pageDelayMs);
@@ -163,7 +163,7 @@ export async function paginate(firstUrl: string, request: DataRequestSpec, fetch
   /** `list` cut back to the row limit (noting the cut when it had more). */
   const kept = (list: unknown[]): unknown[] => {
     if (list.length <= limits.rowLimit) return list;
-    stoppedBy = 'rowLimit';
+    stoppedBy = 'rows';
     return list.slice(0, limits.rowLimit);
   };
   const answer = (data: ResultData, rowCount: number): PaginatedResult => ({

@@ -122,7 +122,7 @@ describe('CustomerioSource against a local App API server', () => {
     ]);
   });
 
-  it('paging that stops at the page cap while Customer.io has a next page is truncated by pageLimit', async () => {
+  it('paging that stops at the page cap while Customer.io has a next page is truncated by pages', async () => {
     // Activities one per page (limit 1), more of them than the default cap of 1,000 requests.
     const kept = cio.activities;
     cio.activities = Array.from({ length: 1_010 }, (_, i) => ({ id: `p${i}`, type: 'page', name: 'view', customer_id: `u${i}`, timestamp: 1741600000 + i }));
@@ -131,7 +131,7 @@ describe('CustomerioSource against a local App API server', () => {
       const result = await source.run(conn, { route: 'activities', configuration: { limit: 1 } });
       expect(cio.requests.length - before).toBe(1_000);
       expect(result.data).toHaveLength(1_000);
-      expect(result.meta).toMatchObject({ rowCount: 1_000, truncated: true, truncatedBy: 'pageLimit', pageLimit: 1_000 });
+      expect(result.meta).toMatchObject({ rowCount: 1_000, truncated: true, truncatedBy: 'pages', pageLimit: 1_000 });
       // All of them within the cap: done, not cut.
       cio.activities = cio.activities.slice(0, 1_000);
       expect((await source.run(conn, { route: 'activities', configuration: { limit: 1 } })).meta).toMatchObject({ rowCount: 1_000, truncated: false });
@@ -143,10 +143,19 @@ describe('CustomerioSource against a local App API server', () => {
     try {
       const onePage = new CustomerioSource(client, { baseUrl: cio.url, now: () => NOW, maxPages: 1 });
       const result = await onePage.run(conn, { route: 'customers', configuration: { segmentId: 4 } });
-      expect(result.meta).toMatchObject({ rowCount: 1_000, truncated: true, truncatedBy: 'pageLimit', pageLimit: 1 });
+      expect(result.meta).toMatchObject({ rowCount: 1_000, truncated: true, truncatedBy: 'pages', pageLimit: 1 });
     } finally {
       cio.people = cio.people.filter((p) => !p.id.startsWith('y'));
     }
+  });
+
+  it('stops paging activities at the byte limit, the run marked truncated by bytes', async () => {
+    const before = cio.requests.length;
+    // Pages of 4 activities of about 100 bytes each: the third page is never asked for.
+    const events = await source.run(conn, { route: 'activities', configuration: { limit: 4 } }, { byteLimit: 700 });
+    expect(events.meta).toMatchObject({ truncated: true, truncatedBy: 'bytes', byteLimit: 700 });
+    expect(events.data).toHaveLength(8);
+    expect(cio.requests.length - before).toBe(2);
   });
 
   it('waits out a 429 once and carries on', async () => {

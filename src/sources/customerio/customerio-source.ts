@@ -10,7 +10,6 @@ import {
   type DataRequestSpec,
   type ResolvedVariables,
   type Row,
-  type RunMeta,
   type RunOptions,
   type RunResult,
   type Source,
@@ -103,9 +102,7 @@ export class CustomerioSource implements Source {
         throw new InvalidQueryError(`Customer.io route "${path}" is not supported; use one of ${ROUTES}`, 'route');
       }
       const data = rows.slice(0, Math.min(rowLimit, itemsLimit));
-      const cut: Pick<RunMeta, 'truncated' | 'truncatedBy' | 'pageLimit'> =
-        rows.length > rowLimit ? { truncated: true, truncatedBy: 'rowLimit' } : pageCapped ? { truncated: true, truncatedBy: 'pageLimit', pageLimit: this.maxPages } : { truncated: false };
-      return { data, meta: { columns: inferColumns(data), rowCount: data.length, ...cut, durationMs: Math.round(control.elapsedMs()) } };
+      return { data, meta: { columns: inferColumns(data), rowCount: data.length, ...control.truncation(rows.length > rowLimit, pageCapped ? this.maxPages : undefined), durationMs: Math.round(control.elapsedMs()) } };
     });
   }
 
@@ -156,21 +153,27 @@ export class CustomerioSource implements Source {
       const found = body?.identifiers ?? (body?.ids ?? []).map((id) => ({ id }));
       people.push(...found);
       start = body?.next ?? '';
-      if (!start || found.length === 0) break;
+      if (!start || found.length === 0 || control.stopPaging()) break;
     }
     const pageCapped = page >= this.maxPages && start !== '' && people.length < wanted;
     const kept = people.slice(0, wanted);
     if (configuration['populateAttributes'] !== true && configuration['populateAttributes'] !== 'true') return { rows: kept, pageCapped };
 
     const byId = new Map<string, Row>();
+    // People whose attributes were not fetched (the byte limit stopped the calls) are left out.
+    let populated = kept.length;
     for (let at = 0; at < kept.length; at += ATTRIBUTE_BATCH) {
+      if (at > 0 && control.stopPaging()) {
+        populated = at;
+        break;
+      }
       const ids = kept.slice(at, at + ATTRIBUTE_BATCH).map((p) => String(p['id']));
       const body = (await this.call(conn, control, { path: 'customers/attributes', body: { ids } })) as { customers?: { id?: string; attributes?: Row; unsubscribed?: unknown }[] } | null;
       for (const customer of body?.customers ?? []) {
         byId.set(String(customer.id ?? customer.attributes?.['id']), { ...customer.attributes, ...(customer.unsubscribed !== undefined ? { unsubscribed: customer.unsubscribed } : {}) });
       }
     }
-    return { rows: kept.map((person) => ({ ...person, ...byId.get(String(person['id'])) })), pageCapped };
+    return { rows: kept.slice(0, populated).map((person) => ({ ...person, ...byId.get(String(person['id'])) })), pageCapped };
   }
 
   /** GET /v1/activities with its filters, paged with `start`. */
@@ -206,7 +209,7 @@ export class CustomerioSource implements Source {
       const found = body?.activities ?? [];
       rows.push(...found.map((a) => (typeof a['timestamp'] === 'number' ? { ...a, timestamp: new Date((a['timestamp'] as number) * 1000).toISOString() } : a)));
       start = body?.next ?? '';
-      if (!start || found.length === 0) break;
+      if (!start || found.length === 0 || control.stopPaging()) break;
     }
     return { rows, pageCapped: page >= this.maxPages && start !== '' && rows.length < wanted };
   }

@@ -142,7 +142,7 @@ export class FirestoreSource implements Source {
           rows = group.slice(0, rowLimit).map((doc) => ({ ...documentRow(doc), _parent: documentPath(parentOf(doc.name)) }));
         }
       }
-      return { data: rows, meta: { columns: inferColumns(rows), rowCount: rows.length, truncated, durationMs: Math.round(control.elapsedMs()) } };
+      return { data: rows, meta: { columns: inferColumns(rows), rowCount: rows.length, ...control.truncation(truncated), durationMs: Math.round(control.elapsedMs()) } };
     });
   }
 
@@ -228,7 +228,7 @@ export class FirestoreSource implements Source {
       if (!Array.isArray(answer)) throw new InvalidQueryError('Firestore answered runQuery with something other than a list of results', 'query');
       const page = answer.map((item) => (item as { document?: FirestoreDocument }).document).filter((d): d is FirestoreDocument => Boolean(d?.name));
       for (const doc of page) if (keep(doc) && out.length < spec.limit) out.push(doc);
-      if (page.length < pageSize) break;
+      if (page.length < pageSize || control.stopPaging()) break;
       after = page[page.length - 1];
     }
     return out;

@@ -129,11 +129,11 @@ export class GoogleAnalyticsSource implements Source {
         const pageRows = page.rows ?? [];
         rows.push(...pageRows.map((row) => toRow(page, row)));
         offset += pageRows.length;
-        if (pageRows.length === 0 || offset >= total || rows.length > rowLimit) break;
+        if (pageRows.length === 0 || offset >= total || rows.length > rowLimit || control.stopPaging()) break;
       }
       const truncated = rows.length > rowLimit || total > rowLimit;
       const data = rows.slice(0, rowLimit);
-      return { data, meta: { columns: inferColumns(data), rowCount: data.length, truncated, durationMs: Math.round(control.elapsedMs()) } };
+      return { data, meta: { columns: inferColumns(data), rowCount: data.length, ...control.truncation(truncated), durationMs: Math.round(control.elapsedMs()) } };
     });
   }
 

@@ -106,6 +106,21 @@ describe(`MongoSource over the wire (${onRealServer ? 'real server' : 'OP_MSG te
     expect(schema.tables.find((t) => t.name === 'events')?.rowCount).toBe(250);
   });
 
+  it('cuts a run at the byte limit: the first documents that fit, truncatedBy bytes', async () => {
+    await admin
+      .db(dbName)
+      .collection('wide')
+      .insertMany(Array.from({ length: 60 }, (_, n) => ({ n, pad: 'w'.repeat(50_000) })));
+    const limit = 1024 * 1024;
+    const result = await source.run(conn, { query: "collection('wide').find({}).sort({ n: 1 })" }, { byteLimit: limit });
+    expect(result.meta).toMatchObject({ truncated: true, truncatedBy: 'bytes', byteLimit: limit });
+    const rows = result.data as { n: number }[];
+    expect(rows).toHaveLength(result.meta.rowCount);
+    expect(rows.length * 50_000).toBeLessThanOrEqual(limit);
+    expect(rows.length).toBeGreaterThanOrEqual(15);
+    expect(rows.map((row) => row.n)).toEqual(Array.from({ length: rows.length }, (_, i) => i));
+  });
+
   it('streams in batches through getMore and reads every document once', async () => {
     const stream = await source.stream!(conn, { query: "collection('events').find({}).sort({ n: 1 })" }, { batchSize: 40 });
     const sizes: number[] = [];

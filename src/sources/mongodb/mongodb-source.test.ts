@@ -85,7 +85,7 @@ describe('openPlanCursor', () => {
       ['skip', 1],
       ['limit', 5],
     ]);
-    expect(await cursor.next(10)).toEqual([{ _id: '64b7f0c2a1b2c3d4e5f60719', n: 2 }, { n: 3 }]);
+    expect(await cursor.next(10, Infinity)).toEqual([{ _id: '64b7f0c2a1b2c3d4e5f60719', n: 2 }, { n: 3 }]);
     await cursor.close('done');
     expect(fake.cursor()?.closed).toBe(true);
   });
@@ -99,17 +99,17 @@ describe('openPlanCursor', () => {
   it('answers findOne, countDocuments and distinct as rows', async () => {
     const none = resolveVariables({});
     const one = recordingCollection(docs);
-    expect(await (await openPlanCursor(one.collection, compileMongoQuery("collection('o').findOne({ n: 1 })", none), { maxTimeMS: 100, batchSize: 10 })).next(10)).toEqual([
+    expect(await (await openPlanCursor(one.collection, compileMongoQuery("collection('o').findOne({ n: 1 })", none), { maxTimeMS: 100, batchSize: 10 })).next(10, Infinity)).toEqual([
       { _id: '64b7f0c2a1b2c3d4e5f60718', n: 1 },
     ]);
     const count = recordingCollection(docs);
-    expect(await (await openPlanCursor(count.collection, compileMongoQuery("collection('o').countDocuments({})", none), { maxTimeMS: 100, batchSize: 10 })).next(10)).toEqual([
+    expect(await (await openPlanCursor(count.collection, compileMongoQuery("collection('o').countDocuments({})", none), { maxTimeMS: 100, batchSize: 10 })).next(10, Infinity)).toEqual([
       { count: 3 },
     ]);
     const distinct = recordingCollection(docs);
     const cursor = await openPlanCursor(distinct.collection, compileMongoQuery("collection('o').distinct('c', { a: 1 })", none), { maxTimeMS: 100, batchSize: 10 });
     expect(distinct.calls).toEqual([['distinct', ['c', { a: 1 }, { maxTimeMS: 100 }]]]);
-    expect(await cursor.next(10)).toEqual(['a', 'b']);
+    expect(await cursor.next(10, Infinity)).toEqual(['a', 'b']);
   });
 });
 

@@ -4,11 +4,10 @@ import { InvalidQueryError, SourceQueryError, SourceTimeoutError, SourceUnreacha
 import type { PoolManager } from '../pool-manager.js';
 import { redactSecrets } from '../redact.js';
 import { RunControl } from '../run-control.js';
-import { collectRows, openRowStream, type BatchCursor, type CloseReason } from '../row-stream.js';
+import { rowBytes } from '../row-bytes.js';
+import { collectRows, openRowStream, streamLimits, type BatchCursor, type CloseReason } from '../row-stream.js';
 import {
   CONNECTION_TEST_TIMEOUT_MS,
-  DEFAULT_BATCH_SIZE,
-  DEFAULT_ROW_LIMIT,
   type ColumnInfo,
   type DataRequestSpec,
   type Row,
@@ -42,6 +41,22 @@ const SCHEMA_TIMEOUT_MS = 60_000;
 /** The collection methods a plan uses; the real driver Collection has them all. */
 export type PlanCollection = Pick<Collection<Document>, 'find' | 'findOne' | 'aggregate' | 'countDocuments' | 'distinct'>;
 
+/**
+ * Up to `max` rows from `pull`, fewer once `maxBytes` have been taken (at least one). A document is
+ * at most 16 MiB, and the driver holds one server batch (16 MiB at most) at a time.
+ */
+async function takeRows(max: number, maxBytes: number, pull: () => Promise<Row | null>): Promise<Row[]> {
+  const out: Row[] = [];
+  let bytes = 0;
+  while (out.length < max && bytes < maxBytes) {
+    const row = await pull();
+    if (row === null) break;
+    out.push(row);
+    bytes += rowBytes(row);
+  }
+  return out;
+}
+
 /** Rows a single-result operation (findOne, countDocuments, distinct) answers with. */
 class ArrayCursor implements BatchCursor {
   private at = 0;
@@ -49,32 +64,31 @@ class ArrayCursor implements BatchCursor {
   columns(): ColumnInfo[] {
     return inferColumns(this.rows);
   }
-  async next(max: number): Promise<Row[]> {
-    const batch = this.rows.slice(this.at, this.at + max);
-    this.at += batch.length;
-    return batch;
+  next(max: number, maxBytes: number): Promise<Row[]> {
+    return takeRows(max, maxBytes, async () => (this.at < this.rows.length ? this.rows[this.at++]! : null));
   }
   async close(): Promise<void> {}
 }
 
+/** Documents the columns are inferred from: the first ones read (as many as `inferColumns` looks at). */
+const COLUMN_SAMPLE = 50;
+
 /** A find/aggregate cursor; closing it kills the server-side cursor. */
 class DriverCursor implements BatchCursor {
-  private firstRows: Row[] | undefined;
+  private readonly sample: Row[] = [];
   constructor(
     private readonly cursor: AbstractCursor<Document>,
     private readonly release: () => Promise<void>,
   ) {}
   columns(): ColumnInfo[] {
-    return inferColumns(this.firstRows ?? []);
+    return inferColumns(this.sample);
   }
-  async next(max: number): Promise<Row[]> {
-    const out: Row[] = [];
-    while (out.length < max) {
+  async next(max: number, maxBytes: number): Promise<Row[]> {
+    const out = await takeRows(max, maxBytes, async () => {
       const document = await this.cursor.next();
-      if (document === null) break;
-      out.push(normalizeBson(document) as Row);
-    }
-    this.firstRows ??= out;
+      return document === null ? null : (normalizeBson(document) as Row);
+    });
+    for (let i = 0; i < out.length && this.sample.length < COLUMN_SAMPLE; i++) this.sample.push(out[i]!);
     return out;
   }
   async close(_reason: CloseReason): Promise<void> {
@@ -211,11 +225,11 @@ export class MongoSource implements Source {
     if (!request.query?.trim()) throw new InvalidQueryError('The MongoDB query is empty');
     const plan = compileMongoQuery(request.query, options.variables);
     const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
-    const rowLimit = options.rowLimit ?? DEFAULT_ROW_LIMIT;
-    const batchSize = Math.min(options.batchSize ?? DEFAULT_BATCH_SIZE, rowLimit + 1);
+    const limits = streamLimits(options);
+    const batchSize = Math.min(limits.batchSize, limits.rowLimit + 1);
     return openRowStream(
       control,
-      { rowLimit, batchSize },
+      limits,
       async () => {
         const handle = this.pools.acquire(conn, 'mongodb', () => this.createClient(conn), (client) => client.close(true));
         try {

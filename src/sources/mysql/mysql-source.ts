@@ -1,9 +1,10 @@
-import type { Readable } from 'node:stream';
+import type { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
 import mysql from 'mysql2';
 import type { ConnectionOptions, FieldPacket, Pool, PoolConnection, PoolOptions, TypeCast } from 'mysql2';
 import type { AppError } from '../../errors/index.js';
 import { InvalidQueryError } from '../errors.js';
-import type { BatchCursor, CloseReason } from '../row-stream.js';
+import { BatchTooLargeError, readAllowance, type BatchCursor, type CloseReason } from '../row-stream.js';
 import { isSocketOrTlsFailure, SqlPool, SqlSource, translateSqlError, type SqlFailure, type SqlSourceOptions, type SqlStatement } from '../sql-source.js';
 import type { ColumnInfo, ColumnType, Row, SourceCapabilities, SourceConnection } from '../types.js';
 import { naiveTimestampToIso, parseDecimal } from '../values.js';
@@ -201,9 +202,9 @@ export class MysqlPool extends SqlPool<PoolConnection> {
     conn.destroy();
   }
 
-  openCursor(conn: PoolConnection, statement: SqlStatement, batchSize: number, releasePool: () => Promise<void>): BatchCursor {
-    const command = conn.execute(statement.text, statement.values as never[]);
-    return new MysqlCursor(conn, statement.text, command.stream({ highWaterMark: batchSize }), this, releasePool);
+  openCursor(conn: PoolConnection, statement: SqlStatement, _batchSize: number, releasePool: () => Promise<void>): BatchCursor {
+    const command = conn.execute(statement.text, statement.values as never[]) as unknown as EventEmitter;
+    return new MysqlCursor(conn, statement.text, command, this, releasePool);
   }
 
 
@@ -281,52 +282,91 @@ function isResultSetHeader(row: Row): boolean {
   return row['fieldCount'] === 0 && typeof row['affectedRows'] === 'number' && typeof row['serverStatus'] === 'number';
 }
 
-/** Pulls batches off mysql2's row stream (which pauses the socket when we stop reading). */
+/**
+ * Takes rows off a running statement as mysql2 parses them, and pauses the connection (its socket
+ * stops being read) as soon as a read has what it asked for: `max` rows, or about `maxBytes` of
+ * them as they came over the wire. So the rows held are one read's, however wide they are. A
+ * single row that alone takes more than the read's allowance on the wire stops the read.
+ */
 class MysqlCursor implements BatchCursor {
   private fields: readonly FieldPacket[] = [];
+  private rows: Row[] = [];
   private ended = false;
   private failure: unknown;
+  private paused = false;
+  /** What the current read waits for; before the first read, one row. */
+  private want = { rows: 1, bytes: Infinity, allowance: Infinity };
+  /** Wire bytes since the rows held were last handed out, and since the last complete row. */
+  private received = 0;
+  private sinceRow = 0;
+  private wake: (() => void) | undefined;
+  private readonly socket: Socket | undefined;
+  private readonly onData = (chunk: Buffer): void => {
+    this.received += chunk.length;
+    this.sinceRow += chunk.length;
+    if (this.sinceRow > this.want.allowance && this.failure === undefined) {
+      this.failure = new BatchTooLargeError(this.want.bytes);
+      this.pause();
+      this.notify();
+    } else if (this.rows.length > 0 && this.received >= this.want.bytes) {
+      this.pause();
+      this.notify();
+    }
+  };
 
   constructor(
     private readonly connection: PoolConnection,
     private readonly text: string,
-    private readonly rows: Readable,
+    command: EventEmitter,
     private readonly pool: MysqlPool,
     private readonly releasePool: () => Promise<void>,
   ) {
-    rows.on('fields', (fields: FieldPacket[] | undefined) => (this.fields = fields ?? []));
-    rows.on('end', () => (this.ended = true));
-    rows.on('error', (error) => (this.failure = error));
+    this.socket = (connection as unknown as { stream?: Socket }).stream;
+    this.socket?.on('data', this.onData);
+    command.on('fields', (fields: FieldPacket[] | undefined) => (this.fields = fields ?? []));
+    command.on('result', (row: Row) => {
+      if (this.fields.length === 0 && isResultSetHeader(row)) {
+        // An OK packet instead of rows (e.g. SELECT … INTO @var): the caller's mistake, not ours.
+        this.failure = new InvalidQueryError('The statement returned no result set; only statements that return rows can be run');
+      } else {
+        this.rows.push(row);
+        this.sinceRow = 0;
+        if (this.rows.length >= this.want.rows || this.received >= this.want.bytes) this.pause();
+      }
+      this.notify();
+    });
+    command.on('end', () => {
+      this.ended = true;
+      this.notify();
+    });
+    command.on('error', (error: unknown) => {
+      this.failure ??= error;
+      this.notify();
+    });
   }
 
   columns(): ColumnInfo[] {
     return mysqlColumns(this.fields);
   }
 
-  async next(max: number): Promise<Row[]> {
-    const out: Row[] = [];
-    while (out.length < max) {
-      const row = this.rows.read() as Row | null;
-      if (row !== null) {
-        if (this.fields.length === 0 && isResultSetHeader(row)) {
-          // An OK packet instead of rows (e.g. SELECT … INTO @var): the caller's mistake, not ours.
-          this.failure = new InvalidQueryError('The statement returned no result set; only statements that return rows can be run');
-          throw this.failure;
-        }
-        out.push(row);
-        continue;
-      }
-      if (this.failure) throw this.failure;
-      if (this.ended || this.rows.readableEnded || this.rows.destroyed) break;
-      await this.readable();
+  async next(max: number, maxBytes: number): Promise<Row[]> {
+    this.want = { rows: max, bytes: maxBytes, allowance: readAllowance(maxBytes) };
+    while (this.failure === undefined && !this.ended && this.rows.length < max && !(this.rows.length > 0 && this.received >= maxBytes)) {
+      const woken = new Promise<void>((resolve) => (this.wake = resolve));
+      this.resume();
+      await woken;
     }
-    if (this.failure) throw this.failure;
+    if (this.failure !== undefined) throw this.failure;
+    const out = this.rows.length <= max ? this.rows : this.rows.slice(0, max);
+    this.rows = this.rows.length <= max ? [] : this.rows.slice(max);
+    this.received = 0;
     return out;
   }
 
   async close(reason: CloseReason): Promise<void> {
+    this.socket?.off('data', this.onData);
     try {
-      if (reason === 'done' && !this.failure) {
+      if (reason === 'done' && this.failure === undefined) {
         // Closed before the reset rather than forgotten by it (mysql2 would then close an id the
         // server no longer has): once the reset answers, the server is done with this run.
         this.connection.unprepare(this.text);
@@ -335,8 +375,7 @@ class MysqlCursor implements BatchCursor {
         return;
       }
       // Rows may still be coming: stop the statement on the server, then drop the connection.
-      if (!this.ended && !this.failure) await this.pool.killQuery(this.connection.threadId);
-      this.rows.destroy();
+      if (!this.ended && (this.failure === undefined || this.failure instanceof BatchTooLargeError)) await this.pool.killQuery(this.connection.threadId);
       this.connection.destroy();
     } catch {
       this.connection.destroy();
@@ -345,20 +384,23 @@ class MysqlCursor implements BatchCursor {
     }
   }
 
-  private readable(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = (): void => {
-        this.rows.off('readable', done);
-        this.rows.off('end', done);
-        this.rows.off('error', done);
-        this.rows.off('close', done);
-        resolve();
-      };
-      this.rows.on('readable', done);
-      this.rows.on('end', done);
-      this.rows.on('error', done);
-      this.rows.on('close', done);
-    });
+  private pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    this.connection.pause();
+  }
+
+  private resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    // Replays the packets that arrived while paused (which may pause again), then reads the socket.
+    this.connection.resume();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
   }
 }
 

@@ -1,12 +1,14 @@
+import type { Socket } from 'node:net';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { AppError } from '../../errors/index.js';
 import { InvalidQueryError, SourceUnreachableError } from '../errors.js';
 import { RunControl } from '../run-control.js';
 import { assertReadOnlyStatement } from '../statement-safety/index.js';
-import type { BatchCursor, CloseReason } from '../row-stream.js';
+import { rowBytes } from '../row-bytes.js';
+import { BatchTooLargeError, readAllowance, streamLimits, type BatchCursor, type CloseReason } from '../row-stream.js';
 import { isSocketOrTlsFailure, SqlPool, SqlSource, translateSqlError, type SchemaColumnRow, type SqlFailure, type SqlSourceOptions, type SqlStatement } from '../sql-source.js';
-import { DEFAULT_ROW_LIMIT, type DataRequestSpec, type Row, type RunOptions, type RunResult, type SourceCapabilities, type SourceConnection } from '../types.js';
+import type { DataRequestSpec, Row, RunMeta, RunOptions, RunResult, SourceCapabilities, SourceConnection } from '../types.js';
 import { postgresTarget, type PostgresTarget } from './connection-config.js';
 import { postgresColumns, postgresTypes } from './value-types.js';
 import { probeSsl, sendCancelRequest } from './wire.js';
@@ -175,32 +177,118 @@ export class PostgresSource extends SqlSource<pg.PoolClient, PostgresPool> {
   /**
    * A pre-compiled statement (a chart's grouped query: one row per bucket or label) read in one
    * go rather than through a cursor, because Postgres plans cursor reads without parallel workers.
-   * Same read-only transaction, statement timeout and cancellation as every run.
+   * Same read-only transaction, statement timeout and cancellation as every run, and the same
+   * caps: rows past the row or byte limit are cut, and an answer that brings more bytes than the
+   * limit allows is stopped as it arrives (no rows, `truncatedBy: 'bytes'`).
    */
   private async runCompiled(conn: SourceConnection, compiled: { text: string; values: readonly unknown[] }, options: RunOptions): Promise<RunResult> {
     const text = compiled.text.trim();
     if (!text) throw new InvalidQueryError('The SQL query is empty');
     await assertReadOnlyStatement(text, 'postgres');
-    const rowLimit = options.rowLimit ?? DEFAULT_ROW_LIMIT;
+    const { rowLimit, byteLimit, batchByteLimit } = streamLimits(options);
+    const maxBytes = Math.min(byteLimit, batchByteLimit);
     const started = performance.now();
     const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
-    const result = await this.withTransaction(conn, control, (client) =>
-      control.race(client.query<Row>({ text, values: [...compiled.values], types: postgresTypes })),
-    );
-    const truncated = result.rows.length > rowLimit;
-    const rows = truncated ? result.rows.slice(0, rowLimit) : result.rows;
-    return {
-      data: rows,
-      meta: { columns: postgresColumns(result.fields), rowCount: rows.length, truncated, durationMs: Math.round(performance.now() - started) },
-    };
+    let overflowed = false;
+    let result: pg.QueryResult<Row>;
+    try {
+      result = await this.withTransaction(conn, control, (client, pool) => {
+        const meter = new WireMeter(client);
+        return control
+          .race(
+            new Promise<pg.QueryResult<Row>>((resolve, reject) => {
+              meter.arm(readAllowance(maxBytes), () => {
+                overflowed = true;
+                void pool.cancel(client).catch(() => undefined);
+                reject(new BatchTooLargeError(maxBytes));
+              });
+              client.query<Row>({ text, values: [...compiled.values], types: postgresTypes }).then(resolve, reject);
+            }),
+          )
+          .finally(() => meter.detach());
+      });
+    } catch (error) {
+      // The client was discarded with its unread answer; the run is cut, not failed.
+      if (!overflowed || control.aborted) throw error;
+      return { data: [], meta: { columns: [], rowCount: 0, truncated: true, truncatedBy: 'bytes', byteLimit: maxBytes, durationMs: Math.round(performance.now() - started) } };
+    }
+    const meta: RunMeta = { columns: postgresColumns(result.fields), rowCount: 0, truncated: false, durationMs: 0 };
+    let rows = result.rows;
+    if (rows.length > rowLimit) {
+      rows = rows.slice(0, rowLimit);
+      Object.assign(meta, { truncated: true, truncatedBy: 'rows' });
+    }
+    let bytes = 0;
+    for (let i = 0; i < rows.length; i++) {
+      bytes += rowBytes(rows[i]!);
+      if (bytes > byteLimit) {
+        rows = rows.slice(0, i);
+        Object.assign(meta, { truncated: true, truncatedBy: 'bytes', byteLimit });
+        break;
+      }
+    }
+    meta.rowCount = rows.length;
+    meta.durationMs = Math.round(performance.now() - started);
+    return { data: rows, meta };
+  }
+}
+
+/** The socket node-postgres reads a client's answers from (not in its type definitions). */
+function socketOf(client: pg.ClientBase): Socket | undefined {
+  return (client as unknown as { connection?: { stream?: Socket } }).connection?.stream;
+}
+
+/**
+ * Counts the bytes arriving on a client's socket while it is armed, and stops reading once they
+ * pass the allowance: node-postgres hands over a read (and a row) only once all of it has arrived,
+ * so a read of rows far larger than the ones before, or a single huge value, would otherwise be
+ * held whole. The socket is paused at once; the client must then be discarded (ending it with a
+ * query under way destroys its socket).
+ */
+class WireMeter {
+  private bytes = 0;
+  private allowance = Infinity;
+  private onOverflow: (() => void) | undefined;
+  private readonly socket: Socket | undefined;
+  private readonly count = (chunk: Buffer): void => {
+    if (!this.onOverflow) return;
+    this.bytes += chunk.length;
+    if (this.bytes <= this.allowance) return;
+    const overflow = this.onOverflow;
+    this.onOverflow = undefined;
+    this.socket?.pause();
+    overflow();
+  };
+
+  constructor(client: pg.ClientBase) {
+    this.socket = socketOf(client);
+    this.socket?.on('data', this.count);
+  }
+
+  arm(allowance: number, onOverflow: () => void): void {
+    this.bytes = 0;
+    this.allowance = allowance;
+    this.onOverflow = onOverflow;
+  }
+
+  disarm(): void {
+    this.onOverflow = undefined;
+  }
+
+  /** The client goes back to the pool without this listener. */
+  detach(): void {
+    this.onOverflow = undefined;
+    this.socket?.off('data', this.count);
   }
 }
 
 /** One cursor on one pooled client, inside `BEGIN READ ONLY`. */
 class PostgresCursor implements BatchCursor {
   private readonly cursor: Cursor<Row>;
+  private readonly meter: WireMeter;
   private fields: ReadonlyArray<{ name: string; dataTypeID: number }> = [];
   private reading: Promise<unknown> | undefined;
+  private overflowed = false;
 
   constructor(
     private readonly client: pg.PoolClient,
@@ -209,6 +297,7 @@ class PostgresCursor implements BatchCursor {
     values: unknown[],
     private readonly releasePool: () => Promise<void>,
   ) {
+    this.meter = new WireMeter(client);
     this.cursor = client.query(new Cursor<Row>(text, values, { types: postgresTypes }));
   }
 
@@ -216,9 +305,15 @@ class PostgresCursor implements BatchCursor {
     return postgresColumns(this.fields);
   }
 
-  next(max: number): Promise<Row[]> {
+  /** pg-cursor reads exactly `max` rows (or the rest); the meter stops a read that brings far more than `maxBytes`. */
+  next(max: number, maxBytes: number): Promise<Row[]> {
     const read = new Promise<Row[]>((resolve, reject) => {
+      this.meter.arm(readAllowance(maxBytes), () => {
+        this.overflowed = true;
+        reject(new BatchTooLargeError(maxBytes));
+      });
       this.cursor.read(max, (error, rows, result) => {
+        this.meter.disarm();
         if (error) return reject(error);
         if (this.fields.length === 0 && result?.fields) this.fields = result.fields;
         resolve(rows);
@@ -233,6 +328,7 @@ class PostgresCursor implements BatchCursor {
   }
 
   async close(reason: CloseReason): Promise<void> {
+    this.meter.detach();
     try {
       if (reason === 'failed') {
         await this.cancelRunningQuery();
@@ -256,6 +352,12 @@ class PostgresCursor implements BatchCursor {
 
   /** A read still in flight means the server is working: cancel it and wait for the answer. */
   private async cancelRunningQuery(): Promise<void> {
+    if (this.overflowed) {
+      // The socket was paused mid-answer: no answer will come. Stop the statement; discarding the
+      // client then closes the socket.
+      await this.cancelOnce();
+      return;
+    }
     const reading = this.reading;
     if (!reading) return;
     const settled = reading.catch(() => undefined);
@@ -271,6 +373,13 @@ class PostgresCursor implements BatchCursor {
       await sendCancelRequest(this.pool.target.host, this.pool.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
       if (await withTimeout(settled, CANCEL_RETRY_MS)) return;
     } while (performance.now() < deadline);
+  }
+
+  private async cancelOnce(): Promise<void> {
+    const key = this.client as unknown as BackendKey;
+    if (key.processID && key.secretKey !== null && key.secretKey !== undefined) {
+      await sendCancelRequest(this.pool.target.host, this.pool.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
+    }
   }
 }
 

@@ -82,7 +82,7 @@ export class RealtimeDbSource implements Source {
       rows.sort(comparator(ordering ?? { kind: 'key' }));
       const truncated = rows.length > rowLimit;
       if (truncated) rows = rows.slice(0, rowLimit);
-      return { data: rows, meta: { columns: inferColumns(rows), rowCount: rows.length, truncated, durationMs: Math.round(control.elapsedMs()) } };
+      return { data: rows, meta: { columns: inferColumns(rows), rowCount: rows.length, ...control.truncation(truncated), durationMs: Math.round(control.elapsedMs()) } };
     });
   }
 

@@ -44,9 +44,11 @@ export async function sendJson(client: OutboundClient, control: RunControl, requ
     body = JSON.stringify(request.body);
     headers['content-type'] ??= 'application/json';
   }
+  // An answer is held whole: it may not be larger than the run's byte limit either.
   const response = await control.race(
-    client.request({ url: request.url, method: request.method ?? 'GET', headers, body, signal: control.signal, maxBytes }),
+    client.request({ url: request.url, method: request.method ?? 'GET', headers, body, signal: control.signal, maxBytes: Math.min(maxBytes, control.byteLimit) }),
   );
+  control.countBytes(response.body.length);
   const text = response.body.toString('utf8');
   let json: unknown = undefined;
   if (text.trim() !== '') {

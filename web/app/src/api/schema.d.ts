@@ -1010,7 +1010,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The dataset run as a file (CSV streamed), bounded by the row limit */
+        /** The dataset run as a file, bounded by the row and byte limits (a cut file says so in `x-plotline-truncated*` headers) */
         get: operations["exportDataset"];
         put?: never;
         post?: never;
@@ -4070,15 +4070,18 @@ export interface operations {
                                     [key: string]: unknown;
                                 })[];
                                 rowCount: number;
-                                /** @description True when a limit cut the result: the source had more than these rows */
+                                /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
                                 truncated: boolean;
-                                /** @description Which limit cut it: the row limit (the rows are the first `rowLimit`), or the page or byte cap of a paginating source (`pageLimit` pages, `byteLimit` bytes were read) */
-                                truncatedBy?: "rowLimit" | "pageLimit" | "byteLimit";
-                                /** @description The row limit that cut the result, when it did */
+                                /**
+                                 * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+                                 * @enum {unknown}
+                                 */
+                                truncatedBy?: "rows" | "bytes" | "pages";
+                                /** @description The row limit of the run, when truncated */
                                 rowLimit?: number;
-                                /** @description The page cap that stopped a paginating source, when it did */
+                                /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
                                 pageLimit?: number;
-                                /** @description The byte cap that stopped a paginating source, when it did */
+                                /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
                                 byteLimit?: number;
                                 durationMs: number;
                             };
@@ -4135,15 +4138,18 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             rowCount: number;
-                            /** @description True when a limit cut the result: the source had more than these rows */
+                            /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
                             truncated: boolean;
-                            /** @description Which limit cut it: the row limit (the rows are the first `rowLimit`), or the page or byte cap of a paginating source (`pageLimit` pages, `byteLimit` bytes were read) */
-                            truncatedBy?: "rowLimit" | "pageLimit" | "byteLimit";
-                            /** @description The row limit that cut the result, when it did */
+                            /**
+                             * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+                             * @enum {unknown}
+                             */
+                            truncatedBy?: "rows" | "bytes" | "pages";
+                            /** @description The row limit of the run, when truncated */
                             rowLimit?: number;
-                            /** @description The page cap that stopped a paginating source, when it did */
+                            /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
                             pageLimit?: number;
-                            /** @description The byte cap that stopped a paginating source, when it did */
+                            /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
                             byteLimit?: number;
                             durationMs: number;
                         };
@@ -4218,15 +4224,18 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             rowCount: number;
-                            /** @description True when a limit cut the result: the source had more than these rows */
+                            /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
                             truncated: boolean;
-                            /** @description Which limit cut it: the row limit (the rows are the first `rowLimit`), or the page or byte cap of a paginating source (`pageLimit` pages, `byteLimit` bytes were read) */
-                            truncatedBy?: "rowLimit" | "pageLimit" | "byteLimit";
-                            /** @description The row limit that cut the result, when it did */
+                            /**
+                             * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+                             * @enum {unknown}
+                             */
+                            truncatedBy?: "rows" | "bytes" | "pages";
+                            /** @description The row limit of the run, when truncated */
                             rowLimit?: number;
-                            /** @description The page cap that stopped a paginating source, when it did */
+                            /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
                             pageLimit?: number;
-                            /** @description The byte cap that stopped a paginating source, when it did */
+                            /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
                             byteLimit?: number;
                             durationMs: number;
                         };
@@ -4515,17 +4524,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated`, `truncatedBy` and the limit when a limit cut it) */
+                        /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated`, `truncatedBy`, `rowLimit` and, for bytes or pages, `byteLimit` or `pageLimit` when a limit cut it) */
                         chartData: unknown;
                         /** @description A limit cut the data the chart was computed from */
                         truncated: boolean;
-                        /** @description Which limit: the row limit, or the page or byte cap of a paginating source */
-                        truncatedBy?: "rowLimit" | "pageLimit" | "byteLimit";
-                        /** @description The row limit that cut it, when it did */
+                        /**
+                         * @description Which limit, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+                         * @enum {unknown}
+                         */
+                        truncatedBy?: "rows" | "bytes" | "pages";
+                        /** @description The row limit of the run, when truncated */
                         rowLimit?: number;
-                        /** @description The page cap that stopped a paginating source, when it did */
+                        /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
                         pageLimit?: number;
-                        /** @description The byte cap that stopped a paginating source, when it did */
+                        /** @description The byte limit that cut it, when `truncatedBy` is `bytes` */
                         byteLimit?: number;
                         /** @description How each dataset config was computed: grouped by the database, or by the streaming engine */
                         paths: ("pushdown" | "stream")[];

@@ -42,8 +42,9 @@ export interface RunResult {
     columns: { name: string; type: string }[];
     rowCount: number;
     truncated: boolean;
-    truncatedBy?: 'rowLimit' | 'pageLimit' | 'byteLimit';
+    truncatedBy?: 'rows' | 'bytes' | 'pages';
     pageLimit?: number;
+    byteLimit?: number;
     durationMs: number;
   };
 }
@@ -51,8 +52,11 @@ export interface RunResult {
 /** Which limit cut a run, in words. */
 function truncationNote(meta: RunResult['meta']): string {
   if (!meta.truncated) return '';
-  if (meta.truncatedBy === 'pageLimit') return ` (truncated: the source had more pages than the limit of ${meta.pageLimit ?? 'pages per run'})`;
-  if (meta.truncatedBy === 'byteLimit') return ' (truncated: the source had more than the size limit of a run)';
+  if (meta.truncatedBy === 'pages') return ` (truncated: the source had more pages than the limit of ${meta.pageLimit ?? 'pages per run'})`;
+  if (meta.truncatedBy === 'bytes') {
+    const size = meta.byteLimit !== undefined ? `${Math.max(1, Math.round(meta.byteLimit / 1048576))} MiB` : 'the size limit';
+    return ` (truncated by the size limit: the first ${size} of data only)`;
+  }
   return ' (truncated by the row limit)';
 }
 

@@ -36,15 +36,18 @@ function updatedText(iso: string | null): string | null {
 
 /** A chart computed from a run that a limit cut says so on the page, never silently. */
 function truncationText(chartData: unknown): string | null {
-  const data = chartData as { truncated?: unknown; truncatedBy?: unknown; rowLimit?: unknown; pageLimit?: unknown } | null;
+  const data = chartData as { truncated?: unknown; truncatedBy?: unknown; rowLimit?: unknown; byteLimit?: unknown; pageLimit?: unknown } | null;
   if (!data || typeof data !== 'object' || data.truncated !== true) return null;
-  if (data.truncatedBy === 'pageLimit') {
+  if (data.truncatedBy === 'bytes') {
+    const size = typeof data.byteLimit === 'number' ? `${Math.max(1, Math.round(data.byteLimit / 1048576)).toLocaleString('en-US')} MiB` : 'the size limit';
+    return `Partial data: computed from the first ${size} of data only`;
+  }
+  if (data.truncatedBy === 'pages') {
     const pages = typeof data.pageLimit === 'number' ? `${data.pageLimit.toLocaleString('en-US')} pages` : 'the page limit';
     return `Partial data: the source had more than its first ${pages}`;
   }
-  if (data.truncatedBy === 'byteLimit') return 'Partial data: the source had more than the size limit lets a run read';
-  const limit = typeof data.rowLimit === 'number' ? `${data.rowLimit.toLocaleString('en-US')} rows` : 'rows the row limit allows';
-  return `Partial data: computed from the first ${limit} only`;
+  const limit = typeof data.rowLimit === 'number' ? data.rowLimit.toLocaleString('en-US') : 'the row limit';
+  return `Partial data: computed from the first ${limit} rows only`;
 }
 
 /** One chart card; which renderer draws it depends on the chart type. */
