@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { ensureBuilt, startServerProcess } from './lib/server-process.js';
+import { apiCaller, ensureBuilt, startServerProcess } from './lib/server-process.js';
 import { assertWrk, runWrk } from './lib/wrk.js';
 import { checkoutBaseline } from './lib/baseline.js';
 
@@ -69,18 +69,9 @@ async function measure(api: string, options: { root?: string; profileDir?: strin
     },
   });
   try {
+    const { call, signUp } = apiCaller(server.base);
     let token = '';
-    const call = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
-      const res = await fetch(`${server.base}${route}`, {
-        method,
-        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.text();
-      if (res.status !== 200) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-      return JSON.parse(text) as Record<string, unknown>;
-    };
-    token = (await call('POST', '/user', { name: 'Bench', email: 'bench@example.com', password: 'benchmark password' }))['token'] as string;
+    token = await signUp();
     const teamId = ((await call('GET', '/team')) as unknown as { id: number }[])[0]!.id;
     const connection = await call('POST', `/team/${teamId}/connections`, { name: 'orders api', type: 'api', host: api });
 

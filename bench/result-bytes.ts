@@ -16,10 +16,9 @@
  *                          PLOTLINE_RESULT_MAX_MB=… to try another limit; RUNS=4, ROWS=4000;
  *                          SERVER_NODE_ARGS="--max-old-space-size=256" for the server's node)
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { checkoutBaseline } from './lib/baseline.js';
-import { ensureBuilt, round, startServerProcess, type ServerProcess } from './lib/server-process.js';
+import { apiCaller, ensureBuilt, processMemory, round, startServerProcess, type ServerProcess } from './lib/server-process.js';
 
 const SERVER = new URL(process.env['PLOTLINE_BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const RUNS = Number(process.env['RUNS'] ?? 4);
@@ -29,12 +28,6 @@ const ROW_BYTES = 200_000;
 const BASELINE_ROWS = 1500;
 const KILL_ABOVE_MB = 3 * 1024;
 
-/** VmRSS and VmHWM of a process, in MiB (Linux). */
-function memory(pid: number): { rssMb: number; hwmMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-  return { rssMb: round(kib('VmRSS') / 1024), hwmMb: round(kib('VmHWM') / 1024) };
-}
 
 /** Samples the server's RSS while work runs; kills it past the cap (the answer is then "≥ cap"). */
 class RssSampler {
@@ -48,7 +41,7 @@ class RssSampler {
     if (this.killed) return;
     let rss: number;
     try {
-      rss = memory(this.server.pid).rssMb;
+      rss = processMemory(this.server.pid).rssMb;
     } catch {
       return;
     }
@@ -112,20 +105,11 @@ async function measure(options: { root?: string; phases: { name: string; runs: n
     ...(process.env['SERVER_NODE_ARGS'] ? { nodeArgs: process.env['SERVER_NODE_ARGS'].split(' ').filter(Boolean) } : {}),
     env: { LOG_LEVEL: 'warn', PLOTLINE_QUERY_TIMEOUT_MS: '120000', PLOTLINE_REQUEST_TIMEOUT_MS: '120000', ...(process.env['PLOTLINE_RESULT_MAX_MB'] ? { PLOTLINE_RESULT_MAX_MB: process.env['PLOTLINE_RESULT_MAX_MB'] } : {}) },
   });
+  const { call, signUp } = apiCaller(server.base);
   let token = '';
-  const call = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
-    const res = await fetch(`${server.base}${route}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 300)}`);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
   const result: Record<string, unknown> = {};
   try {
-    token = (await call('POST', '/user', { name: 'Bench', email: 'bench@example.com', password: 'benchmark password' }))['token'] as string;
+    token = await signUp();
     const teamId = ((await call('GET', '/team')) as unknown as { id: number }[])[0]!.id;
     const connection = await call('POST', `/team/${teamId}/connections`, {
       name: 'machine postgres',
@@ -139,7 +123,7 @@ async function measure(options: { root?: string; phases: { name: string; runs: n
     const project = await call('POST', '/project', { name: 'Bytes', team_id: teamId, timezone: 'UTC' });
     // Settle after set-up: the idle figure every phase is compared with.
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    result['idleRssMb'] = memory(server.pid).rssMb;
+    result['idleRssMb'] = processMemory(server.pid).rssMb;
     for (const phase of options.phases) {
       const dataset = await call('POST', `/team/${teamId}/datasets/quick-create`, {
         name: `${phase.name} ${phase.rows} rows`,
@@ -147,7 +131,7 @@ async function measure(options: { root?: string; phases: { name: string; runs: n
         dataRequests: [{ connection_id: connection['id'], query: `select g, repeat('x', ${ROW_BYTES}) as pad from generate_series(1, ${phase.rows}) g` }],
       });
       const route = `/team/${teamId}/datasets/${dataset['id'] as number}/request`;
-      const rssBeforeMb = memory(server.pid).rssMb;
+      const rssBeforeMb = processMemory(server.pid).rssMb;
       const sampler = new RssSampler(server);
       const started = performance.now();
       const answers = await Promise.all(
@@ -176,7 +160,7 @@ async function measure(options: { root?: string; phases: { name: string; runs: n
       if (sampler.killed) break;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
-    if (server.child.exitCode === null && server.child.signalCode === null) result['hwmRssMb'] = memory(server.pid).hwmMb;
+    if (server.child.exitCode === null && server.child.signalCode === null) result['hwmRssMb'] = processMemory(server.pid).peakRssMb;
     return result;
   } catch (error) {
     if (server.output().trim()) process.stderr.write(`server output:\n${server.output().slice(-2000)}\n`);

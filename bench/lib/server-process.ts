@@ -92,3 +92,29 @@ export function processMemory(pid: number): { rssMb: number; peakRssMb: number }
 }
 
 export const round = (n: number): number => Math.round(n * 10) / 10;
+
+/**
+ * A JSON caller of the API at `base` for a benchmark's set-up: each call answers the parsed body of
+ * a 200, throws with the status and the start of the body otherwise; `signUp` keeps the token.
+ */
+export function apiCaller(base: string): {
+  call: (method: string, route: string, body?: unknown) => Promise<Record<string, unknown>>;
+  signUp: () => Promise<string>;
+} {
+  let token = '';
+  const call = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const res = await fetch(`${base}${route}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${method} ${route}: ${res.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const signUp = async (): Promise<string> => {
+    token = (await call('POST', '/user', { name: 'Bench', email: 'bench@example.com', password: 'benchmark password' }))['token'] as string;
+    return token;
+  };
+  return { call, signUp };
+}
