@@ -22,8 +22,28 @@ const SQL_READERS = {
   regex: `${UP}(sources|engine)(/|$)`,
   message: 'The SQL lexer sits below the sources and the engine that read SQL through it.',
 };
-// From src/modules/X/file.ts another module's repository is `../Y/repository.js`; X's own is `./repository.js`.
-const OTHER_REPOSITORY = `${UP}[^./][^/]*/repository(\\.js)?$`;
+// The four contexts of src/modules, lowest first (identity stands apart: the others reach it only
+// through platform). From src/modules/<context>/file.ts a sibling is `./x.js` and another context `../<name>/…`.
+const CONTEXTS = ['identity', 'data', 'dashboards', 'automation'];
+const ABOVE = { identity: ['data', 'dashboards', 'automation'], data: ['identity', 'dashboards', 'automation'], dashboards: ['identity', 'automation'], automation: ['identity'] };
+const BELOW = { identity: [], data: [], dashboards: ['data'], automation: ['data', 'dashboards'] };
+function contextRules(context) {
+  const patterns = [
+    COMPOSITION_ROOT,
+    {
+      regex: `^\\.\\./(${ABOVE[context].join('|')})(/|$)`,
+      message: `From ${context}: imports run automation → dashboards → data, never upwards, and identity is reached only through platform.`,
+    },
+    { regex: '^(\\.\\./){2,}modules(/|$)', message: 'Another context is `../<context>/index.js`, not a path around it.' },
+  ];
+  if (BELOW[context].length > 0) {
+    patterns.push({
+      regex: `^\\.\\./(${BELOW[context].join('|')})/(?!index(\\.js)?$)`,
+      message: 'A lower context is used only through its index.ts: its services and the types they speak, never its repositories or helpers.',
+    });
+  }
+  return patterns;
+}
 
 export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'web/**', 'coverage/**', 'test-results/**'] },
@@ -61,39 +81,16 @@ export default defineConfig(
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [MODULES, COMPOSITION_ROOT] }],
     },
   },
-  {
-    files: ['src/modules/**/*.ts'],
+  ...CONTEXTS.map((context) => ({
+    files: [`src/modules/${context}/**/*.ts`],
     ignores: ['src/modules/**/*.test.ts'],
     rules: {
-      // Another module's repository: its record types may be named (plain data, what its service
-      // returns anyway), nothing that runs.
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            COMPOSITION_ROOT,
-            {
-              regex: OTHER_REPOSITORY,
-              allowTypeImports: true,
-              message: "Talk to another module through its service (or an interface declared here), never its repository's SQL.",
-            },
-          ],
-        },
-      ],
-      // ... and not the repository class itself, even as a type: a service holding another module's
-      // repository bypasses that module's rules.
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: OTHER_REPOSITORY,
-              importNamePattern: 'Repository$',
-              message: 'Another module\'s repository is its own: depend on its service, or on an interface declared in this module that the container fills.',
-            },
-          ],
-        },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: contextRules(context) }],
     },
+  })),
+  {
+    // A file directly under src/modules belongs to no context.
+    files: ['src/modules/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', { selector: 'Program', message: 'Every module file lives in one of the contexts: identity, data, dashboards, automation.' }] },
   },
 );

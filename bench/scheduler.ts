@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
-import { RefreshRepository } from '../src/modules/refreshes/repository.js';
+import { RefreshRepository } from '../src/modules/automation/refreshes-repository.js';
 import type { Dispatcher, RefreshJob } from '../src/runtime/scheduler/dispatch.js';
 import { RefreshMetrics } from '../src/runtime/scheduler/metrics.js';
 import { Scheduler } from '../src/runtime/scheduler/scheduler.js';

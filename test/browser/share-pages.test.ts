@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ShareTokens } from '../../src/modules/sharing/tokens.js';
+import { ShareTokens } from '../../src/modules/dashboards/share-tokens.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { browserAvailable, buildWebIfStale, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable, fetchRequester, SECRETS, seedDashboard, type Requester, type SeededDashboard } from './share-seed.js';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { PreparedDataset } from '../../src/modules/dataset-runs/runner.js';
+import { PreparedDataset } from '../../src/modules/data/dataset-runner.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lazySerializer } from '../../src/platform/schema-compilers.js';
-import { Project } from '../../src/modules/projects/schemas.js';
+import { Project } from '../../src/modules/dashboards/projects-schemas.js';
 import type { Role } from '../../src/platform/authorization.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
 import { insertDataset } from '../helpers/fixtures.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataRequestsRepository } from '../../src/modules/data-requests/repository.js';
+import { DataRequestsRepository } from '../../src/modules/data/data-requests-repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { insertProject, ROLE_NAMES, teamWithEveryRole, type Person, type RoleTeam } from '../helpers/fixtures.js';
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ShareTokens } from '../../src/modules/sharing/tokens.js';
+import { ShareTokens } from '../../src/modules/dashboards/share-tokens.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { createOrdersTable, SECRETS, seedDashboard, type Requester, type SeededDashboard } from '../browser/share-seed.js';

@@ -29,7 +29,7 @@ describe('lint', () => {
     it('the engine and sources may not import modules, platform or the composition root', async () => {
       for (const file of ['src/engine/probe.ts', 'src/sources/postgres/probe.ts']) {
         const up = file.startsWith('src/engine/') ? '..' : '../..';
-        for (const target of ['modules/charts/service.js', 'platform/access.js', 'container.js', 'app.js']) {
+        for (const target of ['modules/dashboards/charts-service.js', 'platform/access.js', 'container.js', 'app.js']) {
           const messages = await lintAs(file, `import { x } from '${up}/${target}';\nexport const y = x;\n`);
           expect(messages.map((m) => m.ruleId), `${file} -> ${target}`).toContain('@typescript-eslint/no-restricted-imports');
         }
@@ -37,7 +37,7 @@ describe('lint', () => {
     });
 
     it('the SQL lexer imports none of the layers that read SQL through it', async () => {
-      for (const target of ['modules/charts/service.js', 'platform/access.js', 'container.js', 'sources/errors.js', 'engine/pushdown/sql-text.js']) {
+      for (const target of ['modules/dashboards/charts-service.js', 'platform/access.js', 'container.js', 'sources/errors.js', 'engine/pushdown/sql-text.js']) {
         const messages = await lintAs('src/sql-lexer/probe.ts', `import { x } from '../${target}';\nexport const y = x;\n`);
         expect(messages.map((m) => m.ruleId), target).toContain('@typescript-eslint/no-restricted-imports');
       }
@@ -46,31 +46,51 @@ describe('lint', () => {
     });
 
     it('platform may not import a module, even for a type', async () => {
-      const messages = await lintAs('src/platform/probe.ts', "import type { Team } from '../modules/teams/repository.js';\nexport type T = Team;\n");
+      const messages = await lintAs('src/platform/probe.ts', "import type { Team } from '../modules/identity/teams-repository.js';\nexport type T = Team;\n");
       expect(messages.map((m) => m.ruleId)).toEqual(['@typescript-eslint/no-restricted-imports']);
     });
 
-    it("a module may not use another module's repository, but may name its record types", async () => {
-      const asValue = await lintAs('src/modules/alerts/probe.ts', "import { ChartsRepository } from '../charts/repository.js';\nexport const r = ChartsRepository;\n");
-      expect(asValue.map((m) => m.ruleId).sort()).toEqual(['@typescript-eslint/no-restricted-imports', 'no-restricted-imports']);
-      const asType = await lintAs('src/modules/alerts/probe.ts', "import type { ChartsRepository } from '../charts/repository.js';\nexport type R = ChartsRepository;\n");
-      expect(asType.map((m) => m.ruleId)).toEqual(['no-restricted-imports']);
-      const record = await lintAs('src/modules/alerts/probe.ts', "import type { SharePolicyRecord } from '../sharing/repository.js';\nexport type P = SharePolicyRecord;\n");
-      expect(record).toEqual([]);
-      const own = await lintAs('src/modules/alerts/probe.ts', "import { AlertsRepository } from './repository.js';\nexport const r = AlertsRepository;\n");
-      expect(own).toEqual([]);
-      const otherService = await lintAs('src/modules/alerts/probe.ts', "import { ChartsService } from '../charts/service.js';\nexport const s = ChartsService;\n");
-      expect(otherService).toEqual([]);
+    it('imports between contexts run one way: automation → dashboards → data, identity through platform only', async () => {
+      const upward: [string, string][] = [
+        ['data', '../dashboards/index.js'],
+        ['data', '../automation/index.js'],
+        ['data', '../identity/users-service.js'],
+        ['dashboards', '../automation/refreshes-service.js'],
+        ['dashboards', '../identity/teams-service.js'],
+        ['automation', '../identity/users-service.js'],
+        ['identity', '../data/index.js'],
+        ['identity', '../dashboards/index.js'],
+      ];
+      for (const [context, target] of upward) {
+        const messages = await lintAs(`src/modules/${context}/probe.ts`, `import type { X } from '${target}';\nexport type Y = X;\n`);
+        expect(messages.map((m) => m.ruleId), `${context} -> ${target}`).toEqual(['@typescript-eslint/no-restricted-imports']);
+      }
     });
 
-    it('no module file is exempt, the run paths included', async () => {
-      const probes: [string, string][] = [
-        ['src/modules/data-requests/service.ts', "import type { DatasetsRepository } from '../datasets/repository.js';\nexport type R = DatasetsRepository;\n"],
-        ['src/modules/dataset-runs/runner.ts', "import type { DataRequestsRepository } from '../data-requests/repository.js';\nexport type R = DataRequestsRepository;\n"],
-      ];
-      for (const [file, code] of probes) {
-        expect((await lintAs(file, code)).map((m) => m.ruleId), file).toEqual(['no-restricted-imports']);
+    it('a lower context is reached through its index only, never its repositories or helpers, even for a type', async () => {
+      for (const [context, target] of [
+        ['dashboards', '../data/datasets-repository.js'],
+        ['dashboards', '../data/datasets-service.js'],
+        ['automation', '../dashboards/charts-repository.js'],
+        ['automation', '../data/dataset-runner.js'],
+        ['automation', '../../modules/dashboards/charts-repository.js'],
+      ]) {
+        const messages = await lintAs(`src/modules/${context}/probe.ts`, `import type { X } from '${target}';\nexport type Y = X;\n`);
+        expect(messages.map((m) => m.ruleId), `${context} -> ${target}`).toContain('@typescript-eslint/no-restricted-imports');
       }
+      for (const [context, target] of [
+        ['dashboards', '../data/index.js'],
+        ['automation', '../dashboards/index.js'],
+        ['automation', '../data/index.js'],
+        ['dashboards', './charts-repository.js'],
+      ]) {
+        expect(await lintAs(`src/modules/${context}/probe.ts`, `import type { X } from '${target}';\nexport type Y = X;\n`), `${context} -> ${target}`).toEqual([]);
+      }
+    });
+
+    it('every module file lives in a context', async () => {
+      const messages = await lintAs('src/modules/probe.ts', 'export const x = 1;\n');
+      expect(messages.map((m) => m.ruleId)).toEqual(['no-restricted-syntax']);
     });
   });
 });

@@ -1,4 +1,4 @@
-/** The public payloads of the share endpoints (see src/modules/sharing/public-schemas.ts). */
+/** The public payloads of the share endpoints (see src/modules/dashboards/sharing-public-schemas.ts). */
 export type Theme = 'light' | 'dark' | 'os';
 
 export interface PublicConfig {

@@ -1,0 +1,72 @@
+import { createHmac } from 'node:crypto';
+import type { Transporter } from 'nodemailer';
+import { AppError } from '../../errors/index.js';
+import type { OutboundClient } from '../../sources/outbound/http-client.js';
+import type { Delivery } from './alerts-repository.js';
+
+export const SIGNATURE_HEADER = 'x-plotline-signature';
+const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_MAX_RESPONSE = 64 * 1024;
+
+/** The signature a receiver recomputes: `sha256=` + hex HMAC-SHA256 of the exact body with the alert's secret. */
+export function signBody(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+export interface AlertNotifierDeps {
+  http: OutboundClient;
+  smtp: { url: string | undefined; from: string };
+}
+
+/**
+ * Delivers alert notifications: webhooks through the outbound client (the same address policy
+ * as HTTP sources: private and metadata addresses refused unless allowed), email over SMTP.
+ */
+export class AlertNotifier {
+  private mail: Promise<Transporter> | undefined;
+
+  constructor(private readonly deps: AlertNotifierDeps) {}
+
+  get emailConfigured(): boolean {
+    return this.deps.smtp.url !== undefined;
+  }
+
+  /** nodemailer is loaded on the first email only. */
+  private transport(url: string): Promise<Transporter> {
+    this.mail ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url, { from: this.deps.smtp.from }));
+    return this.mail;
+  }
+
+  async webhook(url: string, secret: string, payload: unknown): Promise<Delivery> {
+    const body = JSON.stringify(payload);
+    try {
+      const response = await this.deps.http.request({
+        url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Plotline-Alerts', [SIGNATURE_HEADER]: signBody(secret, body) },
+        body,
+        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+        maxBytes: WEBHOOK_MAX_RESPONSE,
+      });
+      return { medium: 'webhook', ok: response.status >= 200 && response.status < 300, detail: `HTTP ${response.status}` };
+    } catch (error) {
+      return { medium: 'webhook', ok: false, detail: error instanceof AppError ? `${error.code}: ${error.message}` : 'The webhook could not be reached' };
+    }
+  }
+
+  async email(recipients: string[], subject: string, text: string): Promise<Delivery> {
+    if (!this.deps.smtp.url) return { medium: 'email', ok: false, detail: 'No SMTP server is configured (PLOTLINE_SMTP_URL)' };
+    try {
+      const mail = await this.transport(this.deps.smtp.url);
+      const info = await mail.sendMail({ from: this.deps.smtp.from, to: recipients, subject, text });
+      return { medium: 'email', ok: info.rejected.length === 0, detail: String(info.response ?? 'sent').slice(0, 200) };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      return { medium: 'email', ok: false, detail: `The SMTP server refused or could not be reached${code ? ` (${code})` : ''}` };
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.mail) (await this.mail.catch(() => undefined))?.close();
+  }
+}

@@ -1,0 +1,177 @@
+import type { Db } from '../../store/index.js';
+import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
+import type { AlertRules, AlertType } from './alerts-evaluate.js';
+
+export interface AlertMediums {
+  email?: { enabled: boolean };
+  webhook?: { enabled: boolean; url: string };
+}
+
+export interface AlertRecord {
+  id: number;
+  team_id: number;
+  project_id: number;
+  chart_id: number;
+  cdc_id: string | null;
+  name: string | null;
+  type: AlertType;
+  rules: AlertRules;
+  recipients: string[];
+  mediums: AlertMediums;
+  /** Encrypted envelope; never part of a response. */
+  webhookSecret: string | null;
+  active: boolean;
+  timeout: number;
+  lastTriggeredAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AlertFields {
+  cdc_id?: string | null;
+  name?: string | null;
+  type?: AlertType;
+  rules?: AlertRules;
+  recipients?: string[];
+  mediums?: AlertMediums;
+  webhookSecret?: string | null;
+  active?: boolean;
+  timeout?: number;
+}
+
+export interface Delivery {
+  medium: 'email' | 'webhook';
+  ok: boolean;
+  /** HTTP status of the webhook, or the SMTP answer. */
+  detail: string;
+}
+
+export interface AlertEvent {
+  id: number;
+  alert_id: number;
+  chart_id: number;
+  run_id: number | null;
+  value: number | null;
+  message: string;
+  deliveries: Delivery[];
+  createdAt: string;
+}
+
+type Row = {
+  id: number;
+  team_id: number;
+  project_id: number;
+  chart_id: number;
+  cdc_id: string | null;
+  name: string | null;
+  type: string;
+  rules: unknown;
+  recipients: unknown;
+  mediums: unknown;
+  webhook_secret: string | null;
+  active: boolean | number;
+  timeout: number;
+  lastTriggeredAt: Date | string | null;
+  createdAt: Date | string;
+  updatedAt: Date | string;
+};
+
+function toAlert(row: Row): AlertRecord {
+  return {
+    id: row.id,
+    team_id: row.team_id,
+    project_id: row.project_id,
+    chart_id: row.chart_id,
+    cdc_id: row.cdc_id,
+    name: row.name,
+    type: row.type as AlertType,
+    rules: fromJson<AlertRules>(row.rules, {}),
+    recipients: fromJson<string[]>(row.recipients, []),
+    mediums: fromJson<AlertMediums>(row.mediums, {}),
+    webhookSecret: row.webhook_secret,
+    active: toBool(row.active),
+    timeout: row.timeout,
+    lastTriggeredAt: toIso(row.lastTriggeredAt),
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  };
+}
+
+function columns(fields: AlertFields) {
+  const { rules, recipients, mediums, webhookSecret, ...plain } = fields;
+  return {
+    ...plain,
+    ...(rules !== undefined ? { rules: toJson(rules) } : {}),
+    ...(recipients !== undefined ? { recipients: toJson(recipients) } : {}),
+    ...(mediums !== undefined ? { mediums: toJson(mediums) } : {}),
+    ...(webhookSecret !== undefined ? { webhook_secret: webhookSecret } : {}),
+  };
+}
+
+export class AlertsRepository {
+  constructor(private readonly db: Db) {}
+
+  async list(chartId: number): Promise<AlertRecord[]> {
+    const rows = await this.db.selectFrom('alerts').selectAll().where('chart_id', '=', chartId).orderBy('id').execute();
+    return rows.map(toAlert);
+  }
+
+  async find(chartId: number, id: number): Promise<AlertRecord | undefined> {
+    const row = await this.db.selectFrom('alerts').selectAll().where('chart_id', '=', chartId).where('id', '=', id).executeTakeFirst();
+    return row && toAlert(row);
+  }
+
+  async create(scope: { teamId: number; projectId: number; chartId: number }, fields: AlertFields & { type: AlertType }): Promise<AlertRecord> {
+    const at = now();
+    const row = await this.db
+      .insertInto('alerts')
+      .values({ ...columns(fields), type: fields.type, timeout: fields.timeout ?? 600, team_id: scope.teamId, project_id: scope.projectId, chart_id: scope.chartId, createdAt: at, updatedAt: at })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toAlert(row);
+  }
+
+  async update(chartId: number, id: number, fields: AlertFields): Promise<AlertRecord | undefined> {
+    const row = await this.db.updateTable('alerts').set({ ...columns(fields), updatedAt: now() }).where('chart_id', '=', chartId).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toAlert(row);
+  }
+
+  async delete(chartId: number, id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('alerts').where('chart_id', '=', chartId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Takes the right to notify: moves `lastTriggeredAt` only if it is still what this process read,
+   * so two processes checking the same data notify once.
+   */
+  async markTriggered(id: number, previous: string | null, at: string, deactivate: boolean): Promise<boolean> {
+    let query = this.db.updateTable('alerts').set({ lastTriggeredAt: at, ...(deactivate ? { active: false } : {}) }).where('id', '=', id);
+    query = previous === null ? query.where('lastTriggeredAt', 'is', null) : query.where('lastTriggeredAt', '=', previous);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async insertEvent(event: Omit<AlertEvent, 'id'>): Promise<AlertEvent> {
+    const row = await this.db
+      .insertInto('alert_events')
+      .values({ ...event, deliveries: toJson(event.deliveries) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { ...event, id: row.id };
+  }
+
+  async events(alertId: number, limit = 50): Promise<AlertEvent[]> {
+    const rows = await this.db.selectFrom('alert_events').selectAll().where('alert_id', '=', alertId).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((row) => ({
+      id: row.id,
+      alert_id: row.alert_id,
+      chart_id: row.chart_id,
+      run_id: row.run_id,
+      value: row.value,
+      message: row.message,
+      deliveries: fromJson<Delivery[]>(row.deliveries, []),
+      createdAt: toIso(row.createdAt),
+    }));
+  }
+}

@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { SecretBox } from '../../crypto/secrets.js';
+import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
+import type { Actor } from '../../platform/actor.js';
+import { MASK } from '../../redaction/index.js';
+import type { Chart } from '../dashboards/index.js';
+import type { ChartsService } from '../dashboards/index.js';
+import { isHttpUrl } from '../dashboards/index.js';
+import type { AlertChecker } from './refreshes-service.js';
+import { evaluate, type AlertType } from './alerts-evaluate.js';
+import type { AlertNotifier } from './alerts-notifier.js';
+import type { AlertEvent, AlertFields, AlertMediums, AlertRecord, AlertsRepository, Delivery } from './alerts-repository.js';
+import type { CreateAlertInput, UpdateAlertInput } from './alerts-schemas.js';
+
+/** Chart types whose chartData has no numeric series to check. */
+const UNSUPPORTED_CHART_TYPES = new Set(['markdown', 'table', 'matrix']);
+
+/** Who may receive a team's alert e-mails (the teams module provides it). */
+export interface TeamMembers {
+  members(teamId: number): Promise<{ email: string }[]>;
+}
+
+export interface AlertView {
+  id: number;
+  chart_id: number;
+  project_id: number;
+  cdc_id: string | null;
+  name: string | null;
+  type: string;
+  rules: AlertRecord['rules'];
+  recipients: string[];
+  mediums: { email?: { enabled: boolean }; webhook?: { enabled: boolean; url: string } };
+  timeout: number;
+  active: boolean;
+  lastTriggeredAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  webhookSecret?: string;
+  events?: AlertEvent[];
+}
+
+export interface AlertsDeps {
+  alerts: AlertsRepository;
+  charts: ChartsService;
+  teams: TeamMembers;
+  secrets: SecretBox;
+  notifier: AlertNotifier;
+  clock: () => Date;
+  logger: Logger;
+}
+
+/**
+ * Chart alerts: CRUD for editors of the chart, and the check after every refresh. A triggered
+ * alert notifies its webhook (signed) and/or its recipients by email, at most once per `timeout`,
+ * and every notification is kept as an event.
+ */
+export class AlertsService implements AlertChecker {
+  constructor(private readonly deps: AlertsDeps) {}
+
+  async list(actor: Actor, projectId: number, chartId: number): Promise<AlertView[]> {
+    await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    return (await this.deps.alerts.list(chartId)).map((a) => this.view(a));
+  }
+
+  async get(actor: Actor, projectId: number, chartId: number, alertId: number): Promise<AlertView> {
+    await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    const alert = await this.deps.alerts.find(chartId, alertId);
+    if (!alert) throw new NotFoundError('Alert');
+    return { ...this.view(alert), events: await this.deps.alerts.events(alert.id) };
+  }
+
+  async create(actor: Actor, projectId: number, chartId: number, input: CreateAlertInput): Promise<AlertView> {
+    const { project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    const fields = await this.prepare(project.team_id, chart, input, undefined);
+    const secret = fields.mediums?.webhook?.enabled ? randomBytes(32).toString('hex') : undefined;
+    const created = await this.deps.alerts.create(
+      { teamId: project.team_id, projectId, chartId },
+      { ...fields, type: input.type, ...(secret ? { webhookSecret: this.deps.secrets.encrypt(secret) } : {}) },
+    );
+    return { ...this.view(created), ...(secret ? { webhookSecret: secret } : {}) };
+  }
+
+  async update(actor: Actor, projectId: number, chartId: number, alertId: number, input: UpdateAlertInput): Promise<AlertView> {
+    const { project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    const current = await this.deps.alerts.find(chartId, alertId);
+    if (!current) throw new NotFoundError('Alert');
+    const fields = await this.prepare(project.team_id, chart, input, current);
+    // A webhook turned on for the first time gets its key now, shown in this answer only.
+    const secret = fields.mediums?.webhook?.enabled && current.webhookSecret === null ? randomBytes(32).toString('hex') : undefined;
+    const updated = await this.deps.alerts.update(chartId, alertId, { ...fields, ...(secret ? { webhookSecret: this.deps.secrets.encrypt(secret) } : {}) });
+    if (!updated) throw new NotFoundError('Alert');
+    return { ...this.view(updated), ...(secret ? { webhookSecret: secret } : {}) };
+  }
+
+  async delete(actor: Actor, projectId: number, chartId: number, alertId: number): Promise<void> {
+    await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    if (!(await this.deps.alerts.delete(chartId, alertId))) throw new NotFoundError('Alert');
+  }
+
+  /** After a refresh: evaluate the chart's active alerts on its fresh data and notify. */
+  async check(input: { teamId: number; projectId: number; chartId: number; chartData: unknown; runId: number }): Promise<void> {
+    const alerts = (await this.deps.alerts.list(input.chartId)).filter((a) => a.active && a.team_id === input.teamId);
+    if (alerts.length === 0) return;
+    const chart = (await this.deps.charts.loadForRun(input.teamId, input.chartId))?.chart;
+    if (!chart) return;
+    for (const alert of alerts) {
+      const index = alert.cdc_id ? Math.max(0, chart.ChartDatasetConfigs.findIndex((c) => c.id === alert.cdc_id)) : 0;
+      const result = evaluate(alert.type, alert.rules, input.chartData, index);
+      if (!result.triggered) continue;
+      const now = this.deps.clock();
+      if (alert.lastTriggeredAt !== null && now.getTime() - Date.parse(alert.lastTriggeredAt) < alert.timeout * 1000) continue;
+      // One process notifies: the first to move lastTriggeredAt from what it read.
+      if (!(await this.deps.alerts.markTriggered(alert.id, alert.lastTriggeredAt, now.toISOString(), alert.type === 'milestone'))) continue;
+      const deliveries = await this.deliver(alert, chart, result.value, result.message, now, input.runId);
+      await this.deps.alerts.insertEvent({ alert_id: alert.id, chart_id: chart.id, run_id: input.runId, value: result.value, message: result.message, deliveries, createdAt: now.toISOString() });
+      this.deps.logger.info({ alertId: alert.id, chartId: chart.id, deliveries: deliveries.map((d) => `${d.medium}:${d.ok}`) }, 'alert triggered');
+    }
+  }
+
+  private async deliver(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number): Promise<Delivery[]> {
+    const deliveries: Delivery[] = [];
+    const title = alert.name ?? chart.name ?? `Chart ${chart.id}`;
+    const webhook = alert.mediums.webhook;
+    if (webhook?.enabled && webhook.url && alert.webhookSecret) {
+      const payload = {
+        event: 'alert.triggered',
+        alert: { id: alert.id, name: alert.name, type: alert.type, rules: alert.rules },
+        chart: { id: chart.id, name: chart.name, project_id: chart.project_id },
+        value,
+        message,
+        run_id: runId,
+        triggeredAt: at.toISOString(),
+      };
+      deliveries.push(await this.deps.notifier.webhook(webhook.url, this.deps.secrets.decrypt(alert.webhookSecret), payload));
+    }
+    // Someone who has left the team since the alert was written gets nothing.
+    const members = alert.mediums.email?.enabled ? new Set((await this.deps.teams.members(alert.team_id)).map((m) => m.email.toLowerCase())) : new Set<string>();
+    const recipients = alert.recipients.filter((email) => members.has(email));
+    if (alert.mediums.email?.enabled && recipients.length > 0) {
+      const text = `${message}.\n\nChart: ${chart.name ?? chart.id} (dashboard ${chart.project_id})\nAlert: ${title} (${alert.type})\nAt: ${at.toISOString()}\n`;
+      deliveries.push(await this.deps.notifier.email(recipients, `[Plotline] ${title}: ${message}`, text));
+    }
+    return deliveries;
+  }
+
+  private view(alert: AlertRecord): AlertView {
+    const mediums: AlertView['mediums'] = {};
+    if (alert.mediums.email) mediums.email = { enabled: alert.mediums.email.enabled };
+    if (alert.mediums.webhook) mediums.webhook = { enabled: alert.mediums.webhook.enabled, url: alert.mediums.webhook.url };
+    return {
+      id: alert.id,
+      chart_id: alert.chart_id,
+      project_id: alert.project_id,
+      cdc_id: alert.cdc_id,
+      name: alert.name,
+      type: alert.type,
+      rules: alert.rules,
+      recipients: alert.recipients,
+      mediums,
+      timeout: alert.timeout,
+      active: alert.active,
+      lastTriggeredAt: alert.lastTriggeredAt,
+      createdAt: alert.createdAt,
+      updatedAt: alert.updatedAt,
+      ...(alert.webhookSecret ? { webhookSecret: MASK } : {}),
+    };
+  }
+
+  /** Validates a body against the chart, the team and the server's mediums; only known keys survive. */
+  private async prepare(teamId: number, chart: Chart, input: UpdateAlertInput, current: AlertRecord | undefined): Promise<AlertFields> {
+    if (UNSUPPORTED_CHART_TYPES.has(chart.type ?? '')) {
+      throw new BadRequestError(`Alerts need a chart with numeric values; a ${chart.type} chart has none`, 'ALERT_UNSUPPORTED_CHART');
+    }
+    const type: AlertType = input.type ?? current!.type;
+    const rules = input.rules ?? current?.rules ?? {};
+    if (type !== 'anomaly' && typeof rules.value !== 'number') throw ValidationError.field('body.rules.value', `is required for a ${type} alert`);
+    if (type === 'anomaly' && rules.value !== undefined && rules.value <= 0) throw ValidationError.field('body.rules.value', 'must be a positive number of standard deviations');
+
+    const fields: AlertFields = { type, rules };
+    if (input.name !== undefined) fields.name = input.name === null ? null : input.name.trim() || null;
+    if (input.timeout !== undefined) fields.timeout = input.timeout;
+    if (input.active !== undefined) fields.active = input.active;
+    if (input.cdc_id !== undefined) {
+      const cdc = input.cdc_id?.toLowerCase() ?? null;
+      if (cdc !== null && !chart.ChartDatasetConfigs.some((c) => c.id === cdc)) throw ValidationError.field('body.cdc_id', 'is not a dataset config of this chart');
+      fields.cdc_id = cdc;
+    }
+
+    const recipients = input.recipients ?? current?.recipients ?? [];
+    if (input.recipients !== undefined) {
+      const members = new Set((await this.deps.teams.members(teamId)).map((m) => m.email.toLowerCase()));
+      const normalised = [...new Set(input.recipients.map((r) => r.trim().toLowerCase()))];
+      normalised.forEach((email, i) => {
+        if (!members.has(email)) throw ValidationError.field(`body.recipients.${i}`, 'is not the email of a member of this team');
+      });
+      fields.recipients = normalised;
+    }
+
+    const mediums: AlertMediums = { ...(current?.mediums ?? {}) };
+    if (input.mediums?.email !== undefined) mediums.email = { enabled: input.mediums.email.enabled };
+    if (input.mediums?.webhook !== undefined) {
+      const url = input.mediums.webhook.url ?? current?.mediums.webhook?.url ?? '';
+      if (input.mediums.webhook.enabled && !isHttpUrl(url)) throw ValidationError.field('body.mediums.webhook.url', 'must be an absolute http(s) URL');
+      mediums.webhook = { enabled: input.mediums.webhook.enabled, url };
+    }
+    if (input.mediums !== undefined) fields.mediums = mediums;
+    if (mediums.email?.enabled) {
+      if (!this.deps.notifier.emailConfigured) {
+        throw new BadRequestError('The email medium needs an SMTP server: set PLOTLINE_SMTP_URL on the server, or use the webhook medium', 'SMTP_NOT_CONFIGURED');
+      }
+      if (recipients.length === 0) throw ValidationError.field('body.recipients', 'must name at least one team member when the email medium is on');
+    }
+    return fields;
+  }
+}

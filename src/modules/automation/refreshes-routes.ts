@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { actorOf } from '../../platform/auth.js';
+import { Id } from '../../platform/http-schemas.js';
+import { RunPage, RunPageQuery } from './refreshes-schemas.js';
+import type { RefreshService } from './refreshes-service.js';
+
+export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshService }> = async (app, { refreshes }) => {
+  const tags = ['runs'];
+
+  app.get(
+    '/project/:id/runs',
+    {
+      schema: {
+        tags,
+        summary: "The dashboard's refreshes (manual, scheduled, auto-update), newest first",
+        params: Type.Object({ id: Id }),
+        querystring: RunPageQuery,
+        response: { 200: RunPage },
+      },
+    },
+    async (request) => refreshes.listProjectRuns(actorOf(request), request.params.id, { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 }),
+  );
+
+  app.get(
+    '/project/:project_id/chart/:id/runs',
+    {
+      schema: {
+        tags,
+        summary: "The refreshes a chart took part in, newest first, with that chart's entry",
+        params: Type.Object({ project_id: Id, id: Id }),
+        querystring: RunPageQuery,
+        response: { 200: RunPage },
+      },
+    },
+    async (request) =>
+      refreshes.listChartRuns(actorOf(request), request.params.project_id, request.params.id, { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 }),
+  );
+};

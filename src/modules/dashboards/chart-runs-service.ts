@@ -1,0 +1,453 @@
+import { ByteBudget, computeChart, type ChartInput, type ChartPath, type DatasetConfigInput, type RowSource } from '../../engine/index.js';
+import { NotFoundError } from '../../errors/index.js';
+import type { Actor } from '../../platform/actor.js';
+import { can } from '../../platform/authorization.js';
+import { cacheKey, type CacheStatus, type ResultCache } from '../../runtime/cache/index.js';
+import { stableHash } from '../../runtime/cache/cache-key.js';
+import type { Row, RunMeta, TruncationReason } from '../../sources/index.js';
+import type { Chart, ChartDatasetConfig, ProjectRef } from './charts-repository.js';
+import type { ChartsService } from './charts-service.js';
+import type { DatasetRecord } from '../data/index.js';
+import type { DatasetsService } from '../data/index.js';
+import type { DatasetRows, DatasetRunner, PreparedDataset } from '../data/index.js';
+import { filtersToConditions, type RuntimeFilter } from '../data/index.js';
+
+export interface ChartRunInputs {
+  /** Runtime variables (request body, share params): used for this answer only. */
+  variables?: Record<string, unknown>;
+  filters?: RuntimeFilter[];
+  /** Save chartData and chartDataUpdated on the chart. Never with runtime inputs. */
+  persist: boolean;
+  /** Answer from the result cache when it holds this exact run. */
+  getCache?: boolean;
+  /** Compute from the sources and write the answer into the result cache (scheduled refreshes). */
+  refreshCache?: boolean;
+}
+
+export interface ChartRunResult {
+  chartData: unknown;
+  chartDataUpdated: string | null;
+  cache: CacheStatus | 'bypass';
+  /** How each dataset configuration was computed (empty when served from the cache). */
+  paths: ChartPath[];
+  /** Rows the sources answered with (grouped rows for pushdown); 0 when served from the cache. */
+  rowsRead: number;
+}
+
+/** A chart loaded for a run, with what the run needs of its dashboard. */
+export interface LoadedChart {
+  chart: Chart;
+  project: ProjectRef;
+}
+
+/** Told about every refresh that persists a chart's data from a request (run history, alerts). */
+export interface ManualRefreshObserver {
+  manualRefresh(event: {
+    teamId: number;
+    projectId: number;
+    chartId: number;
+    durationMs: number;
+    result?: ChartRunResult;
+    error?: unknown;
+  }): Promise<void>;
+}
+
+/**
+ * What a limit cut: the chart was computed from the first rows only. `truncatedBy` says which
+ * limit: `rows` (the run's `rowLimit`), `bytes` (`byteLimit`: what a run or the chart may hold),
+ * or `pages` (`pageLimit`: a source's cap on requests).
+ */
+export interface Truncation {
+  truncated: true;
+  truncatedBy: TruncationReason;
+  rowLimit: number;
+  byteLimit?: number;
+  pageLimit?: number;
+}
+
+export interface ChartRunSettings {
+  cacheTtlMs: number;
+  cacheStaleMs: number;
+  pushdown: boolean;
+  /** Rows an aggregating chart may read (0 = no limit). */
+  chartRowLimit: number;
+  /** Rows a table chart may hold. */
+  rowLimit: number;
+  /** Bytes a run may hold, and what the chart may hold while it is computed (PLOTLINE_RESULT_MAX_MB). */
+  byteLimit: number;
+}
+
+export interface ChartRunDeps {
+  charts: ChartsService;
+  datasets: DatasetsService;
+  runner: DatasetRunner;
+  cache: ResultCache;
+  settings: ChartRunSettings;
+}
+
+/** A configuration ready to compute: the saved one, and what the engine gets (dataset fallbacks and runtime filters applied). */
+interface Bound {
+  raw: ChartDatasetConfig;
+  config: DatasetConfigInput;
+  dataset: PreparedDataset;
+}
+
+/**
+ * Splits one iteration of batches into `n` iterables. Each holds the batches it has not consumed
+ * yet; one that stops early is dropped from the fan-out. An error reaches every consumer.
+ */
+export function teeBatches(source: AsyncIterable<Row[]>, n: number): AsyncIterable<Row[]>[] {
+  const iterator = source[Symbol.asyncIterator]();
+  const queues: (Row[][] | null)[] = Array.from({ length: n }, () => []);
+  let pulling: Promise<void> | undefined;
+  let done = false;
+  const pull = (): Promise<void> =>
+    (pulling ??= iterator.next().then(
+      (result) => {
+        pulling = undefined;
+        if (result.done) done = true;
+        else for (const queue of queues) queue?.push(result.value);
+      },
+      (error: unknown) => {
+        pulling = undefined;
+        throw error;
+      },
+    ));
+  return queues.map((_, index) => ({
+    async *[Symbol.asyncIterator]() {
+      try {
+        for (;;) {
+          const queue = queues[index]!;
+          if (queue.length > 0) {
+            yield queue.shift()!;
+            continue;
+          }
+          if (done) return;
+          await pull();
+        }
+      } finally {
+        queues[index] = null;
+      }
+    },
+  }));
+}
+
+/**
+ * A chart computed from a cut run says so in its chartData (saved with it, shown on report
+ * pages): `truncated: true`, `truncatedBy`, the `rowLimit` of the run and, when bytes or a page
+ * cap cut it, the `byteLimit` or `pageLimit`.
+ */
+function markTruncated(chartData: unknown, truncation: Truncation | undefined): unknown {
+  if (!truncation || chartData === null || typeof chartData !== 'object' || Array.isArray(chartData)) return chartData;
+  return { ...chartData, ...truncation };
+}
+
+function worstTruncation(metas: readonly RunMeta[], fallbackLimit: number): Truncation | undefined {
+  let worst: Truncation | undefined;
+  for (const meta of metas) {
+    if (!meta.truncated) continue;
+    const rowLimit = meta.rowLimit ?? fallbackLimit;
+    const reason = meta.truncatedBy ?? 'rows';
+    worst = worstOf(worst, {
+      truncated: true,
+      truncatedBy: reason,
+      rowLimit,
+      ...(reason === 'bytes' && meta.byteLimit !== undefined ? { byteLimit: meta.byteLimit } : {}),
+      ...(reason === 'pages' && meta.pageLimit !== undefined ? { pageLimit: meta.pageLimit } : {}),
+    });
+  }
+  return worst;
+}
+
+/** The CDC value wins; the dataset's legacy binding fields are the fallback. */
+function effectiveConfig(config: ChartDatasetConfig, dataset: DatasetRecord): DatasetConfigInput {
+  const pick = <T>(own: T | null | undefined, fallback: T | null | undefined): T | null => (own ?? fallback ?? null) as T | null;
+  const variables = config.configuration['variables'];
+  return {
+    id: config.id,
+    legend: pick(config.legend, dataset.legend ?? dataset.name),
+    xAxis: pick(config.xAxis, dataset.xAxis),
+    xAxisOperation: pick(config.xAxisOperation, dataset.xAxisOperation),
+    yAxis: pick(config.yAxis, dataset.yAxis),
+    yAxisOperation: pick(config.yAxisOperation, dataset.yAxisOperation),
+    dateField: pick(config.dateField, dataset.dateField),
+    dateFormat: pick(config.dateFormat, dataset.dateFormat),
+    conditions: (config.conditions.length > 0 ? config.conditions : dataset.conditions) as DatasetConfigInput['conditions'],
+    formula: config.formula,
+    sort: config.sort,
+    maxRecords: config.maxRecords,
+    goal: config.goal,
+    datasetColor: pick(config.datasetColor, dataset.datasetColor),
+    fillColor: config.fillColor as DatasetConfigInput['fillColor'],
+    fill: config.fill,
+    multiFill: config.multiFill,
+    pointRadius: config.pointRadius,
+    excludedFields: config.excludedFields.length > 0 ? config.excludedFields : dataset.excludedFields,
+    columnsOrder: config.columnsOrder,
+    configuration: { ...config.configuration, variables: Array.isArray(variables) ? (variables as { name: string; value: unknown }[]) : [] },
+  };
+}
+
+function chartInput(chart: Chart, timezone: string | null): ChartInput {
+  return {
+    type: chart.type ?? 'line',
+    subType: chart.subType,
+    timeInterval: chart.timeInterval,
+    startDate: chart.startDate,
+    endDate: chart.endDate,
+    currentEndDate: chart.currentEndDate,
+    fixedStartDate: chart.fixedStartDate,
+    includeZeros: chart.includeZeros,
+    showGrowth: chart.showGrowth,
+    invertGrowth: chart.invertGrowth,
+    timezone: timezone ?? 'UTC',
+    content: chart.content,
+    ranges: Array.isArray(chart.ranges) ? (chart.ranges as ChartInput['ranges']) : null,
+    displayLegend: chart.displayLegend,
+    pointRadius: chart.pointRadius,
+    stacked: chart.stacked,
+    horizontal: chart.horizontal,
+    minValue: chart.minValue,
+    maxValue: chart.maxValue,
+    isLogarithmic: chart.isLogarithmic,
+  };
+}
+
+/**
+ * Computes a chart's data on the server, in one straight line: load the chart (authorized once)
+ * and what its datasets need (read once), key the answer by everything that changes it, then
+ * either serve it from the cache or compute it with the engine (pushdown or streaming, decided
+ * there) and save it when the run may persist.
+ */
+export class ChartRunService {
+  constructor(private readonly deps: ChartRunDeps) {}
+
+  /** Identical chart runs in flight in this process share one computation (with or without getCache). */
+  readonly #inFlight = new Map<string, Promise<Omit<ChartRunResult, 'cache'>>>();
+
+  private observer: ManualRefreshObserver | undefined;
+
+  /** Set once by the container: the refresh service records manual runs (it also needs this service). */
+  observe(observer: ManualRefreshObserver): void {
+    this.observer = observer;
+  }
+
+  /** `POST /project/{pid}/chart/{id}/query`: the chart with fresh chartData, saved unless the run has runtime inputs. */
+  async refresh(actor: Actor, projectId: number, chartId: number, inputs: Omit<ChartRunInputs, 'persist'> & { noSource?: boolean }): Promise<Chart> {
+    const { membership, project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:query');
+    if (inputs.noSource) return chart;
+    const runtime = Object.keys(inputs.variables ?? {}).length > 0 || (inputs.filters ?? []).length > 0;
+    const persist = can(membership, 'chart:persist') && !runtime;
+    const loaded = { chart, project };
+    const result = persist ? await this.observed(loaded, () => this.compute(loaded, { ...inputs, persist })) : await this.compute(loaded, { ...inputs, persist });
+    return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated };
+  }
+
+  /** A chart of a team by id, access decided elsewhere (scheduled refreshes). */
+  async computeById(teamId: number, chartId: number, inputs: ChartRunInputs): Promise<ChartRunResult> {
+    const loaded = await this.deps.charts.loadForRun(teamId, chartId);
+    if (!loaded) throw new NotFoundError('Chart');
+    return this.compute(loaded, inputs);
+  }
+
+  /** A loaded chart's data: from the cache when asked and held, else computed (once for identical concurrent runs), and saved when `persist`. */
+  async compute({ chart, project }: LoadedChart, inputs: ChartRunInputs): Promise<ChartRunResult> {
+    const timezone = project.timezone ?? 'UTC';
+    const { prepared, bound } = await this.prepareBound(chart, project, inputs.filters ?? []);
+    const key = cacheKey('chart', {
+      chartId: chart.id,
+      chartUpdatedAt: chart.updatedAt,
+      configs: chart.ChartDatasetConfigs.map((c) => [c.id, c.updatedAt]),
+      datasets: [...prepared.values()].map(({ dataset, parts }) => [
+        dataset.id,
+        dataset.version,
+        parts.requests.map((r) => [r.id, r.updatedAt, r.connection_id === null ? null : (parts.connections.get(r.connection_id)?.updatedAt ?? null)]),
+        parts.bindings.map((b) => [b.id, b.updatedAt]),
+      ]),
+      timezone,
+      variables: inputs.variables ?? {},
+      filters: inputs.filters ?? [],
+      // A rolling window moves with the clock: key it by the current bucket day.
+      day: chart.currentEndDate ? new Date().toISOString().slice(0, 10) : null,
+    });
+
+    let paths: ChartPath[] = [];
+    let rowsRead = 0;
+    const calculate = async (): Promise<unknown> => {
+      const computed = await this.calculate(chart, timezone, bound, inputs.variables ?? {});
+      paths = computed.paths;
+      rowsRead = computed.rowsRead;
+      return markTruncated(computed.chartData, computed.truncation);
+    };
+    const save = async (chartData: unknown): Promise<string | null> => {
+      if (!inputs.persist) return chart.chartDataUpdated;
+      const at = new Date().toISOString();
+      await this.deps.charts.saveChartData(chart.project_id, chart.id, chartData, at);
+      return at;
+    };
+
+    if (inputs.getCache || inputs.refreshCache) {
+      const { settings } = this.deps;
+      const cached = await this.deps.cache.getOrCompute(key, calculate, {
+        ttlMs: settings.cacheTtlMs,
+        staleMs: settings.cacheStaleMs,
+        ...(inputs.refreshCache ? { refresh: true } : {}),
+      });
+      return { chartData: cached.value, chartDataUpdated: await save(cached.value), cache: cached.status, paths, rowsRead };
+    }
+    // Without the cache, concurrent identical runs still share one computation (and one save).
+    const flightKey = `${key}:${inputs.persist ? 'persist' : 'answer'}`;
+    let shared = this.#inFlight.get(flightKey);
+    if (!shared) {
+      shared = (async () => {
+        const chartData = await calculate();
+        return { chartData, chartDataUpdated: await save(chartData), paths, rowsRead };
+      })().finally(() => this.#inFlight.delete(flightKey));
+      this.#inFlight.set(flightKey, shared);
+    }
+    return { ...(await shared), cache: 'bypass' };
+  }
+
+  private async observed({ chart, project }: LoadedChart, run: () => Promise<ChartRunResult>): Promise<ChartRunResult> {
+    const started = performance.now();
+    const base = { teamId: project.team_id, projectId: project.id, chartId: chart.id };
+    try {
+      const result = await run();
+      await this.observer?.manualRefresh({ ...base, durationMs: performance.now() - started, result });
+      return result;
+    } catch (error) {
+      await this.observer?.manualRefresh({ ...base, durationMs: performance.now() - started, error }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Reads what the chart's datasets need (once) and binds each configuration to its prepared dataset. */
+  private async prepareBound(chart: Chart, project: ProjectRef, filters: RuntimeFilter[]): Promise<{ prepared: Map<number, PreparedDataset>; bound: Bound[] }> {
+    const datasets = await this.deps.datasets.loadForChart(
+      project.team_id,
+      chart.ChartDatasetConfigs.map((c) => c.dataset_id),
+    );
+    const prepared = await this.deps.runner.prepare(project.team_id, [...datasets.values()]);
+    return { prepared, bound: this.bind(chart, prepared, filters) };
+  }
+
+  /** The configurations whose dataset still exists, with the dataset's fallbacks and the runtime filters as conditions. */
+  private bind(chart: Chart, prepared: Map<number, PreparedDataset>, filters: RuntimeFilter[]): Bound[] {
+    return chart.ChartDatasetConfigs.flatMap((raw) => {
+      const dataset = prepared.get(raw.dataset_id);
+      if (!dataset) return [];
+      const config = effectiveConfig(raw, dataset.dataset);
+      // Runtime filters become conditions of every configuration, so both paths apply them alike.
+      const extra = filtersToConditions(filters, config.dateField ?? null);
+      return [{ raw, dataset, config: extra.length > 0 ? { ...config, conditions: [...(config.conditions ?? []), ...extra] } : config }];
+    });
+  }
+
+  /** The engine's computation over the prepared datasets; counts what was read and what a limit cut. */
+  private async calculate(
+    chart: Chart,
+    timezone: string,
+    bound: Bound[],
+    variables: Record<string, unknown>,
+  ): Promise<{ chartData: unknown; paths: ChartPath[]; truncation: Truncation | undefined; rowsRead: number }> {
+    const runInputs = (b: Bound) => ({ variables, timezone, configured: b.config.configuration?.variables ?? [] });
+    const { settings } = this.deps;
+    let rowsRead = 0;
+    let truncation: Truncation | undefined;
+    let rowLimit = settings.rowLimit;
+    // What the chart holds while it is computed (table rows, groups, distinct values), and so its data.
+    const budget = new ByteBudget(settings.byteLimit);
+    const outcome = await computeChart(
+      chartInput(chart, timezone),
+      bound.map((b) => b.config),
+      {
+        sqlQuery: (index) => bound[index]!.dataset.sqlQuery(runInputs(bound[index]!), (count) => (rowsRead += count)),
+        withRows: async (indices, purpose, use) => {
+          // A table shows its rows, so it holds them: the row and byte limits of a run apply.
+          // Other types aggregate as rows go by: only their batches are bounded in bytes.
+          rowLimit = purpose === 'table' ? settings.rowLimit : this.aggregationRowLimit();
+          const limits = { rowLimit, byteLimit: purpose === 'table' ? settings.byteLimit : Number.POSITIVE_INFINITY };
+          const opened = await this.withRows(indices.map((i) => bound[i]!), runInputs, limits, use);
+          rowsRead += opened.rows;
+          truncation = worstOf(truncation, opened.truncation);
+        },
+      },
+      { pushdown: settings.pushdown, budget },
+    );
+    if (budget.exceeded) truncation = worstOf(truncation, { truncated: true, truncatedBy: 'bytes', rowLimit, byteLimit: budget.limit });
+    return { ...outcome, truncation, rowsRead };
+  }
+
+  /**
+   * Aggregation holds groups, not rows, so it reads every row up to PLOTLINE_CHART_ROW_LIMIT
+   * (0 = no limit) rather than the much lower row limit of a collected run.
+   */
+  private aggregationRowLimit(): number {
+    return this.deps.settings.chartRowLimit === 0 ? Number.MAX_SAFE_INTEGER : this.deps.settings.chartRowLimit;
+  }
+
+  /**
+   * Opens one run per dataset (and set of configured variables) for the given configurations and
+   * hands out a row source per configuration; runs bound by several configurations are read once.
+   * Every run is closed afterwards, also on failure.
+   */
+  private async withRows(
+    bound: Bound[],
+    runInputs: (b: Bound) => { variables: Record<string, unknown>; timezone: string; configured: { name: string; value: unknown }[] },
+    limits: { rowLimit: number; byteLimit: number },
+    use: (sources: RowSource[]) => Promise<void>,
+  ): Promise<{ rows: number; truncation: Truncation | undefined }> {
+    const groups = new Map<string, { bound: Bound; members: number[] }>();
+    bound.forEach((b, index) => {
+      const key = `${b.raw.dataset_id}:${stableHash(b.config.configuration?.variables ?? [])}`;
+      const group = groups.get(key) ?? { bound: b, members: [] };
+      group.members.push(index);
+      groups.set(key, group);
+    });
+    const opened: DatasetRows[] = [];
+    const sources = new Array<RowSource>(bound.length);
+    try {
+      for (const group of groups.values()) {
+        const rows = await group.bound.dataset.stream(runInputs(group.bound), limits);
+        opened.push(rows);
+        if (group.members.length === 1) {
+          sources[group.members[0]!] = { batches: rows };
+        } else {
+          // One read of the run feeds every configuration that binds it; they aggregate side by
+          // side, so only the batches not yet seen by the slowest are held, never the whole run.
+          const copies = teeBatches(rows, group.members.length);
+          group.members.forEach((member, k) => (sources[member] = { batches: copies[k]! }));
+        }
+      }
+      await use(sources);
+      const metas = opened.map((rows) => rows.meta());
+      return { rows: metas.reduce((sum, meta) => sum + meta.rowCount, 0), truncation: worstTruncation(metas, limits.rowLimit) };
+    } finally {
+      await Promise.all(opened.map((rows) => rows.close().catch(() => undefined)));
+    }
+  }
+
+  // ---- unsaved charts (previews): the engine path of `compute`, without the cache or a save ----
+
+  /**
+   * chartData of a chart that is not stored (built by `ChartsService.draft`, which checked access
+   * and every dataset): the engine path of `compute`, with nothing cached or saved; runtime inputs
+   * apply to this answer only.
+   */
+  async computeUnsaved(
+    { chart, project }: LoadedChart,
+    inputs: { variables?: Record<string, unknown>; filters?: RuntimeFilter[] },
+  ): Promise<{ chartData: unknown; truncation: Truncation | undefined; paths: ChartPath[] }> {
+    const { bound } = await this.prepareBound(chart, project, inputs.filters ?? []);
+    const computed = await this.calculate(chart, project.timezone ?? 'UTC', bound, inputs.variables ?? {});
+    return { chartData: markTruncated(computed.chartData, computed.truncation), truncation: computed.truncation, paths: computed.paths };
+  }
+}
+
+/** Of two cuts, the one to report: a byte limit before a row or page cap, then the smaller limit. */
+function worstOf(a: Truncation | undefined, b: Truncation | undefined): Truncation | undefined {
+  if (!a || !b) return a ?? b;
+  if ((a.truncatedBy === 'bytes') !== (b.truncatedBy === 'bytes')) return a.truncatedBy === 'bytes' ? a : b;
+  if (a.truncatedBy === 'bytes') return (a.byteLimit ?? Infinity) <= (b.byteLimit ?? Infinity) ? a : b;
+  return a.rowLimit <= b.rowLimit ? a : b;
+}

@@ -1,0 +1,314 @@
+import { randomUUID } from 'node:crypto';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { assertCan } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
+import { ownsAny, type Action, type Membership } from '../../platform/authorization.js';
+import { toIso } from '../../store/columns.js';
+import type { Db } from '../../store/index.js';
+import type { ProjectsService } from './projects-service.js';
+import type { EntityType } from './sharing-schemas.js';
+import type { Chart, ChartDatasetConfig, ChartsRepository, DatasetRef, ProjectRef } from './charts-repository.js';
+import {
+  Condition,
+  UpdateChart,
+  UpdateChartDatasetConfig,
+  type CdcInput,
+  type ChartInput,
+  type CreateCdcInput,
+  type CreateChartInput,
+  type PreviewChartInput,
+  type QuickCreateChartInput,
+} from './charts-schemas.js';
+
+// Writable keys come from the body schemas, so a field is either declared there or never stored.
+const CHART_KEYS = Object.keys(UpdateChart.properties) as (keyof ChartInput)[];
+const CDC_KEYS = Object.keys(UpdateChartDatasetConfig.properties) as (keyof CdcInput)[];
+const CONDITION_KEYS = Object.keys(Condition.properties);
+const DATE_KEYS = new Set<string>(['startDate', 'endDate']);
+
+/** Share policies go with the chart or dashboard they share, in its transaction (the sharing module provides it). */
+export interface SharePolicyCleanup {
+  deleteForEntities(teamId: number, type: EntityType, ids: readonly number[], db: Db): Promise<void>;
+}
+
+/** What the store fills in for a chart column a body leaves out (the migration's defaults). */
+const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | 'updatedAt' | 'ChartDatasetConfigs'> = {
+  name: null,
+  subType: null,
+  public: false,
+  shareable: false,
+  chartData: null,
+  chartDataUpdated: null,
+  displayLegend: false,
+  pointRadius: null,
+  dataLabels: false,
+  startDate: null,
+  endDate: null,
+  dateVarsFormat: null,
+  includeZeros: true,
+  currentEndDate: false,
+  fixedStartDate: false,
+  timeInterval: 'day',
+  autoUpdate: null,
+  lastAutoUpdate: null,
+  draft: true,
+  mode: 'chart',
+  maxValue: null,
+  minValue: null,
+  disabledExport: null,
+  onReport: true,
+  xLabelTicks: 'default',
+  stacked: false,
+  horizontal: false,
+  showGrowth: false,
+  invertGrowth: false,
+  layout: null,
+  isLogarithmic: false,
+  content: null,
+  ranges: null,
+  dashedLastPoint: false,
+  defaultRowsPerPage: 10,
+  dashboardOrder: null,
+};
+
+/** A chart the actor may act on, with its dashboard and the membership that allowed it. */
+export interface AuthorizedChart {
+  project: ProjectRef;
+  membership: Membership;
+  chart: Chart;
+}
+
+export interface ChartsDeps {
+  db: Db;
+  charts: ChartsRepository;
+  projects: ProjectsService;
+  sharing: SharePolicyCleanup;
+}
+
+export class ChartsService {
+  constructor(private readonly deps: ChartsDeps) {}
+
+  /** The access check of every route under /project/{pid}/chart/{id}; a chart of another dashboard is a 404. */
+  async authorize(actor: Actor, projectId: number, chartId: number, action: Action): Promise<AuthorizedChart> {
+    const found = await this.deps.charts.findWithGrant(projectId, chartId, actor.kind === 'user' ? actor.userId : null);
+    if (!found) {
+      // The same answer as any other route of the dashboard (404, 403), else the chart is missing.
+      await this.deps.projects.authorize(actor, projectId, action);
+      throw new NotFoundError('Chart');
+    }
+    const membership = await this.deps.projects.admit(actor, found.project.team_id, projectId, found.grant, action);
+    return { ...found, membership };
+  }
+
+  async list(actor: Actor, projectId: number): Promise<Chart[]> {
+    await this.deps.projects.authorize(actor, projectId, 'chart:read');
+    return this.deps.charts.listByProject(projectId);
+  }
+
+  async get(actor: Actor, projectId: number, chartId: number): Promise<Chart> {
+    return (await this.authorize(actor, projectId, chartId, 'chart:read')).chart;
+  }
+
+  async create(actor: Actor, projectId: number, input: CreateChartInput): Promise<Chart> {
+    await this.deps.projects.authorize(actor, projectId, 'chart:write');
+    const id = await this.deps.db.transaction().execute(async (trx) => this.insertChart(projectId, input, trx));
+    return this.load(projectId, id);
+  }
+
+  /** A chart and its dataset configs in one transaction: a bad config leaves nothing behind. */
+  async quickCreate(actor: Actor, projectId: number, input: QuickCreateChartInput): Promise<Chart> {
+    const { project, membership } = await this.deps.projects.authorize(actor, projectId, 'chart:write');
+    const configs = input.chartDatasetConfigs ?? [];
+    const id = await this.deps.db.transaction().execute(async (trx) => {
+      const chartId = await this.insertChart(projectId, input, trx);
+      for (const [index, config] of configs.entries()) {
+        const dataset = await this.dataset(project, membership, config.dataset_id, `body.chartDatasetConfigs.${index}.dataset_id`, trx);
+        await this.deps.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx);
+      }
+      return chartId;
+    });
+    return this.load(projectId, id);
+  }
+
+  async update(actor: Actor, projectId: number, chartId: number, input: ChartInput): Promise<Chart> {
+    await this.authorize(actor, projectId, chartId, 'chart:write');
+    const fields = chartFields(input);
+    if (!(await this.deps.charts.update(projectId, chartId, fields))) throw new NotFoundError('Chart');
+    return this.load(projectId, chartId);
+  }
+
+  async delete(actor: Actor, projectId: number, chartId: number): Promise<void> {
+    const { project } = await this.authorize(actor, projectId, chartId, 'chart:write');
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.sharing.deleteForEntities(project.team_id, 'Chart', [chartId], trx);
+      if (!(await this.deps.charts.delete(projectId, chartId, trx))) throw new NotFoundError('Chart');
+    });
+  }
+
+  async createConfig(actor: Actor, projectId: number, chartId: number, input: CreateCdcInput): Promise<ChartDatasetConfig> {
+    const { project, membership } = await this.authorize(actor, projectId, chartId, 'chart:write');
+    const dataset = await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.deps.db);
+    const order = input.order ?? (await this.deps.charts.nextConfigOrder(chartId));
+    return this.deps.charts.createConfig(chartId, this.newConfigFields(input, dataset, order));
+  }
+
+  async updateConfig(actor: Actor, projectId: number, chartId: number, rawCdcId: string, input: CdcInput): Promise<ChartDatasetConfig> {
+    const { project, membership } = await this.authorize(actor, projectId, chartId, 'chart:write');
+    const cdcId = rawCdcId.toLowerCase();
+    if (!(await this.deps.charts.findConfig(chartId, cdcId))) throw new NotFoundError('Chart dataset config');
+    if (input.dataset_id !== undefined) await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.deps.db);
+    const updated = await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(input));
+    if (!updated) throw new NotFoundError('Chart dataset config');
+    return updated;
+  }
+
+  async deleteConfig(actor: Actor, projectId: number, chartId: number, cdcId: string): Promise<void> {
+    await this.authorize(actor, projectId, chartId, 'chart:write');
+    // Ids are stored as lower-case UUIDs; the path may carry either case.
+    if (!(await this.deps.charts.deleteConfig(chartId, cdcId.toLowerCase()))) throw new NotFoundError('Chart dataset config');
+  }
+
+  /**
+   * The chart `quickCreate` would store for this body, built in memory and never written: the same
+   * field rules and defaults, every config's dataset checked against the team and the caller's
+   * projects (unknown, foreign and not-own ids are the same 404). For previews of unsaved charts,
+   * which need the rights to run and to write charts on the dashboard.
+   */
+  async draft(actor: Actor, projectId: number, input: PreviewChartInput): Promise<AuthorizedChart> {
+    const { project, membership } = await this.deps.projects.authorize(actor, projectId, 'chart:query');
+    assertCan(membership, 'chart:write');
+    const named = typeof input.name === 'string' && input.name.trim() !== '';
+    const fields = chartFields({ ...input, name: named ? input.name : undefined });
+    const at = new Date().toISOString();
+    const configs: ChartDatasetConfig[] = [];
+    for (const [index, config] of input.chartDatasetConfigs.entries()) {
+      const dataset = await this.deps.charts.datasetInTeam(project.team_id, config.dataset_id);
+      if (!dataset || !ownsAny(membership, dataset.project_ids)) {
+        throw new NotFoundError(`Dataset ${config.dataset_id} (body.chartDatasetConfigs.${index}.dataset_id)`);
+      }
+      configs.push(unsavedConfig(this.newConfigFields(config, dataset, index), at));
+    }
+    // Stored configs come back by `order`; equal orders keep the body's order here.
+    configs.sort((a, b) => (a.order ?? Number.POSITIVE_INFINITY) - (b.order ?? Number.POSITIVE_INFINITY));
+    const chart: Chart = { ...CHART_DEFAULTS, ...fields, id: 0, project_id: projectId, type: fields.type ?? input.type, createdAt: at, updatedAt: at, ChartDatasetConfigs: configs };
+    return { project, membership, chart };
+  }
+
+  /** A chart with its configs and its dashboard's timezone for a run, once access is decided elsewhere (share links, schedules). */
+  async loadForRun(teamId: number, chartId: number): Promise<{ chart: Chart; project: ProjectRef } | undefined> {
+    return this.deps.charts.findInTeamWithProject(teamId, chartId);
+  }
+
+  /** Whether the chart is on that dashboard, once access to the dashboard is decided elsewhere (share policies). */
+  async isOnDashboard(projectId: number, chartId: number): Promise<boolean> {
+    return (await this.deps.charts.find(projectId, chartId)) !== undefined;
+  }
+
+  /** Persists a computed result and its time; request bodies never reach these columns. */
+  async saveChartData(projectId: number, chartId: number, chartData: unknown, at?: string): Promise<void> {
+    if (!(await this.deps.charts.saveChartData(projectId, chartId, chartData, at))) throw new NotFoundError('Chart');
+  }
+
+  private async load(projectId: number, chartId: number): Promise<Chart> {
+    const chart = await this.deps.charts.find(projectId, chartId);
+    if (!chart) throw new NotFoundError('Chart');
+    return chart;
+  }
+
+  private async insertChart(projectId: number, input: CreateChartInput, trx: Db): Promise<number> {
+    const fields = chartFields(input);
+    fields.xLabelTicks ??= 'default';
+    fields.defaultRowsPerPage ??= 10;
+    if (fields.dashboardOrder === undefined) fields.dashboardOrder = await this.deps.charts.nextDashboardOrder(projectId, trx);
+    return this.deps.charts.create(projectId, fields, trx);
+  }
+
+  /**
+   * A config may only draw a dataset of the dashboard's team, and for project roles one of their own
+   * projects. Unknown, foreign and not-own ids get the same answer, so nothing leaks across tenants.
+   */
+  private async dataset(project: ProjectRef, membership: Membership, datasetId: number, path: string, db: Db): Promise<DatasetRef> {
+    const dataset = await this.deps.charts.datasetInTeam(project.team_id, datasetId, db);
+    if (!dataset || !ownsAny(membership, dataset.project_ids)) {
+      throw ValidationError.field(path, 'is not a dataset of this team that you may use');
+    }
+    return dataset;
+  }
+
+  private newConfigFields(input: CreateCdcInput, dataset: DatasetRef, order: number): CdcInput & { dataset_id: number } {
+    const fields = cdcFields(input);
+    return {
+      ...fields,
+      dataset_id: input.dataset_id,
+      legend: fields.legend !== undefined ? fields.legend : (dataset.name ?? dataset.legend),
+      order: fields.order ?? order,
+      conditions: fields.conditions ?? [],
+      excludedFields: fields.excludedFields ?? [],
+      columnsOrder: fields.columnsOrder ?? [],
+      configuration: fields.configuration ?? { variables: [] },
+    };
+  }
+}
+
+/** The writable keys of a body, validated and normalised (dates as ISO UTC, names trimmed). */
+function chartFields(input: ChartInput): ChartInput {
+  const fields: Record<string, unknown> = {};
+  for (const key of CHART_KEYS) {
+    const value = input[key];
+    if (value === undefined) continue;
+    fields[key] = DATE_KEYS.has(key) && typeof value === 'string' ? toIso(value) : value;
+  }
+  if (typeof fields['name'] === 'string') {
+    const name = fields['name'].trim();
+    if (name === '') throw ValidationError.field('body.name', 'must not be empty');
+    fields['name'] = name;
+  }
+  return fields as ChartInput;
+}
+
+/** A config as the store would return it after `createConfig`, without storing it. */
+function unsavedConfig(fields: CdcInput & { dataset_id: number }, at: string): ChartDatasetConfig {
+  return {
+    id: randomUUID(),
+    chart_id: 0,
+    dataset_id: fields.dataset_id,
+    xAxis: fields.xAxis ?? null,
+    xAxisOperation: fields.xAxisOperation ?? null,
+    yAxis: fields.yAxis ?? null,
+    yAxisOperation: fields.yAxisOperation ?? null,
+    dateField: fields.dateField ?? null,
+    dateFormat: fields.dateFormat ?? null,
+    conditions: fields.conditions ?? [],
+    formula: fields.formula ?? null,
+    datasetColor: fields.datasetColor ?? null,
+    fillColor: fields.fillColor ?? null,
+    fill: fields.fill ?? false,
+    multiFill: fields.multiFill ?? false,
+    legend: fields.legend ?? null,
+    pointRadius: fields.pointRadius ?? null,
+    excludedFields: fields.excludedFields ?? [],
+    sort: fields.sort ?? null,
+    columnsOrder: fields.columnsOrder ?? [],
+    order: fields.order ?? null,
+    maxRecords: fields.maxRecords ?? null,
+    goal: fields.goal ?? null,
+    configuration: fields.configuration ?? {},
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+function cdcFields(input: CdcInput): CdcInput {
+  const fields: Record<string, unknown> = {};
+  for (const key of CDC_KEYS) {
+    const value = input[key];
+    if (value !== undefined) fields[key] = value;
+  }
+  // Conditions keep their declared keys only.
+  if (Array.isArray(input.conditions)) {
+    fields['conditions'] = input.conditions.map((condition) =>
+      Object.fromEntries(Object.entries(condition).filter(([key]) => CONDITION_KEYS.includes(key))),
+    );
+  }
+  return fields as CdcInput;
+}

@@ -1,0 +1,110 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Id, Timestamp } from '../../platform/http-schemas.js';
+import { Chart } from './charts-schemas.js';
+import { SharePolicy } from './sharing-schemas.js';
+
+/** The frequencies the dashboard scheduler understands. */
+export const FREQUENCIES = ['every_x_minutes', 'every_x_hours', 'every_x_days', 'daily', 'weekly'] as const;
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Opt = Type.Optional;
+
+/** A weekday as a name or as 1-7 with Monday = 1. */
+const Weekday = Type.Union([Type.Integer({ minimum: 1, maximum: 7 }), Type.Enum([...WEEKDAYS])]);
+
+const ScheduleTime = Type.Object({
+  hour: Opt(Type.Integer({ minimum: 0, maximum: 23 })),
+  minute: Opt(Type.Integer({ minimum: 0, maximum: 59 })),
+  second: Opt(Type.Integer({ minimum: 0, maximum: 59 })),
+  millisecond: Opt(Type.Integer({ minimum: 0, maximum: 999 })),
+});
+
+export const UpdateScheduleInput = Type.Object({
+  timezone: Opt(Type.String({ minLength: 1, maxLength: 100 })),
+  frequency: Opt(Type.Enum([...FREQUENCIES])),
+  frequencyNumber: Opt(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.String({ pattern: '^[1-9][0-9]{0,6}$', description: 'A positive integer as a string' })]),
+  ),
+  time: Opt(ScheduleTime),
+  dayOfWeek: Opt(Weekday),
+  daysOfWeek: Opt(Type.Array(Weekday, { maxItems: 7 })),
+});
+export type UpdateScheduleBody = Static<typeof UpdateScheduleInput>;
+
+/** Stored and returned shape: `frequencyNumber` is always a string, as in the spec. */
+export const UpdateSchedule = Type.Object({
+  timezone: Opt(Type.String()),
+  frequency: Opt(Type.String()),
+  frequencyNumber: Opt(Type.String()),
+  time: Opt(ScheduleTime),
+  dayOfWeek: Opt(Weekday),
+  daysOfWeek: Opt(Type.Array(Weekday)),
+});
+export type StoredSchedule = Static<typeof UpdateSchedule>;
+
+const Colour = Type.String({ minLength: 1, maxLength: 100, description: '#rgb, #rrggbb, #rrggbbaa, rgb()/rgba() or a CSS colour name' });
+
+const projectFields = {
+  dashboardTitle: Opt(Nullable(Type.String({ maxLength: 500 }))),
+  description: Opt(Nullable(Type.String({ maxLength: 10_000 }))),
+  backgroundColor: Opt(Nullable(Colour)),
+  titleColor: Opt(Nullable(Colour)),
+  headerCode: Opt(Nullable(Type.String({ maxLength: 100_000 }))),
+  footerCode: Opt(Nullable(Type.String({ maxLength: 100_000 }))),
+  logo: Opt(Nullable(Type.String({ maxLength: 2048 }))),
+  logoLink: Opt(Nullable(Type.String({ maxLength: 2048 }))),
+  public: Opt(Type.Boolean()),
+  passwordProtected: Opt(Type.Boolean()),
+  password: Opt(Nullable(Type.String({ minLength: 8, maxLength: 1024, description: 'Write-only; stored as a scrypt hash' }))),
+  timezone: Opt(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+  updateSchedule: Opt(Nullable(UpdateScheduleInput)),
+};
+
+const ProjectName = Type.String({ minLength: 1, maxLength: 200 });
+
+/** `brewName`, `lastUpdatedAt` and ids are server-owned; in a body they are ignored. */
+export const CreateProject = Type.Object({ name: ProjectName, team_id: Id, ...projectFields });
+export const UpdateProject = Type.Object({ name: Opt(ProjectName), ...projectFields });
+export type ProjectInput = Static<typeof UpdateProject>;
+export type CreateProjectInput = Static<typeof CreateProject>;
+
+const projectProperties = {
+  id: Type.Integer(),
+  team_id: Type.Integer(),
+  name: Type.String(),
+  brewName: Type.String({ description: 'Unique slug of the dashboard, used in report URLs' }),
+  dashboardTitle: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  backgroundColor: Nullable(Type.String()),
+  titleColor: Nullable(Type.String()),
+  headerCode: Nullable(Type.String()),
+  footerCode: Nullable(Type.String()),
+  logo: Nullable(Type.String()),
+  logoLink: Nullable(Type.String()),
+  public: Type.Boolean(),
+  passwordProtected: Type.Boolean(),
+  timezone: Nullable(Type.String()),
+  updateSchedule: Nullable(UpdateSchedule),
+  lastUpdatedAt: Nullable(Timestamp),
+  nextUpdateAt: Type.Union([Timestamp, Type.Null()], { description: 'When the update schedule refreshes the dashboard next (now when it is due); null without a schedule' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+/** A dashboard's own fields, without its charts and policies. */
+export const ProjectHead = Type.Object(projectProperties);
+
+/** One dashboard with its charts; `SharePolicies` only for callers who may manage sharing. */
+export const Project = Type.Object({
+  ...projectProperties,
+  Charts: Type.Array(Chart),
+  SharePolicies: Opt(Type.Array(SharePolicy)),
+});
+
+export const ProjectListItem = Type.Object({
+  ...projectProperties,
+  Charts: Type.Array(Type.Object({ id: Type.Integer(), name: Nullable(Type.String()), layout: Type.Unknown() })),
+});
+
+export const ProjectParams = Type.Object({ id: Id });

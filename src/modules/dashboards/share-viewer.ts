@@ -1,0 +1,336 @@
+import { AppError, NotFoundError, RateLimitedError, ValidationError } from '../../errors/index.js';
+import type { Chart, ProjectRef } from './charts-repository.js';
+import type { ChartsService } from './charts-service.js';
+import type { Project } from './projects-repository.js';
+import type { ProjectsService } from './projects-service.js';
+import { shareErrors } from './sharing-errors.js';
+import type { PublicChartView, SharedChartView, SharedDashboardView, Theme } from './sharing-public-schemas.js';
+import type { SharePolicyRecord, SharingRepository } from './sharing-repository.js';
+import type { EntityType } from './sharing-schemas.js';
+import type { ShareTokens } from './share-tokens.js';
+import { mapLimited } from '../../runtime/map-limited.js';
+
+/** The chart computation the viewer needs (ChartRunService satisfies it). */
+export interface ChartComputer {
+  compute(
+    loaded: { chart: Chart; project: ProjectRef },
+    inputs: { variables?: Record<string, unknown>; persist: boolean; getCache?: boolean },
+  ): Promise<{ chartData: unknown; chartDataUpdated: string | null }>;
+}
+
+export interface BrandingSource {
+  findById(teamId: number): Promise<TeamSettings | undefined>;
+}
+
+type TeamSettings = { showBranding: boolean; allowReportExport?: boolean };
+
+/**
+ * The budget of dashboard password attempts (AttemptBudget in src/platform/rate-limit.ts): one
+ * attempt is taken before a password is checked and given back when it was right.
+ */
+export interface PasswordAttempts {
+  take(key: string): Promise<{ allowed: boolean; retryAfterSeconds: number }>;
+  refund(key: string): Promise<void>;
+}
+
+export interface ViewerSettings {
+  /** Charts of one dashboard computed at the same time (a report must not flood the sources). */
+  concurrency?: number;
+}
+
+export interface ViewRequest {
+  token?: string | undefined;
+  theme?: Theme | undefined;
+  /** Dashboard password, from the `pass` header. */
+  password?: string | undefined;
+  /** The client address: dashboard password attempts are counted per address and dashboard. */
+  client: string;
+  /** The raw query string: every parameter but the reserved ones may become a variable. */
+  query: Record<string, unknown>;
+}
+
+/** A chart that failed to compute for a link, reported to the route for its log. */
+export interface ChartFailure {
+  chartId: number;
+  error: unknown;
+}
+
+/** The window of the dashboard password attempt budget (`PLOTLINE_SHARE_PASSWORD_ATTEMPTS` per window). */
+export const SHARE_PASSWORD_WINDOW_MS = 15 * 60_000;
+
+/** Query parameters that are never variables. */
+const RESERVED = new Set(['token', 'theme', 'pass']);
+const MAX_URL_PARAMS = 50;
+const MAX_PARAM_KEY = 200;
+const MAX_PARAM_VALUE = 2000;
+
+interface Entity {
+  teamId: number;
+  type: EntityType;
+  id: number;
+}
+
+export interface ShareViewerDeps {
+  sharing: SharingRepository;
+  tokens: ShareTokens;
+  projects: ProjectsService;
+  charts: ChartsService;
+  teams: BrandingSource;
+  computer: ChartComputer;
+  passwordAttempts: PasswordAttempts;
+  settings: ViewerSettings;
+}
+
+/**
+ * The public side of sharing: decides access for a share link (token, public flag, password) and
+ * assembles what the viewer may see. Locked policy params always reach the charts; URL params
+ * only when the policy allows them; nothing else (bodies, headers) ever becomes a variable.
+ */
+export class ShareViewer {
+  constructor(private readonly deps: ShareViewerDeps) {}
+
+  /** `GET /chart/share/{share_string}`. */
+  async chart(shareString: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedChartView> {
+    const { loaded, policy, team } = await this.admitChart(shareString, request);
+    const view = await this.renderShared(loaded, policy, request, failures);
+    return { ...view, showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os' };
+  }
+
+  /**
+   * A chart shown through a chart link, or through a dashboard link (one of its report charts),
+   * for an export. Whether the team allows exports is decided right after the link itself is
+   * checked and before a dashboard password is looked at, so a route the caller may not use
+   * never tells a right password from a wrong one.
+   */
+  async exportable(link: { shareString: string } | { brewName: string; chartId: number }, request: ViewRequest): Promise<PublicChartView> {
+    if ('shareString' in link) {
+      const { loaded, policy } = await this.admitChart(link.shareString, request, assertExportAllowed);
+      return this.renderShared(loaded, policy, request, []);
+    }
+    const { found, policy } = await this.admitDashboard(link.brewName, request, assertExportAllowed);
+    const dashboard = await this.deps.projects.loadDashboard(found.team_id, found.id);
+    const chart = dashboard?.Charts.find((c) => c.id === link.chartId && c.onReport);
+    if (!dashboard || !chart) throw new NotFoundError('Chart');
+    const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
+    const view = await this.render({ chart, project }, shareVariables(policy, request.query), []);
+    if (view.error) throw new AppError(502, view.error.code, view.error.message);
+    return view;
+  }
+
+  /** `GET /project/dashboard/{brewName}`: the report with its `onReport` charts. */
+  async dashboard(brewName: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedDashboardView> {
+    const { found, policy, team } = await this.admitDashboard(brewName, request);
+    const dashboard = await this.deps.projects.loadDashboard(found.team_id, found.id);
+    if (!dashboard) throw new NotFoundError('Dashboard');
+    // Without a token there is no policy, so no variables: a public report shows its saved data.
+    const variables = shareVariables(policy, request.query);
+    const onReport = dashboard.Charts.filter((chart) => chart.onReport);
+    const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
+    const Charts = await mapLimited(onReport, this.deps.settings.concurrency ?? 3, (chart) => this.render({ chart, project }, variables, failures));
+    return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts };
+  }
+
+  /** A chart link: its policy and chart, then its token (or the chart's public flag); `gate` decides on the team's settings after that. */
+  private async admitChart(
+    shareString: string,
+    request: ViewRequest,
+    gate?: (team: TeamSettings | undefined) => void,
+  ): Promise<{ loaded: { chart: Chart; project: ProjectRef }; policy: SharePolicyRecord; team: TeamSettings | undefined }> {
+    const policy = await this.deps.sharing.findByShareString(shareString);
+    if (!policy || policy.entity_type !== 'Chart') throw new NotFoundError('Share link');
+    const loaded = await this.deps.charts.loadForRun(policy.team_id, policy.entity_id);
+    if (!loaded) throw new NotFoundError('Share link');
+    const entity: Entity = { teamId: policy.team_id, type: 'Chart', id: loaded.chart.id };
+    if (request.token !== undefined && request.token !== '') {
+      const granted = await this.authorizeToken(request.token, entity, policy);
+      // The link's share string and the token must name the same policy.
+      if (granted.id !== policy.id) throw shareErrors.tokenInvalid();
+    } else {
+      if (!loaded.chart.public) throw shareErrors.tokenRequired();
+      assertPolicyOpen(policy);
+    }
+    const team = await this.deps.teams.findById(policy.team_id);
+    gate?.(team);
+    return { loaded, policy, team };
+  }
+
+  /** A chart of a chart link with the link's variables; a chart that cannot be computed is an error answer. */
+  private async renderShared(loaded: { chart: Chart; project: ProjectRef }, policy: SharePolicyRecord, request: ViewRequest, failures: ChartFailure[]): Promise<PublicChartView> {
+    const view = await this.render(loaded, shareVariables(policy, request.query), failures);
+    if (view.error) throw new AppError(view.error.code === 'CHART_VARIABLES_INVALID' ? 400 : 502, view.error.code, view.error.message);
+    return view;
+  }
+
+  /**
+   * A dashboard link: the dashboard, its token (or its public flag), then `gate` on the team's
+   * settings, then its password. A token does not replace the password: both are asked for when
+   * both are set.
+   */
+  private async admitDashboard(
+    brewName: string,
+    request: ViewRequest,
+    gate?: (team: TeamSettings | undefined) => void,
+  ): Promise<{ found: Project; policy: SharePolicyRecord | undefined; team: TeamSettings | undefined }> {
+    const found = await this.deps.projects.findByBrewName(brewName);
+    if (!found) throw new NotFoundError('Dashboard');
+    let policy: SharePolicyRecord | undefined;
+    if (request.token !== undefined && request.token !== '') {
+      policy = await this.authorizeToken(request.token, { teamId: found.team_id, type: 'Project', id: found.id });
+    } else if (!found.public) {
+      throw shareErrors.tokenRequired();
+    }
+    const team = await this.deps.teams.findById(found.team_id);
+    gate?.(team);
+    if (found.passwordProtected) await this.checkPassword(found, request);
+    return { found, policy, team };
+  }
+
+  /**
+   * One budget of password attempts per dashboard and client address, whichever route carries the
+   * password. An attempt is spent before the check (so parallel guesses cannot overrun the
+   * budget) and given back when the password was right; once the budget is spent, no password is
+   * checked at all until the window renews, so a right one answers 429 like a wrong one.
+   */
+  private async checkPassword(found: { id: number; team_id: number }, request: ViewRequest): Promise<void> {
+    if (request.password === undefined || request.password === '') throw shareErrors.passwordRequired();
+    const key = `${found.id}|${request.client}`;
+    const attempt = await this.deps.passwordAttempts.take(key);
+    if (!attempt.allowed) throw new RateLimitedError(attempt.retryAfterSeconds);
+    if (!(await this.deps.projects.checkPassword(found.team_id, found.id, request.password))) throw shareErrors.passwordInvalid();
+    await this.deps.passwordAttempts.refund(key);
+  }
+
+  /**
+   * Every check a share token goes through on every use: signature, algorithm, audience and `exp`
+   * (in ShareTokens), then the policy it names: still there, for this very entity, not disabled,
+   * not past `expires_at`, and still at the token's version (revoke bumps it).
+   */
+  private async authorizeToken(token: string, entity: Entity, loaded?: SharePolicyRecord): Promise<SharePolicyRecord> {
+    const claims = await this.deps.tokens.verify(token);
+    if (claims.subject.type !== entity.type || claims.subject.id !== entity.id) throw shareErrors.tokenInvalid();
+    // The chart route has just read the policy by its share string: no second read when it is the same.
+    const policy = loaded?.id === claims.policyId ? loaded : await this.deps.sharing.findById(claims.policyId);
+    if (!policy) throw shareErrors.policyDeleted();
+    if (policy.entity_type !== entity.type || policy.entity_id !== entity.id || policy.team_id !== entity.teamId) throw shareErrors.tokenInvalid();
+    assertPolicyOpen(policy);
+    if (policy.token_version !== claims.version) throw shareErrors.tokenRevoked();
+    return policy;
+  }
+
+  /**
+   * The saved data when no variable applies; otherwise a run with them, never saved, through the
+   * result cache of chart runs (its key holds every version the answer depends on).
+   */
+  private async render(loaded: { chart: Chart; project: ProjectRef }, variables: Record<string, string>, failures: ChartFailure[]): Promise<PublicChartView> {
+    const { chart } = loaded;
+    if (Object.keys(variables).length === 0 || chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) {
+      return publicChart(chart, chart.chartData, chart.chartDataUpdated);
+    }
+    try {
+      const result = await this.deps.computer.compute(loaded, { variables, persist: false, getCache: true });
+      return publicChart(chart, result.chartData, result.chartDataUpdated);
+    } catch (error) {
+      failures.push({ chartId: chart.id, error });
+      // Never fall back to the saved data: it was computed without the link's locked params.
+      const invalid = error instanceof AppError && error.statusCode < 500;
+      return {
+        ...publicChart(chart, null, null),
+        error: invalid
+          ? { code: 'CHART_VARIABLES_INVALID', message: "This chart cannot be drawn with the link's parameters" }
+          : { code: 'CHART_UNAVAILABLE', message: 'This chart could not be computed right now' },
+      };
+    }
+  }
+}
+
+function assertExportAllowed(team: TeamSettings | undefined): void {
+  if (team?.allowReportExport !== true) throw shareErrors.exportNotAllowed();
+}
+
+function assertPolicyOpen(policy: SharePolicyRecord): void {
+  if (policy.visibility === 'disabled') throw shareErrors.policyDisabled();
+  if (policy.expires_at !== null && Date.parse(policy.expires_at) <= Date.now()) throw shareErrors.policyExpired();
+}
+
+/**
+ * The variables of a view: the policy's params, then (only when the policy allows it) the URL's
+ * parameters other than token/theme/pass, which override or extend them.
+ */
+export function shareVariables(policy: SharePolicyRecord | undefined, query: Record<string, unknown>): Record<string, string> {
+  // No prototype: a parameter named __proto__ or constructor is just a (useless) variable name.
+  const variables: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (!policy) return variables;
+  for (const { key, value } of policy.params) if (key !== '') variables[key] = value;
+  if (!policy.allow_params) return variables;
+  let count = 0;
+  for (const [key, raw] of Object.entries(query)) {
+    if (RESERVED.has(key) || key === '__proto__') continue;
+    // A repeated parameter counts once, with its last value.
+    const value = Array.isArray(raw) ? raw.at(-1) : raw;
+    if (typeof value !== 'string') continue;
+    count += 1;
+    if (count > MAX_URL_PARAMS) throw new ValidationError(`At most ${MAX_URL_PARAMS} URL parameters may be passed to a shared view`);
+    if (key.length > MAX_PARAM_KEY) throw ValidationError.field('querystring', `has a parameter name longer than ${MAX_PARAM_KEY} characters`);
+    if (value.length > MAX_PARAM_VALUE) throw ValidationError.field(`querystring.${key}`, `must be at most ${MAX_PARAM_VALUE} characters`);
+    variables[key] = value;
+  }
+  return variables;
+}
+
+/** The display projection of a chart: built field by field so nothing else can slip through. */
+export function publicChart(chart: Chart, chartData: unknown, chartDataUpdated: string | null): PublicChartView {
+  return {
+    id: chart.id,
+    name: chart.name,
+    type: chart.type,
+    subType: chart.subType,
+    chartData: chartData ?? null,
+    chartDataUpdated,
+    layout: chart.layout ?? null,
+    displayLegend: chart.displayLegend,
+    dataLabels: chart.dataLabels,
+    stacked: chart.stacked,
+    horizontal: chart.horizontal,
+    showGrowth: chart.showGrowth,
+    invertGrowth: chart.invertGrowth,
+    isLogarithmic: chart.isLogarithmic,
+    content: chart.content,
+    ranges: chart.ranges ?? null,
+    defaultRowsPerPage: chart.defaultRowsPerPage,
+    maxValue: chart.maxValue,
+    minValue: chart.minValue,
+    xLabelTicks: chart.xLabelTicks,
+    pointRadius: chart.pointRadius,
+    dashedLastPoint: chart.dashedLastPoint,
+    mode: chart.mode,
+    onReport: chart.onReport,
+    ChartDatasetConfigs: chart.ChartDatasetConfigs.map((config) => ({
+      id: config.id,
+      legend: config.legend,
+      datasetColor: config.datasetColor,
+      fillColor: config.fillColor ?? null,
+      fill: config.fill,
+      multiFill: config.multiFill,
+      pointRadius: config.pointRadius,
+      order: config.order,
+      goal: config.goal,
+      formula: config.formula,
+    })),
+  };
+}
+
+function dashboardFields(project: Project): Omit<SharedDashboardView, 'showBranding' | 'allowExport' | 'theme' | 'Charts'> {
+  return {
+    name: project.name,
+    brewName: project.brewName,
+    dashboardTitle: project.dashboardTitle,
+    description: project.description,
+    logo: project.logo,
+    logoLink: project.logoLink,
+    backgroundColor: project.backgroundColor,
+    titleColor: project.titleColor,
+    headerCode: project.headerCode,
+    footerCode: project.footerCode,
+    timezone: project.timezone,
+  };
+}

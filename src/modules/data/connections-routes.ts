@@ -1,0 +1,178 @@
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AppError, BadRequestError } from '../../errors/index.js';
+import { actorOf } from '../../platform/auth.js';
+import { Removed, TeamParams, parseQueryBool } from '../../platform/http-schemas.js';
+import { Connection, ConnectionParams, ConnectionUpdate, DeleteQuery, NewConnection, Provider } from './connections-schemas.js';
+import type { ConnectionChecks } from './connection-checks.js';
+import { FILE_FIELDS, type ConnectionFiles, type ConnectionsService, type FileField } from './connections-service.js';
+
+/** Per uploaded file; a larger one is a 413. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+const noFiles = () => new BadRequestError('No files were uploaded; send sslCa, sslCert or sslKey as multipart/form-data file parts', 'NO_FILES');
+
+function isFileField(name: string): name is FileField {
+  return (FILE_FIELDS as readonly string[]).includes(name);
+}
+
+/** The base name only, without control characters: it is shown back and may end up in logs. */
+function cleanFileName(name: string, fallback: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = path.posix.basename(name.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255);
+  return base === '' || base === '.' || base === '..' ? fallback : base;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Certificates and keys are PEM text; anything else could not be handed to TLS later. */
+function decodePem(field: FileField, buffer: Buffer): string {
+  let text: string;
+  try {
+    text = utf8.decode(buffer);
+  } catch {
+    throw new BadRequestError(`${field} must be a PEM (text) file`, 'INVALID_FILE');
+  }
+  if (text.includes('\u0000')) throw new BadRequestError(`${field} must be a PEM (text) file`, 'INVALID_FILE');
+  return text;
+}
+
+/** Reads the sslCa / sslCert / sslKey parts; other form fields are ignored. */
+async function readFiles(request: FastifyRequest): Promise<ConnectionFiles> {
+  if (!request.isMultipart()) throw noFiles();
+  const files: ConnectionFiles = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      const field = part.fieldname;
+      if (!isFileField(field)) {
+        throw new BadRequestError(`Invalid connection file field "${field.slice(0, 100)}"; use sslCa, sslCert or sslKey`, 'INVALID_FILE_FIELD');
+      }
+      if (files[field]) throw new BadRequestError(`${field} was sent more than once`, 'INVALID_FILE_FIELD');
+      const buffer = await part.toBuffer();
+      // Browsers send an empty part for a file input left blank.
+      if (buffer.length === 0) continue;
+      files[field] = { filename: cleanFileName(part.filename, field), content: decodePem(field, buffer) };
+    }
+  } catch (err) {
+    // Ours and the plugin's limit errors carry a status; anything else is the parser rejecting the body.
+    if (err instanceof AppError || typeof (err as { statusCode?: unknown }).statusCode === 'number') throw err;
+    throw new BadRequestError('The multipart/form-data body is malformed', 'INVALID_MULTIPART');
+  }
+  if (Object.keys(files).length === 0) throw noFiles();
+  return files;
+}
+
+export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: ConnectionsService; checks: ConnectionChecks }> = async (app, { connections, checks }) => {
+  const tags = ['connections'];
+
+  // Registered in this plugin's scope only: no other route accepts multipart bodies.
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: MAX_FILE_BYTES, files: FILE_FIELDS.length, fields: 20, fieldSize: 64 * 1024, parts: 30, headerPairs: 100 },
+  });
+
+  app.get(
+    '/connection-providers',
+    { schema: { tags, summary: 'Every connection type and sub-type with its capabilities', response: { 200: Type.Array(Provider) } } },
+    async () => checks.providers(),
+  );
+
+  app.get(
+    '/team/:team_id/connections',
+    { schema: { tags, summary: "The team's connections (project roles: those of their projects, without credentials)", params: TeamParams, response: { 200: Type.Array(Connection) } } },
+    async (request) => connections.list(actorOf(request), request.params.team_id),
+  );
+
+  app.post(
+    '/team/:team_id/connections',
+    { schema: { tags, summary: 'Create a connection (teamOwner, teamAdmin)', params: TeamParams, body: NewConnection, response: { 200: Connection } } },
+    async (request) => connections.create(actorOf(request), request.params.team_id, request.body),
+  );
+
+  app.get(
+    '/team/:team_id/connections/:connection_id',
+    { schema: { tags, summary: 'Get a connection; secrets read "********"', params: ConnectionParams, response: { 200: Connection } } },
+    async (request) => connections.get(actorOf(request), request.params.team_id, request.params.connection_id),
+  );
+
+  app.put(
+    '/team/:team_id/connections/:connection_id',
+    {
+      schema: {
+        tags,
+        summary: 'Update a connection; "********" keeps a stored secret',
+        params: ConnectionParams,
+        body: ConnectionUpdate,
+        response: { 200: Connection },
+      },
+    },
+    async (request) => connections.update(actorOf(request), request.params.team_id, request.params.connection_id, request.body),
+  );
+
+  app.delete(
+    '/team/:team_id/connections/:connection_id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a connection; removeDatasets=true also deletes the datasets that use it',
+        params: ConnectionParams,
+        querystring: DeleteQuery,
+        response: { 200: Removed },
+      },
+    },
+    async (request) => {
+      const { team_id, connection_id } = request.params;
+      await connections.remove(actorOf(request), team_id, connection_id, parseQueryBool(request.query.removeDatasets));
+      return { removed: true };
+    },
+  );
+
+  app.post(
+    '/team/:team_id/connections/:connection_id/files',
+    {
+      schema: {
+        tags,
+        summary: 'Upload SSL files (multipart parts sslCa, sslCert, sslKey; 1 MiB each)',
+        consumes: ['multipart/form-data'],
+        params: ConnectionParams,
+        response: { 200: Connection },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const { team_id, connection_id } = request.params;
+      await connections.assertWritable(actor, team_id, connection_id);
+      return connections.attachFiles(actor, team_id, connection_id, await readFiles(request));
+    },
+  );
+
+  app.get(
+    '/team/:team_id/connections/:connection_id/test',
+    {
+      schema: {
+        tags,
+        summary: 'Connect and check the credentials',
+        params: ConnectionParams,
+        response: { 200: Type.Object({ success: Type.Boolean() }) },
+      },
+    },
+    async (request) => checks.test(actorOf(request), request.params.team_id, request.params.connection_id),
+  );
+
+  app.get(
+    '/team/:team_id/connections/:connection_id/schema',
+    {
+      schema: {
+        tags,
+        summary: 'Introspect tables (or collections) with their columns and types; saved on the connection',
+        params: ConnectionParams,
+        response: { 200: Type.Object({ schema: Type.Unknown() }) },
+      },
+    },
+    async (request) => checks.schema(actorOf(request), request.params.team_id, request.params.connection_id),
+  );
+};

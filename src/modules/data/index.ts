@@ -1,0 +1,8 @@
+/*
+ * What the data context offers the contexts above it (dashboards, automation): its services and the
+ * types they speak. Everything else in this folder is its own.
+ */
+export type { DatasetRecord } from './datasets-repository.js';
+export type { DatasetsService } from './datasets-service.js';
+export type { DatasetRows, DatasetRunner, PreparedDataset } from './dataset-runner.js';
+export { filtersToConditions, parseFilters, type RuntimeFilter } from './dataset-runs-filters.js';

@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { actorOf } from '../../platform/auth.js';
+import type { BrowserSessions } from '../../platform/session-cookie.js';
+import { LoginBody, LoggedOut, Me, SessionQuery, SignupBody, UserWithToken } from './users-schemas.js';
+import { SESSION_DAYS, type UserWithToken as UserWithTokenValue, type UsersService } from './users-service.js';
+
+export interface UsersRouteOptions {
+  users: UsersService;
+  authLimit: { max: number; timeWindow: number };
+  /** The editor's cookie sessions and their CSRF check. */
+  sessions: BrowserSessions;
+}
+
+/** With `?session=cookie`: the token goes into the HttpOnly cookie, never into page script. */
+function answer(sessions: BrowserSessions, request: FastifyRequest, reply: FastifyReply, cookie: boolean, user: UserWithTokenValue) {
+  if (!cookie) return user;
+  const { token, ...rest } = user;
+  sessions.set(request, reply, token, SESSION_DAYS * 24 * 3600);
+  return rest;
+}
+
+/** Sign-up and login: public, rate limited per client address. */
+export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = async (app, { users, authLimit, sessions }) => {
+  // A cookie login is a write that sets a session: a foreign page may not force one (login CSRF).
+  const cookieMode = (request: FastifyRequest & { query: { session?: 'cookie' } }): boolean => {
+    if (request.query.session !== 'cookie') return false;
+    sessions.requireSameOrigin(request);
+    return true;
+  };
+  app.post(
+    '/user',
+    {
+      config: { rateLimit: authLimit },
+      schema: { tags: ['users'], summary: 'Sign up (creates a personal team)', security: [], querystring: SessionQuery, body: SignupBody, response: { 200: UserWithToken } },
+    },
+    async (request, reply) => {
+      const cookie = cookieMode(request);
+      return answer(sessions, request, reply, cookie, await users.register(request.body));
+    },
+  );
+
+  app.post(
+    '/user/login',
+    {
+      config: { rateLimit: authLimit },
+      schema: { tags: ['users'], summary: 'Log in and get a session token', security: [], querystring: SessionQuery, body: LoginBody, response: { 200: UserWithToken } },
+    },
+    async (request, reply) => {
+      const cookie = cookieMode(request);
+      return answer(sessions, request, reply, cookie, await users.login(request.body.email, request.body.password));
+    },
+  );
+};
+
+export const userRoutes: FastifyPluginAsyncTypebox<Pick<UsersRouteOptions, 'users' | 'sessions'>> = async (app, { users, sessions }) => {
+  app.post(
+    '/user/logout',
+    { schema: { tags: ['users'], summary: 'End the current session', response: { 200: LoggedOut } } },
+    async (request, reply) => {
+      await users.logout(actorOf(request));
+      sessions.clear(request, reply);
+      return { loggedOut: true };
+    },
+  );
+
+  app.get('/user/me', { schema: { tags: ['users'], summary: 'The signed-in user', response: { 200: Me } } }, async (request) =>
+    users.me(actorOf(request)),
+  );
+};
