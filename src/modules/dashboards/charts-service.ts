@@ -6,7 +6,7 @@ import { ownsAny, type Action, type Membership } from '../../platform/authorizat
 import { toIso } from '../../store/columns.js';
 import type { Db } from '../../store/index.js';
 import type { ProjectsService } from './projects-service.js';
-import type { EntityType } from './sharing-schemas.js';
+import type { SharingRepository } from './sharing-repository.js';
 import type { Chart, ChartDatasetConfig, ChartsRepository, DatasetRef, ProjectRef } from './charts-repository.js';
 import {
   Condition,
@@ -25,11 +25,6 @@ const CHART_KEYS = Object.keys(UpdateChart.properties) as (keyof ChartInput)[];
 const CDC_KEYS = Object.keys(UpdateChartDatasetConfig.properties) as (keyof CdcInput)[];
 const CONDITION_KEYS = Object.keys(Condition.properties);
 const DATE_KEYS = new Set<string>(['startDate', 'endDate']);
-
-/** Share policies go with the chart or dashboard they share, in its transaction (the sharing module provides it). */
-export interface SharePolicyCleanup {
-  deleteForEntities(teamId: number, type: EntityType, ids: readonly number[], db: Db): Promise<void>;
-}
 
 /** What the store fills in for a chart column a body leaves out (the migration's defaults). */
 const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | 'updatedAt' | 'ChartDatasetConfigs'> = {
@@ -82,7 +77,7 @@ export interface ChartsDeps {
   db: Db;
   charts: ChartsRepository;
   projects: ProjectsService;
-  sharing: SharePolicyCleanup;
+  sharing: SharingRepository;
 }
 
 export class ChartsService {

@@ -3,7 +3,8 @@ import { Type, type Static } from 'typebox';
 import { lazySerializer } from '../../platform/schema-compilers.js';
 import { Chart } from './charts-schemas.js';
 import { SharePolicy } from './sharing-schemas.js';
-import type { DashboardCharts, DashboardShares } from './projects-service.js';
+import type { ChartsRepository } from './charts-repository.js';
+import type { SharingRepository } from './sharing-repository.js';
 import { ProjectHead } from './projects-schemas.js';
 
 declare const serialized: unique symbol;
@@ -21,8 +22,8 @@ interface SerializedParts {
 }
 
 export interface DashboardViewsDeps {
-  charts: DashboardCharts;
-  sharing: DashboardShares;
+  charts: ChartsRepository;
+  sharing: SharingRepository;
   /** Bound of the kept serializations, in characters (32 Mi by default). */
   maxChars?: number;
 }

@@ -5,9 +5,8 @@ import type { Actor } from '../../platform/actor.js';
 import { can, ownsProject, projectScope, type Action, type Grant, type Membership } from '../../platform/authorization.js';
 import type { Static } from 'typebox';
 import type { Db } from '../../store/index.js';
-import type { Chart } from './charts-repository.js';
-import type { EntityRef, SharePolicy } from './sharing-repository.js';
-import type { EntityType } from './sharing-schemas.js';
+import type { Chart, ChartsRepository } from './charts-repository.js';
+import type { SharingRepository } from './sharing-repository.js';
 import type { DashboardViews, JsonBody } from './dashboard-views.js';
 import type { Project, ProjectFields, ProjectsRepository, UpdateSchedule } from './projects-repository.js';
 import type { CreateProjectInput, ProjectInput, ProjectListItem as ProjectListItemSchema, UpdateScheduleBody } from './projects-schemas.js';
@@ -16,22 +15,6 @@ import { isColour, isHttpUrl, isIanaZone, isLogoReference, slugify, slugWithSuff
 
 /** A dashboard as the team's list gives it: its own fields and its charts' ids, names and layouts. */
 export type ProjectListItem = Static<typeof ProjectListItemSchema>;
-
-/**
- * The charts of dashboards, as dashboards need them (the charts module provides it; its service
- * cannot, as it authorizes through this one).
- */
-export interface DashboardCharts {
-  listByProject(projectId: number, db?: Db): Promise<Chart[]>;
-  summaries(projectIds: readonly number[]): Promise<{ id: number; project_id: number; name: string | null; layout: unknown }[]>;
-  ids(projectId: number, db?: Db): Promise<number[]>;
-}
-
-/** The share policies of a dashboard and its charts, which go with them (the sharing module provides it). */
-export interface DashboardShares {
-  list(entity: EntityRef): Promise<SharePolicy[]>;
-  deleteForEntities(teamId: number, type: EntityType, ids: readonly number[], db: Db): Promise<void>;
-}
 
 /** A dashboard the actor may act on, with the membership that allowed it. */
 export interface AuthorizedProject {
@@ -49,8 +32,8 @@ const BREW_NAME_ATTEMPTS = 6;
 export interface ProjectsDeps {
   db: Db;
   projects: ProjectsRepository;
-  charts: DashboardCharts;
-  sharing: DashboardShares;
+  charts: ChartsRepository;
+  sharing: SharingRepository;
   views: DashboardViews;
   access: AccessService;
   /** The scheduler's clock, for `nextUpdateAt`. */

@@ -1,5 +1,6 @@
 import { AppError, NotFoundError, RateLimitedError, ValidationError } from '../../errors/index.js';
 import type { Chart, ProjectRef } from './charts-repository.js';
+import type { ChartRunService } from './chart-runs-service.js';
 import type { ChartsService } from './charts-service.js';
 import type { Project } from './projects-repository.js';
 import type { ProjectsService } from './projects-service.js';
@@ -9,14 +10,6 @@ import type { SharePolicyRecord, SharingRepository } from './sharing-repository.
 import type { EntityType } from './sharing-schemas.js';
 import type { ShareTokens } from './share-tokens.js';
 import { mapLimited } from '../../runtime/map-limited.js';
-
-/** The chart computation the viewer needs (ChartRunService satisfies it). */
-export interface ChartComputer {
-  compute(
-    loaded: { chart: Chart; project: ProjectRef },
-    inputs: { variables?: Record<string, unknown>; persist: boolean; getCache?: boolean },
-  ): Promise<{ chartData: unknown; chartDataUpdated: string | null }>;
-}
 
 export interface BrandingSource {
   findById(teamId: number): Promise<TeamSettings | undefined>;
@@ -76,7 +69,7 @@ export interface ShareViewerDeps {
   projects: ProjectsService;
   charts: ChartsService;
   teams: BrandingSource;
-  computer: ChartComputer;
+  computer: ChartRunService;
   passwordAttempts: PasswordAttempts;
   settings: ViewerSettings;
 }
@@ -112,8 +105,8 @@ export class ShareViewer {
     const chart = dashboard?.Charts.find((c) => c.id === link.chartId && c.onReport);
     if (!dashboard || !chart) throw new NotFoundError('Chart');
     const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
-    const view = await this.render({ chart, project }, shareVariables(policy, request.query), []);
-    if (view.error) throw new AppError(502, view.error.code, view.error.message);
+    const { view, error } = await this.render({ chart, project }, shareVariables(policy, request.query), []);
+    if (error) throw error;
     return view;
   }
 
@@ -126,7 +119,7 @@ export class ShareViewer {
     const variables = shareVariables(policy, request.query);
     const onReport = dashboard.Charts.filter((chart) => chart.onReport);
     const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
-    const Charts = await mapLimited(onReport, this.deps.settings.concurrency ?? 3, (chart) => this.render({ chart, project }, variables, failures));
+    const Charts = await mapLimited(onReport, this.deps.settings.concurrency ?? 3, async (chart) => (await this.render({ chart, project }, variables, failures)).view);
     return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts };
   }
 
@@ -156,8 +149,8 @@ export class ShareViewer {
 
   /** A chart of a chart link with the link's variables; a chart that cannot be computed is an error answer. */
   private async renderShared(loaded: { chart: Chart; project: ProjectRef }, policy: SharePolicyRecord, request: ViewRequest, failures: ChartFailure[]): Promise<PublicChartView> {
-    const view = await this.render(loaded, shareVariables(policy, request.query), failures);
-    if (view.error) throw new AppError(view.error.code === 'CHART_VARIABLES_INVALID' ? 400 : 502, view.error.code, view.error.message);
+    const { view, error } = await this.render(loaded, shareVariables(policy, request.query), failures);
+    if (error) throw error;
     return view;
   }
 
@@ -221,26 +214,27 @@ export class ShareViewer {
    * The saved data when no variable applies; otherwise a run with them, never saved, through the
    * result cache of chart runs (its key holds every version the answer depends on).
    */
-  private async render(loaded: { chart: Chart; project: ProjectRef }, variables: Record<string, string>, failures: ChartFailure[]): Promise<PublicChartView> {
+  private async render(loaded: { chart: Chart; project: ProjectRef }, variables: Record<string, string>, failures: ChartFailure[]): Promise<Rendered> {
     const { chart } = loaded;
     if (Object.keys(variables).length === 0 || chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) {
-      return publicChart(chart, chart.chartData, chart.chartDataUpdated);
+      return { view: publicChart(chart, chart.chartData, chart.chartDataUpdated) };
     }
     try {
       const result = await this.deps.computer.compute(loaded, { variables, persist: false, getCache: true });
-      return publicChart(chart, result.chartData, result.chartDataUpdated);
-    } catch (error) {
-      failures.push({ chartId: chart.id, error });
+      return { view: publicChart(chart, result.chartData, result.chartDataUpdated) };
+    } catch (cause) {
+      failures.push({ chartId: chart.id, error: cause });
       // Never fall back to the saved data: it was computed without the link's locked params.
-      const invalid = error instanceof AppError && error.statusCode < 500;
-      return {
-        ...publicChart(chart, null, null),
-        error: invalid
-          ? { code: 'CHART_VARIABLES_INVALID', message: "This chart cannot be drawn with the link's parameters" }
-          : { code: 'CHART_UNAVAILABLE', message: 'This chart could not be computed right now' },
-      };
+      const error = cause instanceof AppError && cause.statusCode < 500 ? shareErrors.chartVariablesInvalid() : shareErrors.chartUnavailable();
+      return { view: { ...publicChart(chart, null, null), error: { code: error.code, message: error.message } }, error };
     }
   }
+}
+
+/** A chart as a link shows it; when it could not be computed, the error a single-chart route answers. */
+interface Rendered {
+  view: PublicChartView;
+  error?: AppError;
 }
 
 function assertExportAllowed(team: TeamSettings | undefined): void {

@@ -44,4 +44,8 @@ export const shareErrors = {
   passwordRequired: () => new ShareAccessError(403, SHARE_CODES.passwordRequired, 'This dashboard is protected by a password; send it in the "pass" header'),
   passwordInvalid: () => new ShareAccessError(403, SHARE_CODES.passwordInvalid, 'The password is not correct'),
   exportNotAllowed: () => new ShareAccessError(403, SHARE_CODES.exportNotAllowed, 'This team does not allow exports from shared reports (team setting allowReportExport)'),
+  /** A chart of a link that cannot be drawn with the link's parameters (they fail its variables' types). */
+  chartVariablesInvalid: () => new AppError(400, 'CHART_VARIABLES_INVALID', "This chart cannot be drawn with the link's parameters"),
+  /** A chart of a link whose run failed (source down, timed out…); the saved data is never shown instead. */
+  chartUnavailable: () => new AppError(502, 'CHART_UNAVAILABLE', 'This chart could not be computed right now'),
 };

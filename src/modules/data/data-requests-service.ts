@@ -4,23 +4,13 @@ import type { Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
 import { assertUniqueBindingName, checkBinding, type BindingInput, type DataRequestInput, type DatasetsService } from './datasets-service.js';
 import type { DataRequestsRepository } from './data-requests-repository.js';
+import type { DatasetsRepository } from './datasets-repository.js';
 import { mergeMaskedHeaders, type DataRequestView } from './data-requests-views.js';
-
-/**
- * A dataset's main request and version, written in the transaction of the data request change
- * that moves them (the datasets module provides it).
- */
-export interface DatasetVersions {
-  /** Sets the main request; the version goes up with it. */
-  update(teamId: number, id: number, fields: { main_dr_id: number | null }, db: Db): Promise<unknown>;
-  /** A change below the dataset changes its answers: part of every result-cache key. */
-  bumpVersion(id: number, db: Db): Promise<void>;
-}
 
 export interface DataRequestsDeps {
   db: Db;
   datasets: DatasetsService;
-  datasetVersions: DatasetVersions;
+  datasetVersions: DatasetsRepository;
   requests: DataRequestsRepository;
 }
 

@@ -15,7 +15,7 @@ import {
 } from '../../sources/index.js';
 import { toSourceConnection, type ConnectionChecks } from './connection-checks.js';
 import type { ConnectionsService, RunnableConnection } from './connections-service.js';
-import type { DataRequestRecord, VariableBinding } from './data-requests-repository.js';
+import type { DataRequestRecord, DataRequestsRepository, VariableBinding } from './data-requests-repository.js';
 import type { DatasetRecord } from './datasets-repository.js';
 import { filterPredicate, type RuntimeFilter } from './dataset-runs-filters.js';
 
@@ -49,18 +49,11 @@ export interface DatasetRows extends AsyncIterable<Row[]> {
   close(): Promise<void>;
 }
 
-/** The data requests of datasets and their variable bindings, as a run reads them (the data-requests module provides it). */
-export interface RunRequests {
-  listForDatasets(datasetIds: readonly number[]): Promise<DataRequestRecord[]>;
-  /** The bindings of these datasets and of these data requests, in one read. */
-  bindingsFor(datasetIds: readonly number[], requestIds: readonly number[]): Promise<VariableBinding[]>;
-}
-
 export interface DatasetRunnerDeps {
   registry: SourceRegistry;
   connections: ConnectionsService;
   checks: ConnectionChecks;
-  requests: RunRequests;
+  requests: DataRequestsRepository;
   cache: ResultCache;
   settings: RunSettings;
 }

@@ -4,7 +4,7 @@ import type { ConnectionSummary, ConnectionsService } from './connections-servic
 import type { Actor } from '../../platform/actor.js';
 import { can, ownsAny, projectScope, type Action, type Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
-import type { BindingType, DataRequestFields, DataRequestRecord, VariableBinding } from './data-requests-repository.js';
+import type { BindingType, DataRequestFields, DataRequestRecord, DataRequestsRepository, VariableBinding } from './data-requests-repository.js';
 import { bindingDefault, bindingName, dataRequestView, normalizeHeaders, type DataRequestView } from './data-requests-views.js';
 import type { Static } from 'typebox';
 import type { DatasetFields, DatasetRecord, DatasetsRepository, Join } from './datasets-repository.js';
@@ -15,20 +15,6 @@ export interface DatasetView extends Omit<DatasetRecord, 'version'> {
   VariableBindings: VariableBinding[];
 }
 
-/**
- * The data requests and variable bindings of datasets, written in the dataset's transaction (the
- * data-requests module provides it; its service cannot, as it builds on this one).
- */
-export interface DatasetRequests {
-  listForDatasets(datasetIds: readonly number[], db?: Db): Promise<DataRequestRecord[]>;
-  find(datasetId: number, id: number, db?: Db): Promise<DataRequestRecord | undefined>;
-  create(datasetId: number, fields: Partial<DataRequestFields>, db?: Db): Promise<DataRequestRecord>;
-  bindingsOf(entityType: BindingEntity, entityIds: readonly string[], db?: Db): Promise<VariableBinding[]>;
-  /** The bindings of these datasets and of these data requests, in one read. */
-  bindingsFor(datasetIds: readonly number[], requestIds: readonly number[]): Promise<VariableBinding[]>;
-  createBinding(teamId: number, entityType: BindingEntity, entityId: string, binding: NewBinding, db?: Db): Promise<VariableBinding>;
-  deleteBindingsOf(entityType: BindingEntity, entityIds: readonly string[], db?: Db): Promise<void>;
-}
 type BindingEntity = 'Dataset' | 'DataRequest';
 type NewBinding = ReturnType<typeof checkBinding>;
 
@@ -64,7 +50,7 @@ const DATASET_FIELDS = [
 export interface DatasetsDeps {
   db: Db;
   datasets: DatasetsRepository;
-  requests: DatasetRequests;
+  requests: DataRequestsRepository;
   connections: ConnectionsService;
   access: AccessService;
 }

@@ -4,17 +4,9 @@ import type { Actor } from '../../platform/actor.js';
 import { can, isTeamWide, mayGrant, ownsProject, roleRank, type Membership, type Role } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
 import { normalizeEmail } from './users-service.js';
+import type { ApiKeysRepository } from './api-keys-repository.js';
 import type { Member, Team, TeamFlags, TeamRole, TeamsRepository } from './teams-repository.js';
-
-/** People who can be added to a team, found by e-mail (the users module provides it). */
-export interface UserDirectory {
-  findByEmail(email: string): Promise<{ id: number } | undefined>;
-}
-
-/** Team API keys leave with their creator, in the same transaction (the api-keys module provides it). */
-export interface CreatedKeys {
-  deleteCreatedBy(teamId: number, userId: number, db: Db): Promise<unknown>;
-}
+import type { UsersRepository } from './users-repository.js';
 
 /** A team as the caller may see it: project roles get id and name, plus their own role. */
 export type TeamView = Partial<Omit<Team, 'id' | 'name'>> & {
@@ -27,9 +19,9 @@ export type TeamView = Partial<Omit<Team, 'id' | 'name'>> & {
 export interface TeamsDeps {
   db: Db;
   teams: TeamsRepository;
-  users: UserDirectory;
+  users: UsersRepository;
   access: AccessService;
-  apiKeys: CreatedKeys;
+  apiKeys: ApiKeysRepository;
 }
 
 export class TeamsService {

@@ -4,7 +4,8 @@ import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, Valida
 import type { Actor } from '../../platform/actor.js';
 import { lesserGrant, type Role } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
-import type { ApiKeyWithCreatorGrant, PersonalApiKey } from './api-keys-repository.js';
+import type { ApiKeysRepository } from './api-keys-repository.js';
+import type { TeamsRepository } from './teams-repository.js';
 import type { User, UsersRepository } from './users-repository.js';
 import type { Me } from './users-schemas.js';
 
@@ -25,27 +26,13 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Bearer keys by the hash of their token, for authentication (the api-keys module provides it). */
-export interface KeyLookup {
-  findByHash(tokenHash: string): Promise<ApiKeyWithCreatorGrant | undefined>;
-  findPersonalByHash(tokenHash: string): Promise<(PersonalApiKey & { userId: number }) | undefined>;
-  /** Records a use (throttled by the caller). */
-  touch(id: number): Promise<void>;
-  touchPersonal(id: number): Promise<void>;
-}
-
-/** A new user's own team, created in the sign-up transaction (the teams module provides it). */
-export interface FirstTeam {
-  create(input: { name: string }, ownerId: number, db: Db): Promise<unknown>;
-}
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface UsersDeps {
   db: Db;
   users: UsersRepository;
-  teams: FirstTeam;
-  apiKeys: KeyLookup;
+  teams: TeamsRepository;
+  apiKeys: ApiKeysRepository;
   signup: 'open' | 'closed';
 }
 
