@@ -19,7 +19,7 @@ import {
   type TestResult,
 } from '../types.js';
 import { inferColumns } from '../values.js';
-import { pageItems, paginate, shapeResponse } from './pagination.js';
+import { pageItems, paginate, shapeResponse } from './pagination/index.js';
 import { baseUrl, buildApiRequest, connectionHeaders, type BuiltRequest } from './request-builder.js';
 import { SOURCE_CAPABILITIES } from '../capabilities.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getPath, getQueryParam, pageItems, setQueryParam, shapeResponse } from './pagination.js';
+import { getPath, getQueryParam, pageItems, setQueryParam, shapeResponse } from './index.js';
 
 describe('pagination helpers', () => {
   it('reads lodash-style paths', () => {

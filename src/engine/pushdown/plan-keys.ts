@@ -1,0 +1,85 @@
+/**
+ * The x value of a dataset's grouped query: a time axis's instants, or a category's key in the
+ * form the engine's labels take, with how SQL may rank it for ORDER BY/LIMIT.
+ */
+import { Unsupported } from './errors.js';
+import { flagOf, groupByValue, instantOf, TEXT_FROM, type Column, type PlanScope, type Selected } from './plan-scope.js';
+import { sql, Sql } from './sql-text.js';
+
+export type KeyReading = 'time' | 'text' | 'number' | 'bool' | 'decimal' | 'total';
+
+export interface KeyMaterial {
+  readonly reading: KeyReading;
+  /** Expressions of the x value: computed per group when x is grouped by its value, else per row and grouped by. */
+  readonly select: Selected;
+  /** Per row (a category's null values when its labels are made per row). */
+  readonly rowWhere: Sql | null;
+  /** After grouping (a time axis's instants, a category's null values). */
+  readonly groupWhere: Sql | null;
+  readonly rank: Sql | null;
+}
+
+export function keyMaterial(scope: PlanScope, x: Column | null): KeyMaterial {
+  const { plan, d } = scope;
+  if (plan.axis === 'none' || x === null) return { reading: 'total', select: [], rowWhere: null, groupWhere: null, rank: null };
+  if (plan.axis === 'time') {
+    const t = instantOf(x);
+    const flag = flagOf(d, x);
+    return {
+      reading: 'time',
+      select: [[t, 'pd_t']],
+      rowWhere: null,
+      groupWhere: flag === null ? sql`${t} IS NOT NULL` : sql`(${flag} = 1 OR ${t} IS NOT NULL)`,
+      rank: null,
+    };
+  }
+  const c = x.raw;
+  const notNull = sql`${c} IS NOT NULL`;
+  if (x.kind === 'instant') throw new Unsupported('categories of a timestamptz column are its ISO text, which depends on the database session zone');
+  // Grouped by value, the null values are one group, dropped after grouping instead of tested on every row.
+  const byValue = groupByValue(d, x);
+  const material = (reading: KeyReading, select: Selected, rank: Sql | null): KeyMaterial => ({
+    reading,
+    select,
+    rowWhere: byValue ? null : notNull,
+    groupWhere: byValue ? notNull : null,
+    rank,
+  });
+  switch (x.kind) {
+    case 'float': {
+      // Non-finite labels ("NaN", "Infinity") are text, which the engine orders after numbers.
+      const rank = sql`${d.nonFinite('float', Sql.trusted('pd_k'))}, pd_k`;
+      return material('number', [[c, 'pd_k']], scope.dialect === 'postgres' ? rank : Sql.trusted('pd_k'));
+    }
+    case 'bool':
+      return material('bool', [[c, 'pd_k']], null);
+    case 'decimal': {
+      const small = scope.dialect === 'postgres' ? sql`abs(${c}) < ${TEXT_FROM}` : sql`ABS(${c}) < ${TEXT_FROM}`;
+      const text = scope.dialect === 'postgres' ? sql`CAST(${c} AS text)` : sql`HEX(CAST(${c} AS CHAR))`;
+      return material(
+        'decimal',
+        [
+          [sql`CASE WHEN ${small} THEN ${d.dbl('decimal', c)} END`, 'pd_k'],
+          [sql`CASE WHEN NOT (${small}) THEN ${text} END`, 'pd_k2'],
+        ],
+        // Postgres decimals may be NaN or Infinity (text labels): not ranked in SQL.
+        scope.dialect === 'mysql' ? sql`COALESCE(pd_k, CAST(UNHEX(pd_k2) AS DOUBLE))` : null,
+      );
+    }
+    default: {
+      const text = d.textKey(x.kind, c)!;
+      const key = scope.dialect === 'postgres' ? d.compareSpace(text) : text;
+      const numeric = x.kind === 'int' || x.kind === 'bigint';
+      const rank = numeric
+        ? scope.dialect === 'postgres'
+          ? Sql.trusted('CAST(pd_k AS double precision)')
+          : Sql.trusted('CAST(UNHEX(pd_k) AS DOUBLE)')
+        : x.kind === 'text'
+          ? null
+          : scope.dialect === 'postgres'
+            ? Sql.trusted('pd_k')
+            : Sql.trusted('CAST(pd_k AS BINARY)');
+      return material('text', [[key, 'pd_k']], rank);
+    }
+  }
+}
