@@ -11,7 +11,6 @@ import { apiKeyRoutes } from './modules/identity/api-keys-routes.js';
 import { dataRequestRoutes } from './modules/data/data-requests-routes.js';
 import { datasetRoutes } from './modules/data/datasets-routes.js';
 import { datasetRunRoutes } from './modules/data/dataset-runs-routes.js';
-import { chartRunRoutes } from './modules/dashboards/chart-runs-routes.js';
 import { chartPreviewRoutes } from './modules/dashboards/chart-preview-routes.js';
 import { refreshRoutes } from './modules/automation/refreshes-routes.js';
 import { alertRoutes } from './modules/automation/alerts-routes.js';
@@ -198,7 +197,6 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(datasetRoutes, { datasets: container.datasets });
     await scope.register(dataRequestRoutes, { dataRequests: container.dataRequests });
     await scope.register(datasetRunRoutes, { runs: container.datasetRuns });
-    await scope.register(chartRunRoutes, { chartRuns: container.chartRuns });
     await scope.register(chartPreviewRoutes, { previews: container.chartPreviews });
     await scope.register(refreshRoutes, { refreshes: container.refreshes });
     await scope.register(alertRoutes, { alerts: container.alerts });

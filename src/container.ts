@@ -185,7 +185,6 @@ export async function createContainer(config: Config, options: ContainerOptions 
     settings: { chartConcurrency: config.refreshConcurrency, clock },
     logger,
   });
-  chartRuns.observe(refreshes);
   const execute = (job: RefreshJob, delivery: Delivery) => refreshes.run(job, delivery);
   // BullMQ is loaded only when Redis is configured (it is a heavy import for every CLI command).
   const dispatcher: Dispatcher = config.redisUrl

@@ -34,9 +34,9 @@ export interface ExportDeps {
 export class ExportService {
   constructor(private readonly deps: ExportDeps) {}
 
-  /** The chart's data (from the cache when it holds this run), as the editor shows it. */
+  /** The chart's data as the editor shows it (from the cache when it holds this run); an export saves nothing and is no refresh. */
   async chart(actor: Actor, projectId: number, chartId: number, format: ExportFormat): Promise<ExportFile> {
-    const chart = await this.deps.chartRuns.refresh(actor, projectId, chartId, { getCache: true });
+    const chart = await this.deps.chartRuns.answer(actor, projectId, chartId, { getCache: true });
     const tables = chartTables(chart.type ?? null, chart.chartData);
     return { name: chart.name ?? `chart-${chartId}`, body: tableStream(format, tables, singleTable(tables)), ...chartTruncation(chart.chartData) };
   }

@@ -3,9 +3,8 @@ import { AppError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import type { RefreshMetrics } from '../../runtime/scheduler/metrics.js';
 import type { Delivery, RefreshJob } from '../../runtime/scheduler/dispatch.js';
-import type { ChartRunResult, ChartRunService, LoadedChart, ManualRefreshObserver } from '../dashboards/index.js';
-import type { ChartsService } from '../dashboards/index.js';
-import type { ProjectsService } from '../dashboards/index.js';
+import { can } from '../../platform/authorization.js';
+import type { Chart, ChartRunInputs, ChartRunResult, ChartRunService, ChartsService, LoadedChart, ProjectsService } from '../dashboards/index.js';
 import type { ChartRunEntry, RefreshRepository, RefreshRun, RefreshStatus, RefreshTrigger } from './refreshes-repository.js';
 import { mapLimited } from '../../runtime/map-limited.js';
 
@@ -44,7 +43,7 @@ export interface RefreshDeps {
  * pushdown, the result cache rewritten. Records every refresh, manual or scheduled, and checks
  * alerts after each chart. A failing chart does not stop its dashboard's other charts.
  */
-export class RefreshService implements ManualRefreshObserver {
+export class RefreshService {
   constructor(private readonly deps: RefreshDeps) {}
 
   /**
@@ -99,25 +98,52 @@ export class RefreshService implements ManualRefreshObserver {
   }
 
   /** A `POST …/query` that persisted (or failed to): recorded as a manual refresh, then alerts. */
-  async manualRefresh(event: Parameters<ManualRefreshObserver['manualRefresh']>[0]): Promise<void> {
-    const entry = event.result ? successEntry(event.chartId, event.result, event.durationMs) : failureEntry(event.chartId, event.error, event.durationMs);
-    const status: RefreshStatus = entry.status === 'success' ? 'success' : 'failure';
+  /**
+   * `POST /project/{pid}/chart/{id}/query`: the chart with fresh chartData. When the caller may save
+   * it and the run has no runtime filters or variables, it is a manual refresh: the data is saved,
+   * the run recorded in the history (failed runs too) and the chart's alerts checked.
+   */
+  async queryChart(actor: Actor, projectId: number, chartId: number, inputs: Omit<ChartRunInputs, 'persist'> & { noSource?: boolean }): Promise<Chart> {
+    const { membership, project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:query');
+    if (inputs.noSource) return chart;
+    const loaded = { chart, project };
+    const runtime = Object.keys(inputs.variables ?? {}).length > 0 || (inputs.filters ?? []).length > 0;
+    const result = can(membership, 'chart:persist') && !runtime
+      ? await this.manualRefresh(loaded, inputs)
+      : await this.deps.chartRuns.compute(loaded, { ...inputs, persist: false });
+    return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated };
+  }
+
+  private async manualRefresh(loaded: LoadedChart, inputs: Omit<ChartRunInputs, 'persist'>): Promise<ChartRunResult> {
+    const started = performance.now();
+    try {
+      const result = await this.deps.chartRuns.compute(loaded, { ...inputs, persist: true });
+      await this.recordManual(loaded, performance.now() - started, { result });
+      return result;
+    } catch (error) {
+      await this.recordManual(loaded, performance.now() - started, { error });
+      throw error;
+    }
+  }
+
+  /** History must never turn a good answer into an error: a failure to record is logged, not thrown. */
+  private async recordManual({ chart, project }: LoadedChart, durationMs: number, outcome: { result: ChartRunResult } | { error: unknown }): Promise<void> {
+    const entry = 'result' in outcome ? successEntry(chart.id, outcome.result, durationMs) : failureEntry(chart.id, outcome.error, durationMs);
     try {
       const run = await this.record({
-        teamId: event.teamId,
-        projectId: event.projectId,
-        chartId: event.chartId,
+        teamId: project.team_id,
+        projectId: project.id,
+        chartId: chart.id,
         trigger: 'manual',
-        status,
-        started: new Date(this.deps.settings.clock().getTime() - event.durationMs),
-        durationMs: event.durationMs,
+        status: entry.status === 'success' ? 'success' : 'failure',
+        started: new Date(this.deps.settings.clock().getTime() - durationMs),
+        durationMs,
         entries: [entry],
         error: entry.error,
       });
-      if (event.result) await this.checkAlerts(event.teamId, event.projectId, [{ entry, chartData: event.result.chartData }], run.id);
+      if ('result' in outcome) await this.checkAlerts(project.team_id, project.id, [{ entry, chartData: outcome.result.chartData }], run.id);
     } catch (err) {
-      // History must never turn a good answer into an error.
-      this.deps.logger.error({ err, chartId: event.chartId }, 'could not record a manual refresh');
+      this.deps.logger.error({ err, chartId: chart.id }, 'could not record a manual refresh');
     }
   }
 

@@ -1,16 +1,12 @@
 import { ByteBudget, computeChart, type ChartInput, type ChartPath, type DatasetConfigInput, type RowSource } from '../../engine/index.js';
 import { NotFoundError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
-import { can } from '../../platform/authorization.js';
 import { cacheKey, type CacheStatus, type ResultCache } from '../../runtime/cache/index.js';
 import { stableHash } from '../../runtime/cache/cache-key.js';
 import type { Row, RunMeta, TruncationReason } from '../../sources/index.js';
 import type { Chart, ChartDatasetConfig, ProjectRef } from './charts-repository.js';
 import type { ChartsService } from './charts-service.js';
-import type { DatasetRecord } from '../data/index.js';
-import type { DatasetsService } from '../data/index.js';
-import type { DatasetRows, DatasetRunner, PreparedDataset } from '../data/index.js';
-import { filtersToConditions, type RuntimeFilter } from '../data/index.js';
+import { filtersToConditions, type DatasetRecord, type DatasetRows, type DatasetRunner, type DatasetsService, type PreparedDataset, type RuntimeFilter } from '../data/index.js';
 
 export interface ChartRunInputs {
   /** Runtime variables (request body, share params): used for this answer only. */
@@ -38,18 +34,6 @@ export interface ChartRunResult {
 export interface LoadedChart {
   chart: Chart;
   project: ProjectRef;
-}
-
-/** Told about every refresh that persists a chart's data from a request (run history, alerts). */
-export interface ManualRefreshObserver {
-  manualRefresh(event: {
-    teamId: number;
-    projectId: number;
-    chartId: number;
-    durationMs: number;
-    result?: ChartRunResult;
-    error?: unknown;
-  }): Promise<void>;
 }
 
 /**
@@ -225,21 +209,13 @@ export class ChartRunService {
   /** Identical chart runs in flight in this process share one computation (with or without getCache). */
   readonly #inFlight = new Map<string, Promise<Omit<ChartRunResult, 'cache'>>>();
 
-  private observer: ManualRefreshObserver | undefined;
-
-  /** Set once by the container: the refresh service records manual runs (it also needs this service). */
-  observe(observer: ManualRefreshObserver): void {
-    this.observer = observer;
-  }
-
-  /** `POST /project/{pid}/chart/{id}/query`: the chart with fresh chartData, saved unless the run has runtime inputs. */
-  async refresh(actor: Actor, projectId: number, chartId: number, inputs: Omit<ChartRunInputs, 'persist'> & { noSource?: boolean }): Promise<Chart> {
-    const { membership, project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:query');
-    if (inputs.noSource) return chart;
-    const runtime = Object.keys(inputs.variables ?? {}).length > 0 || (inputs.filters ?? []).length > 0;
-    const persist = can(membership, 'chart:persist') && !runtime;
-    const loaded = { chart, project };
-    const result = persist ? await this.observed(loaded, () => this.compute(loaded, { ...inputs, persist })) : await this.compute(loaded, { ...inputs, persist });
+  /**
+   * A chart of a dashboard with its data computed for the caller, never saved: exports, and runs with
+   * runtime inputs. A refresh that saves goes through the refresh service, which records it.
+   */
+  async answer(actor: Actor, projectId: number, chartId: number, inputs: Omit<ChartRunInputs, 'persist'>): Promise<Chart> {
+    const { project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:query');
+    const result = await this.compute({ chart, project }, { ...inputs, persist: false });
     return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated };
   }
 
@@ -306,19 +282,6 @@ export class ChartRunService {
       this.#inFlight.set(flightKey, shared);
     }
     return { ...(await shared), cache: 'bypass' };
-  }
-
-  private async observed({ chart, project }: LoadedChart, run: () => Promise<ChartRunResult>): Promise<ChartRunResult> {
-    const started = performance.now();
-    const base = { teamId: project.team_id, projectId: project.id, chartId: chart.id };
-    try {
-      const result = await run();
-      await this.observer?.manualRefresh({ ...base, durationMs: performance.now() - started, result });
-      return result;
-    } catch (error) {
-      await this.observer?.manualRefresh({ ...base, durationMs: performance.now() - started, error }).catch(() => undefined);
-      throw error;
-    }
   }
 
   /** Reads what the chart's datasets need (once) and binds each configuration to its prepared dataset. */

@@ -15,8 +15,6 @@ export interface DatasetView extends Omit<DatasetRecord, 'version'> {
   VariableBindings: VariableBinding[];
 }
 
-type BindingEntity = 'Dataset' | 'DataRequest';
-type NewBinding = ReturnType<typeof checkBinding>;
 
 /** Bodies as their schemas describe them; `null` clears a field. */
 export type DatasetInput = Static<typeof UpdateDataset>;
