@@ -1,14 +1,13 @@
 import type { EventEmitter } from 'node:events';
-import type { Socket } from 'node:net';
 import mysql from 'mysql2';
-import type { ConnectionOptions, FieldPacket, Pool, PoolConnection, PoolOptions, TypeCast } from 'mysql2';
+import type { ConnectionOptions, Pool, PoolConnection, PoolOptions } from 'mysql2';
 import type { AppError } from '../../errors/index.js';
-import { InvalidQueryError } from '../errors.js';
-import { BatchTooLargeError, readAllowance, type BatchCursor, type CloseReason } from '../row-stream.js';
+import type { BatchCursor } from '../row-stream.js';
 import { isSocketOrTlsFailure, SqlPool, SqlSource, translateSqlError, type SqlFailure, type SqlSourceOptions, type SqlStatement } from '../sql-source.js';
-import type { ColumnInfo, ColumnType, Row, SourceCapabilities, SourceConnection } from '../types.js';
-import { naiveTimestampToIso, parseDecimal } from '../values.js';
+import type { SourceCapabilities, SourceConnection } from '../types.js';
 import { mysqlTarget, type MysqlTarget } from './connection-config.js';
+import { MysqlCursor } from './cursor.js';
+import { typeCast } from './value-types.js';
 import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export type MysqlSourceOptions = SqlSourceOptions;
@@ -18,70 +17,6 @@ const KILL_TIMEOUT_MS = 2_000;
 /** The connection's character set and collation, asked for in the handshake and again by every run. */
 const CHARSET = 'utf8mb4';
 const COLLATION = 'utf8mb4_general_ci';
-
-/** Values normalized like every other source (see values.ts). */
-const typeCast: TypeCast = (field, next) => {
-  switch (field.type) {
-    case 'NEWDECIMAL':
-    case 'DECIMAL': {
-      const text = field.string();
-      return text === null ? null : parseDecimal(text);
-    }
-    case 'DATETIME':
-    case 'TIMESTAMP': {
-      const text = field.string();
-      return text === null ? null : naiveTimestampToIso(text);
-    }
-    case 'DATE':
-    case 'NEWDATE':
-      return field.string();
-    case 'BIT': {
-      const bits = field.buffer();
-      return bits === null ? null : bits.length <= 6 ? bits.readUIntBE(0, bits.length || 1) : bits.toString('hex');
-    }
-    default: {
-      const value: unknown = next();
-      return Buffer.isBuffer(value) ? value.toString('base64') : value;
-    }
-  }
-};
-
-const COLUMN_TYPES: Record<number, [string, ColumnType]> = {
-  0: ['DECIMAL', 'number'],
-  1: ['TINY', 'number'],
-  2: ['SHORT', 'number'],
-  3: ['LONG', 'number'],
-  4: ['FLOAT', 'number'],
-  5: ['DOUBLE', 'number'],
-  7: ['TIMESTAMP', 'date'],
-  8: ['LONGLONG', 'number'],
-  9: ['INT24', 'number'],
-  10: ['DATE', 'date'],
-  11: ['TIME', 'string'],
-  12: ['DATETIME', 'date'],
-  13: ['YEAR', 'number'],
-  15: ['VARCHAR', 'string'],
-  16: ['BIT', 'number'],
-  245: ['JSON', 'json'],
-  246: ['NEWDECIMAL', 'number'],
-  247: ['ENUM', 'string'],
-  248: ['SET', 'string'],
-  249: ['TINY_BLOB', 'string'],
-  250: ['MEDIUM_BLOB', 'string'],
-  251: ['LONG_BLOB', 'string'],
-  252: ['BLOB', 'string'],
-  253: ['VAR_STRING', 'string'],
-  254: ['STRING', 'string'],
-};
-
-function mysqlColumns(fields: readonly FieldPacket[]): ColumnInfo[] {
-  return fields.map((field) => {
-    // MariaDB's JSON is LONGTEXT with an extended format marker.
-    if (field.extendedFormat === 'json') return { name: field.name, type: 'json' as const, sourceType: 'JSON' };
-    const known = field.columnType === undefined ? undefined : COLUMN_TYPES[field.columnType];
-    return known ? { name: field.name, type: known[1], sourceType: known[0] } : { name: field.name, type: 'unknown' as const };
-  });
-}
 
 const ORIGINAL = Symbol('plotline.original');
 
@@ -207,7 +142,6 @@ export class MysqlPool extends SqlPool<PoolConnection> {
     return new MysqlCursor(conn, statement.text, command, this, releasePool);
   }
 
-
   /**
    * The `SET` that starts a run: its statement time limit on this server, and the session a fresh
    * connection has. A reset session takes the server's defaults, which differ from what the
@@ -274,133 +208,6 @@ export class MysqlSource extends SqlSource<PoolConnection, MysqlPool> {
   /** A prepared statement is one statement: a trailing semicolon is left out. */
   protected override statementText(sql: string): string {
     return sql.replace(/;\s*$/, '');
-  }
-}
-
-/** mysql2 streams an OK packet (ResultSetHeader) as its only "row" when a statement has no result set. */
-function isResultSetHeader(row: Row): boolean {
-  return row['fieldCount'] === 0 && typeof row['affectedRows'] === 'number' && typeof row['serverStatus'] === 'number';
-}
-
-/**
- * Takes rows off a running statement as mysql2 parses them, and pauses the connection (its socket
- * stops being read) as soon as a read has what it asked for: `max` rows, or about `maxBytes` of
- * them as they came over the wire. So the rows held are one read's, however wide they are. A
- * single row that alone takes more than the read's allowance on the wire stops the read.
- */
-class MysqlCursor implements BatchCursor {
-  private fields: readonly FieldPacket[] = [];
-  private rows: Row[] = [];
-  private ended = false;
-  private failure: unknown;
-  private paused = false;
-  /** What the current read waits for; before the first read, one row. */
-  private want = { rows: 1, bytes: Infinity, allowance: Infinity };
-  /** Wire bytes since the rows held were last handed out, and since the last complete row. */
-  private received = 0;
-  private sinceRow = 0;
-  private wake: (() => void) | undefined;
-  private readonly socket: Socket | undefined;
-  private readonly onData = (chunk: Buffer): void => {
-    this.received += chunk.length;
-    this.sinceRow += chunk.length;
-    if (this.sinceRow > this.want.allowance && this.failure === undefined) {
-      this.failure = new BatchTooLargeError(this.want.bytes);
-      this.pause();
-      this.notify();
-    } else if (this.rows.length > 0 && this.received >= this.want.bytes) {
-      this.pause();
-      this.notify();
-    }
-  };
-
-  constructor(
-    private readonly connection: PoolConnection,
-    private readonly text: string,
-    command: EventEmitter,
-    private readonly pool: MysqlPool,
-    private readonly releasePool: () => Promise<void>,
-  ) {
-    this.socket = (connection as unknown as { stream?: Socket }).stream;
-    this.socket?.on('data', this.onData);
-    command.on('fields', (fields: FieldPacket[] | undefined) => (this.fields = fields ?? []));
-    command.on('result', (row: Row) => {
-      if (this.fields.length === 0 && isResultSetHeader(row)) {
-        // An OK packet instead of rows (e.g. SELECT … INTO @var): the caller's mistake, not ours.
-        this.failure = new InvalidQueryError('The statement returned no result set; only statements that return rows can be run');
-      } else {
-        this.rows.push(row);
-        this.sinceRow = 0;
-        if (this.rows.length >= this.want.rows || this.received >= this.want.bytes) this.pause();
-      }
-      this.notify();
-    });
-    command.on('end', () => {
-      this.ended = true;
-      this.notify();
-    });
-    command.on('error', (error: unknown) => {
-      this.failure ??= error;
-      this.notify();
-    });
-  }
-
-  columns(): ColumnInfo[] {
-    return mysqlColumns(this.fields);
-  }
-
-  async next(max: number, maxBytes: number): Promise<Row[]> {
-    this.want = { rows: max, bytes: maxBytes, allowance: readAllowance(maxBytes) };
-    while (this.failure === undefined && !this.ended && this.rows.length < max && !(this.rows.length > 0 && this.received >= maxBytes)) {
-      const woken = new Promise<void>((resolve) => (this.wake = resolve));
-      this.resume();
-      await woken;
-    }
-    if (this.failure !== undefined) throw this.failure;
-    const out = this.rows.length <= max ? this.rows : this.rows.slice(0, max);
-    this.rows = this.rows.length <= max ? [] : this.rows.slice(max);
-    this.received = 0;
-    return out;
-  }
-
-  async close(reason: CloseReason): Promise<void> {
-    this.socket?.off('data', this.onData);
-    try {
-      if (reason === 'done' && this.failure === undefined) {
-        // Closed before the reset rather than forgotten by it (mysql2 would then close an id the
-        // server no longer has): once the reset answers, the server is done with this run.
-        this.connection.unprepare(this.text);
-        await this.pool.finish(this.connection);
-        this.connection.release();
-        return;
-      }
-      // Rows may still be coming: stop the statement on the server, then drop the connection.
-      if (!this.ended && (this.failure === undefined || this.failure instanceof BatchTooLargeError)) await this.pool.killQuery(this.connection.threadId);
-      this.connection.destroy();
-    } catch {
-      this.connection.destroy();
-    } finally {
-      await this.releasePool();
-    }
-  }
-
-  private pause(): void {
-    if (this.paused) return;
-    this.paused = true;
-    this.connection.pause();
-  }
-
-  private resume(): void {
-    if (!this.paused) return;
-    this.paused = false;
-    // Replays the packets that arrived while paused (which may pause again), then reads the socket.
-    this.connection.resume();
-  }
-
-  private notify(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
   }
 }
 

@@ -1,25 +1,19 @@
-import type { Socket } from 'node:net';
 import pg from 'pg';
-import Cursor from 'pg-cursor';
 import type { AppError } from '../../errors/index.js';
 import { InvalidQueryError, SourceUnreachableError } from '../errors.js';
 import { RunControl } from '../run-control.js';
 import { assertReadOnlyStatement } from '../statement-safety/index.js';
 import { rowBytes } from '../row-bytes.js';
-import { BatchTooLargeError, readAllowance, streamLimits, type BatchCursor, type CloseReason } from '../row-stream.js';
+import { BatchTooLargeError, readAllowance, streamLimits, type BatchCursor } from '../row-stream.js';
 import { isSocketOrTlsFailure, SqlPool, SqlSource, translateSqlError, type SchemaColumnRow, type SqlFailure, type SqlSourceOptions, type SqlStatement } from '../sql-source.js';
 import type { DataRequestSpec, Row, RunMeta, RunOptions, RunResult, SourceCapabilities, SourceConnection } from '../types.js';
 import { postgresTarget, type PostgresTarget } from './connection-config.js';
+import { backendKey, CANCEL_WAIT_MS, PostgresCursor, WireMeter } from './cursor.js';
 import { postgresColumns, postgresTypes } from './value-types.js';
 import { probeSsl, sendCancelRequest } from './wire.js';
 import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export type PostgresSourceOptions = SqlSourceOptions;
-
-/** How long a cancelled read may take to come back before the connection is destroyed. */
-const CANCEL_WAIT_MS = 1_500;
-/** How long one cancel request is given before it is sent again. */
-const CANCEL_RETRY_MS = 200;
 
 /**
  * Ends a run and resets its session in one round trip (one simple query), before the connection
@@ -31,9 +25,6 @@ const CANCEL_RETRY_MS = 200;
  */
 const END_RUN =
   'ROLLBACK; CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; UNLISTEN *; SELECT pg_advisory_unlock_all(); DISCARD SEQUENCES; DISCARD TEMP';
-
-/** The client fields node-postgres sets from BackendKeyData (not in its type definitions). */
-type BackendKey = { processID?: number | null; secretKey?: number | null };
 
 /**
  * A pg.Pool plus what pg cannot do itself: sslmode=prefer (probe once, then TLS or not) and the
@@ -89,10 +80,8 @@ export class PostgresPool extends SqlPool<pg.PoolClient> {
   }
 
   async cancel(client: pg.PoolClient): Promise<void> {
-    const key = client as unknown as BackendKey;
-    if (key.processID && key.secretKey !== null && key.secretKey !== undefined) {
-      await sendCancelRequest(this.target.host, this.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
-    }
+    const key = backendKey(client);
+    if (key) await sendCancelRequest(this.target.host, this.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
   }
 
   release(client: pg.PoolClient): void {
@@ -231,167 +220,6 @@ export class PostgresSource extends SqlSource<pg.PoolClient, PostgresPool> {
     meta.durationMs = Math.round(performance.now() - started);
     return { data: rows, meta };
   }
-}
-
-/** The socket node-postgres reads a client's answers from (not in its type definitions). */
-function socketOf(client: pg.ClientBase): Socket | undefined {
-  return (client as unknown as { connection?: { stream?: Socket } }).connection?.stream;
-}
-
-/**
- * Counts the bytes arriving on a client's socket while it is armed, and stops reading once they
- * pass the allowance: node-postgres hands over a read (and a row) only once all of it has arrived,
- * so a read of rows far larger than the ones before, or a single huge value, would otherwise be
- * held whole. The socket is paused at once; the client must then be discarded (ending it with a
- * query under way destroys its socket).
- */
-class WireMeter {
-  private bytes = 0;
-  private allowance = Infinity;
-  private onOverflow: (() => void) | undefined;
-  private readonly socket: Socket | undefined;
-  private readonly count = (chunk: Buffer): void => {
-    if (!this.onOverflow) return;
-    this.bytes += chunk.length;
-    if (this.bytes <= this.allowance) return;
-    const overflow = this.onOverflow;
-    this.onOverflow = undefined;
-    this.socket?.pause();
-    overflow();
-  };
-
-  constructor(client: pg.ClientBase) {
-    this.socket = socketOf(client);
-    this.socket?.on('data', this.count);
-  }
-
-  arm(allowance: number, onOverflow: () => void): void {
-    this.bytes = 0;
-    this.allowance = allowance;
-    this.onOverflow = onOverflow;
-  }
-
-  disarm(): void {
-    this.onOverflow = undefined;
-  }
-
-  /** The client goes back to the pool without this listener. */
-  detach(): void {
-    this.onOverflow = undefined;
-    this.socket?.off('data', this.count);
-  }
-}
-
-/** One cursor on one pooled client, inside `BEGIN READ ONLY`. */
-class PostgresCursor implements BatchCursor {
-  private readonly cursor: Cursor<Row>;
-  private readonly meter: WireMeter;
-  private fields: ReadonlyArray<{ name: string; dataTypeID: number }> = [];
-  private reading: Promise<unknown> | undefined;
-  private overflowed = false;
-
-  constructor(
-    private readonly client: pg.PoolClient,
-    private readonly pool: PostgresPool,
-    text: string,
-    values: unknown[],
-    private readonly releasePool: () => Promise<void>,
-  ) {
-    this.meter = new WireMeter(client);
-    this.cursor = client.query(new Cursor<Row>(text, values, { types: postgresTypes }));
-  }
-
-  columns() {
-    return postgresColumns(this.fields);
-  }
-
-  /** pg-cursor reads exactly `max` rows (or the rest); the meter stops a read that brings far more than `maxBytes`. */
-  next(max: number, maxBytes: number): Promise<Row[]> {
-    const read = new Promise<Row[]>((resolve, reject) => {
-      this.meter.arm(readAllowance(maxBytes), () => {
-        this.overflowed = true;
-        reject(new BatchTooLargeError(maxBytes));
-      });
-      this.cursor.read(max, (error, rows, result) => {
-        this.meter.disarm();
-        if (error) return reject(error);
-        if (this.fields.length === 0 && result?.fields) this.fields = result.fields;
-        resolve(rows);
-      });
-    });
-    // Settled either way, so waiting on it never raises an unhandled rejection.
-    this.reading = read.then(
-      () => (this.reading = undefined),
-      () => (this.reading = undefined),
-    );
-    return read;
-  }
-
-  async close(reason: CloseReason): Promise<void> {
-    this.meter.detach();
-    try {
-      if (reason === 'failed') {
-        await this.cancelRunningQuery();
-        this.client.release(true);
-        return;
-      }
-      const closed = await withTimeout(
-        (async () => {
-          await this.cursor.close();
-          await this.pool.finish(this.client);
-        })(),
-        CANCEL_WAIT_MS,
-      );
-      this.client.release(closed ? undefined : true);
-    } catch {
-      this.client.release(true);
-    } finally {
-      await this.releasePool();
-    }
-  }
-
-  /** A read still in flight means the server is working: cancel it and wait for the answer. */
-  private async cancelRunningQuery(): Promise<void> {
-    if (this.overflowed) {
-      // The socket was paused mid-answer: no answer will come. Stop the statement; discarding the
-      // client then closes the socket.
-      await this.cancelOnce();
-      return;
-    }
-    const reading = this.reading;
-    if (!reading) return;
-    const settled = reading.catch(() => undefined);
-    const key = this.client as unknown as BackendKey;
-    if (!key.processID || key.secretKey === null || key.secretKey === undefined) {
-      await withTimeout(settled, CANCEL_WAIT_MS);
-      return;
-    }
-    // A cancel that reaches the server between the cursor's Bind and its Execute is dropped (the
-    // backend is waiting for a message, not running), so it is sent again until the read ends.
-    const deadline = performance.now() + CANCEL_WAIT_MS;
-    do {
-      await sendCancelRequest(this.pool.target.host, this.pool.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
-      if (await withTimeout(settled, CANCEL_RETRY_MS)) return;
-    } while (performance.now() < deadline);
-  }
-
-  private async cancelOnce(): Promise<void> {
-    const key = this.client as unknown as BackendKey;
-    if (key.processID && key.secretKey !== null && key.secretKey !== undefined) {
-      await sendCancelRequest(this.pool.target.host, this.pool.target.port, key.processID, key.secretKey, CANCEL_WAIT_MS);
-    }
-  }
-}
-
-async function withTimeout(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const finished = await Promise.race([
-    work.then(() => true),
-    new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-  return finished;
 }
 
 /** Translates driver errors once, here: SQLSTATE errors are the server's answer, the rest is the network. */
