@@ -110,6 +110,20 @@ break', '2025-01-01T11:00:00Z'),
     expect(typeof rows[1]![1]).toBe('number');
   });
 
+  it('an export computes the chart without saving its data or recording a refresh', async () => {
+    const res = await t.request({ method: 'POST', url: `/project/${projectId}/chart/quick-create`, token: owner.token, payload: { name: 'Never refreshed', type: 'bar', chartDatasetConfigs: [{ dataset_id: datasetId, xAxis: 'root[].country', yAxis: 'root[].amount', yAxisOperation: 'sum' }] } });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json().id as number;
+    const csv = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${id}/export?format=csv`, token: owner.token });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(parse(csv.body, { bom: true }).slice(1)).toEqual([['DE', '5'], ['FR', '30.5'], ['US', '100']]);
+    const saved = (await t.request({ method: 'GET', url: `/project/${projectId}/chart/${id}`, token: owner.token })).json();
+    expect(saved.chartData).toBeNull();
+    expect(saved.chartDataUpdated).toBeNull();
+    const runs = (await t.request({ method: 'GET', url: `/project/${projectId}/chart/${id}/runs`, token: owner.token })).json();
+    expect(runs.total).toBe(0);
+  });
+
   it('a table chart exports its rows; text with commas, quotes, newlines and formulas survives as text', async () => {
     // In CSV, text that starts like a formula gets a leading ' (see the formula tests below).
     const text = (value: unknown) => (value === null || value === undefined ? '' : String(value) === '=1+1' ? "'=1+1" : String(value));
