@@ -17,10 +17,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { RefreshRepository } from '../src/modules/automation/refreshes-repository.js';
+import { ChartsRepository } from '../src/modules/dashboards/charts-repository.js';
+import { ProjectsRepository } from '../src/modules/dashboards/projects-repository.js';
 import type { Dispatcher, RefreshJob } from '../src/runtime/scheduler/dispatch.js';
 import { RefreshMetrics } from '../src/runtime/scheduler/metrics.js';
 import { Scheduler } from '../src/runtime/scheduler/scheduler.js';
-import { createStore, migrateToLatest, type Store } from '../src/store/index.js';
+import { createStore, migrateToLatest, type Db, type Store } from '../src/store/index.js';
 
 const SERVER = process.env['PLOTLINE_BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DASHBOARDS = 1_000;
@@ -42,7 +44,14 @@ class CountingDispatcher implements Dispatcher {
   }
   /** What a worker does first with each job: takes its claim (and moves `lastUpdatedAt`). */
   async startHeld(repo: RefreshRepository, at: string) {
-    for (const job of this.held.splice(0)) if (job.period !== undefined) await repo.start({ kind: job.kind, id: job.id, period: job.period }, at, false);
+    for (const job of this.held.splice(0)) {
+      if (job.period === undefined) continue;
+      const started = (trx: Db) =>
+        job.kind === 'dashboard'
+          ? new ProjectsRepository(trx).markRefreshed(job.id, at, trx)
+          : new ChartsRepository(trx).markAutoUpdated(job.id, at, trx);
+      await repo.start({ kind: job.kind, id: job.id, period: job.period }, at, false, started);
+    }
   }
   busy() {
     return false;

@@ -412,7 +412,7 @@ describe('projects', () => {
     const res = await t.request({ method: 'PUT', url: `/project/${project.id}`, token: owner.token, payload: { lastUpdatedAt: '2020-01-01T00:00:00.000Z' } });
     expect(res.json().lastUpdatedAt).toBeNull();
     const at = now();
-    await t.container.projects.markUpdated(owner.teamId, project.id, at);
+    await t.container.projects.markRefreshed(project.id, at);
     expect((await t.request({ method: 'GET', url: `/project/${project.id}`, token: owner.token })).json().lastUpdatedAt).toBe(at);
   });
 });

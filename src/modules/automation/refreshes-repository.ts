@@ -184,13 +184,13 @@ export class RefreshRepository {
 
   /**
    * A worker takes a claim: `enqueued` -> `running` (or, for a job the queue handed over again
-   * after its worker stopped, `running` -> `running`), and the dashboard's `lastUpdatedAt` (the
-   * chart's `lastAutoUpdate`) moves to `at` in the same transaction. Other claims of the same
+   * after its worker stopped, `running` -> `running`), and `started` runs in the same transaction
+   * (it moves the dashboard's `lastUpdatedAt` or the chart's `lastAutoUpdate`). Other claims of the same
    * dashboard or chart still waiting are covered by this refresh and marked done. False when the
    * claim is not there to take (another copy of the job ran it, or runs it now): the caller must
    * not refresh.
    */
-  async start(claim: ClaimKey, at: string, resumed: boolean): Promise<boolean> {
+  async start(claim: ClaimKey, at: string, resumed: boolean, started: (trx: Db) => Promise<void>): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const taken = await this.updateClaim(trx, claim)
         .set({ state: 'running', startedAt: at })
@@ -205,8 +205,7 @@ export class RefreshRepository {
         .where('period', '!=', claim.period)
         .where('state', '=', 'enqueued')
         .execute();
-      if (claim.kind === 'dashboard') await trx.updateTable('projects').set({ lastUpdatedAt: at }).where('id', '=', claim.id).execute();
-      else await trx.updateTable('charts').set({ lastAutoUpdate: at }).where('id', '=', claim.id).execute();
+      await started(trx);
       return true;
     });
   }

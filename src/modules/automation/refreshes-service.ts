@@ -4,6 +4,7 @@ import type { Actor } from '../../platform/actor.js';
 import type { RefreshMetrics } from '../../runtime/scheduler/metrics.js';
 import type { Delivery, RefreshJob } from '../../runtime/scheduler/dispatch.js';
 import { can } from '../../platform/authorization.js';
+import type { Db } from '../../store/index.js';
 import type { Chart, ChartRunInputs, ChartRunResult, ChartRunService, ChartsService, LoadedChart, ProjectsService } from '../dashboards/index.js';
 import type { ChartRunEntry, RefreshRepository, RefreshRun, RefreshStatus, RefreshTrigger } from './refreshes-repository.js';
 import { mapLimited } from '../../runtime/map-limited.js';
@@ -54,7 +55,9 @@ export class RefreshService {
    */
   run = async (job: RefreshJob, delivery: Delivery = { resumed: false }): Promise<void> => {
     const claim = job.period === undefined ? undefined : { kind: job.kind, id: job.id, period: job.period };
-    if (claim && !(await this.deps.history.start(claim, this.deps.settings.clock().toISOString(), delivery.resumed))) {
+    const at = this.deps.settings.clock().toISOString();
+    const started = (trx: Db) => (job.kind === 'dashboard' ? this.deps.projects.markRefreshed(job.id, at, trx) : this.deps.charts.markAutoUpdated(job.id, at, trx));
+    if (claim && !(await this.deps.history.start(claim, at, delivery.resumed, started))) {
       this.deps.logger.info({ kind: job.kind, id: job.id, period: job.period }, 'refresh not run: its claim was taken by another copy of the job');
       return;
     }

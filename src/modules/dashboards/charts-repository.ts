@@ -243,6 +243,11 @@ export class ChartsRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Set when the chart's auto-update starts (in the transaction that takes its claim), never by a request body. */
+  async markAutoUpdated(chartId: number, at: string, db: Db = this.db): Promise<void> {
+    await db.updateTable('charts').set({ lastAutoUpdate: at }).where('id', '=', chartId).execute();
+  }
+
   /** Persists a computed result; the only writer of chartData and chartDataUpdated. */
   async saveChartData(projectId: number, chartId: number, chartData: unknown, at: string = now()): Promise<boolean> {
     const result = await this.db

@@ -200,6 +200,11 @@ export class ChartsService {
   }
 
   /** Persists a computed result and its time; request bodies never reach these columns. */
+  /** An auto-update of the chart started at `at` (`lastAutoUpdate`), in the refresh's transaction when given. */
+  async markAutoUpdated(chartId: number, at: string, db?: Db): Promise<void> {
+    await this.deps.charts.markAutoUpdated(chartId, at, db);
+  }
+
   async saveChartData(projectId: number, chartId: number, chartData: unknown, at?: string): Promise<void> {
     if (!(await this.deps.charts.saveChartData(projectId, chartId, chartData, at))) throw new NotFoundError('Chart');
   }

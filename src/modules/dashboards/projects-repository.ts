@@ -170,8 +170,8 @@ export class ProjectsRepository {
     return row && { project: toProject(row), passwordHash: row.password_hash };
   }
 
-  /** Set by the scheduled refresh, never by a request body. */
-  async markUpdated(teamId: number, id: number, at: string = now()): Promise<void> {
-    await this.db.updateTable('projects').set({ lastUpdatedAt: at, updatedAt: now() }).where('team_id', '=', teamId).where('id', '=', id).execute();
+  /** Set when a refresh of the dashboard starts (in the transaction that takes its claim), never by a request body. */
+  async markRefreshed(id: number, at: string, db: Db = this.db): Promise<void> {
+    await db.updateTable('projects').set({ lastUpdatedAt: at }).where('id', '=', id).execute();
   }
 }

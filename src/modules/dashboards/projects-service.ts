@@ -143,9 +143,9 @@ export class ProjectsService {
     return hash !== null && verifyPassword(password, hash);
   }
 
-  /** Records a finished scheduled refresh (`lastUpdatedAt`). */
-  async markUpdated(teamId: number, projectId: number, at?: string): Promise<void> {
-    await this.deps.projects.markUpdated(teamId, projectId, at);
+  /** A scheduled refresh of the dashboard started at `at` (`lastUpdatedAt`), in the refresh's transaction when given. */
+  async markRefreshed(projectId: number, at: string, db?: Db): Promise<void> {
+    await this.deps.projects.markRefreshed(projectId, at, db);
   }
 
   /**
