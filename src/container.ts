@@ -143,7 +143,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const views = new DashboardViews({ charts: chartsRepo, sharing: sharingRepo });
   const projects = new ProjectsService({ db: store.db, projects: projectsRepo, charts: chartsRepo, sharing: sharingRepo, views, access, clock });
   const charts = new ChartsService({ db: store.db, charts: chartsRepo, projects, sharing: sharingRepo });
-  const connections = new ConnectionsService({ db: store.db, connections: new ConnectionsRepository(store.db), secrets, access });
+  const connections = new ConnectionsService({ db: store.db, connections: new ConnectionsRepository(store.db), datasets: datasetsRepo, secrets, access });
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
   connections.onChange((change) => sources.invalidate(change.connectionId));
   const datasets = new DatasetsService({ db: store.db, datasets: datasetsRepo, requests: dataRequestsRepo, connections, access });

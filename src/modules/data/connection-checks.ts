@@ -4,7 +4,8 @@ import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { familyOf, isConnectionSubType, type SourceConnection, type SourceRegistry } from '../../sources/index.js';
 import type { Provider } from './connections-schemas.js';
-import type { ConnectionsService, RunnableConnection } from './connections-service.js';
+import type { RunnableConnection } from './connection-secrets.js';
+import type { ConnectionsService } from './connections-service.js';
 
 type ProviderView = Static<typeof Provider>;
 

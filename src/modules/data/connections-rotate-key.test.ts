@@ -7,12 +7,13 @@ import { now } from '../../store/columns.js';
 import { createStore, migrateToLatest, type Store } from '../../store/index.js';
 import { TeamsRepository } from '../identity/teams-repository.js';
 import { ConnectionsRepository } from './connections-repository.js';
+import { DatasetsRepository } from './datasets-repository.js';
 import { ConnectionsService } from './connections-service.js';
 
 const key = () => randomBytes(32);
 
 function serviceWith(store: Store, box: SecretBox): ConnectionsService {
-  return new ConnectionsService({ db: store.db, connections: new ConnectionsRepository(store.db), secrets: box, access: new AccessService(new TeamsRepository(store.db)) });
+  return new ConnectionsService({ db: store.db, connections: new ConnectionsRepository(store.db), datasets: new DatasetsRepository(store.db), secrets: box, access: new AccessService(new TeamsRepository(store.db)) });
 }
 
 /** Every envelope of both tables, as stored. */

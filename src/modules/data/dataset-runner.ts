@@ -14,7 +14,8 @@ import {
   type SourceRegistry,
 } from '../../sources/index.js';
 import { toSourceConnection, type ConnectionChecks } from './connection-checks.js';
-import type { ConnectionsService, RunnableConnection } from './connections-service.js';
+import type { RunnableConnection } from './connection-secrets.js';
+import type { ConnectionsService } from './connections-service.js';
 import type { DataRequestRecord, DataRequestsRepository, VariableBinding } from './data-requests-repository.js';
 import type { DatasetRecord } from './datasets-repository.js';
 import { filterPredicate, type RuntimeFilter } from './dataset-runs-filters.js';

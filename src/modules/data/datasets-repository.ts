@@ -147,4 +147,53 @@ export class DatasetsRepository {
     const rows = await db.selectFrom('projects').select('id').where('team_id', '=', teamId).execute();
     return new Set(rows.map((r) => r.id));
   }
+
+  /** Datasets of the team that use the connection, directly or through one of their data requests. */
+  async idsUsingConnection(teamId: number, connectionId: number, db: Db = this.db): Promise<number[]> {
+    const rows = await db
+      .selectFrom('datasets')
+      .select('id')
+      .where('team_id', '=', teamId)
+      .where((eb) =>
+        eb.or([
+          eb('connection_id', '=', connectionId),
+          eb('id', 'in', eb.selectFrom('data_requests').select('dataset_id').where('connection_id', '=', connectionId)),
+        ]),
+      )
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  async deleteMany(teamId: number, ids: readonly number[], db: Db = this.db): Promise<number> {
+    if (ids.length === 0) return 0;
+    // Their data requests and chart dataset configs go with them (ON DELETE CASCADE).
+    const result = await db.deleteFrom('datasets').where('team_id', '=', teamId).where('id', 'in', ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
+   * Keeps the team's datasets but removes their data requests on this connection, clears the
+   * links that pointed at it, and bumps their version so cached results are not served again.
+   */
+  async detachConnection(teamId: number, connectionId: number, db: Db = this.db): Promise<void> {
+    const affected = await this.idsUsingConnection(teamId, connectionId, db);
+    if (affected.length === 0) return;
+    const requests = await db
+      .selectFrom('data_requests')
+      .select('id')
+      .where('connection_id', '=', connectionId)
+      .where('dataset_id', 'in', affected)
+      .execute();
+    const requestIds = requests.map((r) => r.id);
+    if (requestIds.length > 0) {
+      await db.deleteFrom('data_requests').where('id', 'in', requestIds).execute();
+      await db.updateTable('datasets').set({ main_dr_id: null }).where('id', 'in', affected).where('main_dr_id', 'in', requestIds).execute();
+    }
+    await db.updateTable('datasets').set({ connection_id: null }).where('id', 'in', affected).where('connection_id', '=', connectionId).execute();
+    await db
+      .updateTable('datasets')
+      .set((eb) => ({ version: eb('version', '+', 1), updatedAt: now() }))
+      .where('id', 'in', affected)
+      .execute();
+  }
 }
