@@ -1,23 +1,24 @@
 import { QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { StrictMode, useState } from 'react';
+import { lazy, StrictMode, Suspense, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import 'react-grid-layout/css/styles.css';
-import 'react-resizable/css/styles.css';
 import '../../src/styles.css';
 import './app.css';
 import { api, ok } from './api/client';
 import { keys, meQuery, teamsQuery } from './api/queries';
 import { Link, match, Router, useRouter } from './router';
 import { AuthScreen } from './screens/Auth';
-import { ChartEditor } from './screens/ChartEditor';
 import { Connections } from './screens/Connections';
-import { Dashboard } from './screens/Dashboard';
 import { Dashboards } from './screens/Dashboards';
-import { DatasetEditor } from './screens/DatasetEditor';
 import { Datasets } from './screens/Datasets';
 import { ApiKeys, Members } from './screens/Team';
 import { SessionContext, type Session } from './session';
-import { ErrorBox, Loading } from './ui';
+import { ErrorBox, Loading, ScreenBoundary } from './ui';
+
+// The screens that bring a heavy library (the dashboard grid, Chart.js, CodeMirror) load when first
+// opened, so the login and the dashboards list do not wait for them.
+const Dashboard = lazy(() => import('./screens/Dashboard').then((m) => ({ default: m.Dashboard })));
+const ChartEditor = lazy(() => import('./screens/ChartEditor').then((m) => ({ default: m.ChartEditor })));
+const DatasetEditor = lazy(() => import('./screens/DatasetEditor').then((m) => ({ default: m.DatasetEditor })));
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -116,7 +117,9 @@ function Shell({ session }: { session: Session }) {
         </button>
       </header>
       <main className="content" key={session.team.id}>
-        {screen}
+        <ScreenBoundary path={path}>
+          <Suspense fallback={<Loading what="the page" />}>{screen}</Suspense>
+        </ScreenBoundary>
       </main>
     </div>
   );

@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { cloneElement, useId, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, Component, useId, type ReactElement, type ReactNode } from 'react';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -51,6 +51,23 @@ interface MutationState {
 export function mutationsState(...mutations: MutationState[]): { busy: boolean; error: Error | null } {
   const last = mutations.reduce((a, b) => (b.submittedAt > a.submittedAt ? b : a));
   return { busy: mutations.some((m) => m.isPending), error: last.error };
+}
+
+/** A screen that fails to load its code (offline, a new release) or to render shows why instead of a blank page; another path clears it. */
+export class ScreenBoundary extends Component<{ path: string; children: ReactNode }, { error: Error | null }> {
+  override state: { error: Error | null } = { error: null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  override componentDidUpdate(previous: { path: string }) {
+    if (previous.path !== this.props.path && this.state.error) this.setState({ error: null });
+  }
+
+  override render() {
+    return this.state.error ? <ErrorBox error={this.state.error} retry={() => window.location.reload()} /> : this.props.children;
+  }
 }
 
 /** A labelled control: the label names the control alone (a wrapping label would add a select's options to its name). */

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import GridLayout, { WidthProvider, type Layout } from 'react-grid-layout';
+import 'react-grid-layout/css/styles.css';
+import 'react-resizable/css/styles.css';
 import { api, ok } from '../api/client';
 import { gridCellOf } from '../api/narrow';
 import { keys, projectQuery } from '../api/queries';
@@ -8,6 +10,7 @@ import type { Chart, Project } from '../api/types';
 import { Link } from '../router';
 import { Empty, ErrorBox, Load, mutationsState } from '../ui';
 import { ChartCard } from './ChartCard';
+import './Dashboard.css';
 import { DashboardSettings } from './DashboardSettings';
 import { DashboardShare } from './DashboardShare';
 
