@@ -28,6 +28,12 @@ export default defineConfig({
         embed: path.resolve(root, 'embed.html'),
         app: path.resolve(root, 'app/index.html'),
       },
+      onwarn(warning, warn) {
+        // TanStack Query marks its hooks 'use client' for React Server Components bundlers; the
+        // editor is client-only, so the directive means nothing here.
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
+        warn(warning);
+      },
     },
   },
 });

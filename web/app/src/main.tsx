@@ -1,59 +1,63 @@
-import { StrictMode, useEffect, useState } from 'react';
+import { QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, StrictMode, Suspense, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import 'react-grid-layout/css/styles.css';
-import 'react-resizable/css/styles.css';
 import '../../src/styles.css';
 import './app.css';
-import { api, ApiError, ok } from './api/client';
+import { api, ok } from './api/client';
+import { keys, meQuery, teamsQuery } from './api/queries';
 import { Link, match, Router, useRouter } from './router';
 import { AuthScreen } from './screens/Auth';
-import { ChartEditor } from './screens/ChartEditor';
 import { Connections } from './screens/Connections';
-import { Dashboard } from './screens/Dashboard';
 import { Dashboards } from './screens/Dashboards';
-import { DatasetEditor, Datasets } from './screens/Datasets';
+import { Datasets } from './screens/Datasets';
 import { ApiKeys, Members } from './screens/Team';
-import { SessionContext, type Me, type Session, type TeamSummary } from './session';
-import { ErrorBox, Loading } from './ui';
+import { SessionContext, type Session } from './session';
+import { ErrorBox, Loading, ScreenBoundary } from './ui';
 
-type Boot = { state: 'loading' } | { state: 'anonymous' } | { state: 'error'; error: Error } | { state: 'ready'; me: Me; teams: TeamSummary[] };
+// The screens that bring a heavy library (the dashboard grid, Chart.js, CodeMirror) load when first
+// opened, so the login and the dashboards list do not wait for them.
+const Dashboard = lazy(() => import('./screens/Dashboard').then((m) => ({ default: m.Dashboard })));
+const ChartEditor = lazy(() => import('./screens/ChartEditor').then((m) => ({ default: m.ChartEditor })));
+const DatasetEditor = lazy(() => import('./screens/DatasetEditor').then((m) => ({ default: m.DatasetEditor })));
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    // A failed load shows its error and Try again at once. The screens' forms start from the data
+    // they loaded, so nothing is fetched again behind them when the window regains focus.
+    queries: { retry: false, refetchOnWindowFocus: false },
+  },
+});
 
 function App() {
-  const [boot, setBoot] = useState<Boot>({ state: 'loading' });
+  const client = useQueryClient();
+  const me = useQuery(meQuery);
+  const teams = useQuery({ ...teamsQuery, enabled: Boolean(me.data) });
   const [teamId, setTeamId] = useState<number | null>(() => Number(localStorage.getItem('plotline.team')) || null);
+  const logout = useMutation({
+    mutationFn: () => ok(api.POST('/user/logout')),
+    onSuccess: () => {
+      // Nothing of this user's stays in memory for whoever signs in next.
+      client.removeQueries({ predicate: (query) => query.queryKey[0] !== keys.me[0] });
+      client.setQueryData(keys.me, null);
+    },
+  });
 
-  const load = async () => {
-    try {
-      const me = (await ok(api.GET('/user/me'))) as Me;
-      const teams = (await ok(api.GET('/team'))) as unknown as TeamSummary[];
-      setBoot({ state: 'ready', me, teams });
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) setBoot({ state: 'anonymous' });
-      else setBoot({ state: 'error', error: err as Error });
-    }
-  };
-  useEffect(() => {
-    void load();
-  }, []);
-
-  if (boot.state === 'loading') return <Loading what="your workspace" />;
-  if (boot.state === 'anonymous') return <AuthScreen onDone={() => void load()} />;
-  if (boot.state === 'error') return <ErrorBox error={boot.error} retry={() => void load()} />;
-  const team = boot.teams.find((t) => t.id === teamId) ?? boot.teams[0];
+  if (me.isPending) return <Loading what="your workspace" />;
+  if (me.isError) return <ErrorBox error={me.error} retry={() => void me.refetch()} />;
+  if (me.data === null) return <AuthScreen />;
+  if (teams.isPending) return <Loading what="your workspace" />;
+  if (teams.isError) return <ErrorBox error={teams.error} retry={() => void teams.refetch()} />;
+  const team = teams.data.find((t) => t.id === teamId) ?? teams.data[0];
   if (!team) return <ErrorBox error="You are in no team; ask an owner to add you." />;
   const session: Session = {
-    me: boot.me,
-    teams: boot.teams,
+    me: me.data,
+    teams: teams.data,
     team,
     setTeam(id) {
       localStorage.setItem('plotline.team', String(id));
       setTeamId(id);
     },
-    reloadTeams: () => void load(),
-    async logout() {
-      await ok(api.POST('/user/logout'));
-      setBoot({ state: 'anonymous' });
-    },
+    logout: () => logout.mutate(),
   };
   return (
     <SessionContext.Provider value={session}>
@@ -108,12 +112,14 @@ function Shell({ session }: { session: Session }) {
             ))}
           </select>
         </label>
-        <button type="button" className="link" onClick={() => void session.logout()}>
+        <button type="button" className="link" onClick={session.logout}>
           Log out
         </button>
       </header>
       <main className="content" key={session.team.id}>
-        {screen}
+        <ScreenBoundary path={path}>
+          <Suspense fallback={<Loading what="the page" />}>{screen}</Suspense>
+        </ScreenBoundary>
       </main>
     </div>
   );
@@ -121,8 +127,10 @@ function Shell({ session }: { session: Session }) {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <Router>
-      <App />
-    </Router>
+    <QueryClientProvider client={queryClient}>
+      <Router>
+        <App />
+      </Router>
+    </QueryClientProvider>
   </StrictMode>,
 );

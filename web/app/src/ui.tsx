@@ -1,42 +1,5 @@
-import { cloneElement, useCallback, useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
-
-export type Async<T> = { state: 'loading' } | { state: 'error'; error: Error } | { state: 'ready'; data: T };
-
-/** Loads on mount and whenever `deps` change; `reload` runs it again. */
-export function useAsync<T>(load: () => Promise<T>, deps: unknown[]): [Async<T>, () => void] {
-  const [value, setValue] = useState<Async<T>>({ state: 'loading' });
-  const [tick, setTick] = useState(0);
-  const latest = useRef(0);
-  useEffect(() => {
-    const call = ++latest.current;
-    setValue((v) => (v.state === 'ready' ? v : { state: 'loading' }));
-    load().then(
-      (data) => call === latest.current && setValue({ state: 'ready', data }),
-      (error: unknown) => call === latest.current && setValue({ state: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
-    );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, tick]);
-  return [value, useCallback(() => setTick((t) => t + 1), [])];
-}
-
-/** Runs an action with a busy flag and the API's error text. */
-export function useAction(): { busy: boolean; error: string | null; run: <T>(action: () => Promise<T>) => Promise<T | undefined>; clear: () => void } {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = useCallback(async <T,>(action: () => Promise<T>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      return await action();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }, []);
-  return { busy, error, run, clear: () => setError(null) };
-}
+import type { UseQueryResult } from '@tanstack/react-query';
+import { cloneElement, Component, useId, type ReactElement, type ReactNode } from 'react';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -69,10 +32,42 @@ export function ErrorBox({ error, retry }: { error: string | Error | null; retry
 }
 
 /** Loading / error / ready in one place, so every screen shows all three. */
-export function Load<T>({ value, what, retry, children }: { value: Async<T>; what: string; retry?: () => void; children: (data: T) => ReactNode }) {
-  if (value.state === 'loading') return <Loading what={what} />;
-  if (value.state === 'error') return <ErrorBox error={value.error} {...(retry ? { retry } : {})} />;
-  return <>{children(value.data)}</>;
+export function Load<T>({ query, what, children }: { query: UseQueryResult<T>; what: string; children: (data: T) => ReactNode }) {
+  if (query.isPending) return <Loading what={what} />;
+  if (query.isError) return <ErrorBox error={query.error} retry={() => void query.refetch()} />;
+  return <>{children(query.data)}</>;
+}
+
+interface MutationState {
+  isPending: boolean;
+  error: Error | null;
+  submittedAt: number;
+}
+
+/**
+ * The busy flag and the error of a form's mutations, shown in one place: busy while any of them
+ * runs; the error of the one started last, so starting another clears the last one's error.
+ */
+export function mutationsState(...mutations: MutationState[]): { busy: boolean; error: Error | null } {
+  const last = mutations.reduce((a, b) => (b.submittedAt > a.submittedAt ? b : a));
+  return { busy: mutations.some((m) => m.isPending), error: last.error };
+}
+
+/** A screen that fails to load its code (offline, a new release) or to render shows why instead of a blank page; another path clears it. */
+export class ScreenBoundary extends Component<{ path: string; children: ReactNode }, { error: Error | null }> {
+  override state: { error: Error | null } = { error: null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  override componentDidUpdate(previous: { path: string }) {
+    if (previous.path !== this.props.path && this.state.error) this.setState({ error: null });
+  }
+
+  override render() {
+    return this.state.error ? <ErrorBox error={this.state.error} retry={() => window.location.reload()} /> : this.props.children;
+  }
 }
 
 /** A labelled control: the label names the control alone (a wrapping label would add a select's options to its name). */

@@ -1,13 +1,11 @@
 import createClient from 'openapi-fetch';
-import type { components, paths } from './schema';
+import type { paths } from './schema';
 
 /**
  * The typed client of the public API (types generated from /openapi.json). The session travels in
  * the HttpOnly cookie the API sets at login, never in script: fetch sends it to this origin only.
  */
 export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
-
-export type Schemas = components['schemas'];
 
 export class ApiError extends Error {
   constructor(

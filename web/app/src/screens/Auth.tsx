@@ -1,23 +1,28 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client';
-import { ErrorBox, Field, useAction } from '../ui';
+import { keys } from '../api/queries';
+import { ErrorBox, Field } from '../ui';
 
 /** Sign up or log in; the API answers with an HttpOnly session cookie (`?session=cookie`). */
-export function AuthScreen({ onDone }: { onDone: () => void }) {
+export function AuthScreen() {
   const [mode, setMode] = useState<'login' | 'signup'>('login');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const action = useAction();
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const done = await action.run(() =>
+  const client = useQueryClient();
+  const enter = useMutation({
+    mutationFn: () =>
       mode === 'signup'
         ? ok(api.POST('/user', { params: { query: { session: 'cookie' } }, body: { name, email, password } }))
         : ok(api.POST('/user/login', { params: { query: { session: 'cookie' } }, body: { email, password } })),
-    );
-    if (done) onDone();
+    // Signed in: asking who is signed in again opens the editor.
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.me }),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    enter.mutate();
   };
 
   return (
@@ -36,13 +41,13 @@ export function AuthScreen({ onDone }: { onDone: () => void }) {
         <Field label="Password" {...(mode === 'signup' ? { hint: 'At least 8 characters' } : {})}>
           <input name="password" type="password" autoComplete={mode === 'signup' ? 'new-password' : 'current-password'} required value={password} onChange={(e) => setPassword(e.target.value)} />
         </Field>
-        <ErrorBox error={action.error} />
-        <button type="submit" className="primary" disabled={action.busy}>
+        <ErrorBox error={enter.error} />
+        <button type="submit" className="primary" disabled={enter.isPending}>
           {mode === 'signup' ? 'Sign up' : 'Log in'}
         </button>
         <p>
           {mode === 'signup' ? 'Already have an account? ' : 'New here? '}
-          <button type="button" className="link" onClick={() => (setMode(mode === 'signup' ? 'login' : 'signup'), action.clear())}>
+          <button type="button" className="link" onClick={() => (setMode(mode === 'signup' ? 'login' : 'signup'), enter.reset())}>
             {mode === 'signup' ? 'Log in' : 'Create an account'}
           </button>
         </p>

@@ -3,10 +3,10 @@ import { renderChartCard } from '../../../src/lib/charts/index';
 import type { PublicChart } from '../../../src/lib/types';
 
 /** The report page's own chart card (same renderers), mounted in React. */
-export function ChartCard({ chart }: { chart: unknown }) {
+export function ChartCard({ chart }: { chart: PublicChart }) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const rendered = renderChartCard(chart as PublicChart);
+    const rendered = renderChartCard(chart);
     host.current!.replaceChildren(rendered.card);
     // Canvases size themselves from their parent: draw once the card is in the page.
     rendered.redraw();

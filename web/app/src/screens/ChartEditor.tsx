@@ -1,104 +1,77 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import type { PublicChart } from '../../../src/lib/types';
 import { api, ok } from '../api/client';
+import { conditionsOf, oneOf } from '../api/narrow';
+import { chartPreviewQuery, chartQuery, chartsQuery, datasetColumnsQuery, datasetsQuery, keys } from '../api/queries';
+import type { Chart, ChartPreview, ChartType, Condition, Dataset, Operation, TimeInterval } from '../api/types';
 import { useRouter } from '../router';
 import { useSession } from '../session';
-import { Empty, ErrorBox, Field, Load, useAction, useAsync } from '../ui';
+import { Empty, ErrorBox, Field, Load } from '../ui';
 import { ChartCard } from './ChartCard';
-import type { Dataset, RunResult } from './Datasets';
 
-const TYPES = ['line', 'bar', 'table', 'kpi', 'pie', 'doughnut', 'avg'] as const;
-const OPERATIONS = ['count', 'sum', 'avg', 'min', 'max', 'count_unique', 'none'] as const;
-const INTERVALS = ['hour', 'day', 'week', 'month', 'year'] as const;
-const OPERATORS = ['is', 'isNot', 'contains', 'notContains', 'greaterThan', 'greaterOrEqual', 'lessThan', 'lessOrEqual', 'isNull', 'isNotNull'] as const;
-
-interface Condition {
-  id: string;
-  field: string;
-  operator: (typeof OPERATORS)[number];
-  value: string;
-}
-interface Cdc {
-  id: string;
-  dataset_id: number;
-  xAxis: string | null;
-  yAxis: string | null;
-  yAxisOperation: string | null;
-  dateField: string | null;
-  formula: string | null;
-  datasetColor: string | null;
-  legend: string | null;
-  conditions: Condition[] | null;
-}
-export interface ChartRecord {
-  id: number;
-  name: string;
-  type: string;
-  timeInterval: string;
-  layout: unknown;
-  chartData: unknown;
-  ChartDatasetConfigs: Cdc[];
-}
+const CHART_TYPES: ChartType[] = ['line', 'bar', 'table', 'kpi', 'pie', 'doughnut', 'avg', 'radar', 'polar', 'gauge', 'matrix', 'markdown'];
+/** The types this form offers; a chart of another type keeps its own. */
+const OFFERED_TYPES = CHART_TYPES.slice(0, 7);
+const OPERATIONS: Operation[] = ['count', 'sum', 'avg', 'min', 'max', 'count_unique', 'none'];
+const TIME_INTERVALS: TimeInterval[] = ['second', 'minute', 'hour', 'day', 'week', 'month', 'year'];
+const INTERVALS = TIME_INTERVALS.slice(2);
+const OPERATORS: NonNullable<Condition['operator']>[] = ['is', 'isNot', 'contains', 'notContains', 'greaterThan', 'greaterOrEqual', 'lessThan', 'lessOrEqual', 'isNull', 'isNotNull'];
 
 const field = (column: string) => (column ? `root[].${column}` : null);
-const column = (path: string | null) => (path ?? '').replace(/^root\[\]\./, '');
+const column = (path: string | null | undefined) => (path ?? '').replace(/^root\[\]\./, '');
 
 export function ChartEditor({ projectId, chartId }: { projectId: number; chartId: number | null }) {
   const { team } = useSession();
-  const [loaded, reload] = useAsync(async () => {
-    const datasets = ((await ok(api.GET('/team/{team_id}/datasets', { params: { path: { team_id: team.id } } }))) as unknown as Dataset[]).filter((d) => d.project_ids.includes(projectId));
-    const chart = chartId === null ? null : ((await ok(api.GET('/project/{project_id}/chart/{id}', { params: { path: { project_id: projectId, id: chartId } } }))) as unknown as ChartRecord);
-    const slot = chartId === null ? ((await ok(api.GET('/project/{project_id}/chart', { params: { path: { project_id: projectId } } }))) as unknown as unknown[]).length : 0;
-    return { datasets, chart, slot };
-  }, [team.id, projectId, chartId]);
-  return (
-    <Load value={loaded} what="the chart" retry={reload}>
-      {({ datasets, chart, slot }) =>
-        datasets.length === 0 ? (
+  const datasets = useQuery({ ...datasetsQuery(team.id), select: (all) => all.filter((d) => d.project_ids.includes(projectId)) });
+  // Editing reads the chart; creating reads the dashboard's charts, whose count places the new one below them.
+  const saved = useQuery({ ...chartQuery(projectId, chartId ?? 0), enabled: chartId !== null });
+  const others = useQuery({ ...chartsQuery(projectId), enabled: chartId === null });
+  const form = (chart: Chart | null, slot: number) => (
+    <Load query={datasets} what="the chart">
+      {(list) =>
+        list.length === 0 ? (
           <Empty>
             <p>This dashboard has no dataset yet: create one under Datasets first.</p>
           </Empty>
         ) : (
-          <Form projectId={projectId} datasets={datasets} chart={chart} slot={slot} />
+          <Form projectId={projectId} datasets={list} chart={chart} slot={slot} />
         )
       }
     </Load>
   );
+  return chartId === null ? (
+    <Load query={others} what="the chart">
+      {(charts) => form(null, charts.length)}
+    </Load>
+  ) : (
+    <Load query={saved} what="the chart">
+      {(chart) => form(chart, 0)}
+    </Load>
+  );
 }
 
-function Form({ projectId, datasets, chart, slot }: { projectId: number; datasets: Dataset[]; chart: ChartRecord | null; slot: number }) {
+function Form({ projectId, datasets, chart, slot }: { projectId: number; datasets: Dataset[]; chart: Chart | null; slot: number }) {
   const { team } = useSession();
   const { navigate } = useRouter();
+  const client = useQueryClient();
   const cdc = chart?.ChartDatasetConfigs[0];
-  const [saved, setSaved] = useState<ChartRecord | null>(chart);
+  const [saved, setSaved] = useState<Chart | null>(chart);
   const [name, setName] = useState(chart?.name ?? '');
-  const [type, setType] = useState<string>(chart?.type ?? 'line');
+  const [type, setType] = useState<ChartType>(oneOf(CHART_TYPES, chart?.type) ?? 'line');
   const [datasetId, setDatasetId] = useState<number>(cdc?.dataset_id ?? datasets[0]!.id);
-  const [xAxis, setXAxis] = useState(column(cdc?.xAxis ?? null));
-  const [yAxis, setYAxis] = useState(column(cdc?.yAxis ?? null));
-  const [operation, setOperation] = useState(cdc?.yAxisOperation ?? 'count');
+  const [xAxis, setXAxis] = useState(column(cdc?.xAxis));
+  const [yAxis, setYAxis] = useState(column(cdc?.yAxis));
+  const [operation, setOperation] = useState<Operation>(oneOf(OPERATIONS, cdc?.yAxisOperation) ?? 'count');
   const [isDate, setIsDate] = useState(cdc ? cdc.dateField !== null && cdc.dateField === cdc.xAxis : true);
-  const [interval, setInterval] = useState(chart?.timeInterval ?? 'day');
+  const [interval, setInterval] = useState<TimeInterval>(oneOf(TIME_INTERVALS, chart?.timeInterval) ?? 'day');
   const [formula, setFormula] = useState(cdc?.formula ?? '');
   const [color, setColor] = useState(cdc?.datasetColor ?? '#4E79A7');
-  const [conditions, setConditions] = useState<Condition[]>(cdc?.conditions ?? []);
-  const [columns, setColumns] = useState<string[] | null>(null);
-  const action = useAction();
-
-  useEffect(() => {
-    setColumns(null);
-    let live = true;
-    ok(api.POST('/team/{team_id}/datasets/{dataset_id}/request', { params: { path: { team_id: team.id, dataset_id: datasetId } }, body: { limit: 20 } })).then(
-      (answer) => {
-        if (!live) return;
-        const result = answer as unknown as RunResult;
-        setColumns(result.meta.columns.length > 0 ? result.meta.columns.map((c) => c.name) : Object.keys(result.data[0] ?? {}));
-      },
-      () => live && setColumns([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [team.id, datasetId]);
+  // Fields as the selects show them: column names, without the `root[].` the config stores.
+  const [conditions, setConditions] = useState<Condition[]>(() => conditionsOf(cdc?.conditions ?? []).map((c) => ({ ...c, field: column(c.field) })));
+  // Null while reading, [] when they could not be read.
+  const columnsQuery = useQuery(datasetColumnsQuery(team.id, datasetId));
+  const columns = columnsQuery.data ?? (columnsQuery.isError ? [] : null);
 
   const usesX = type !== 'table' && type !== 'kpi' && type !== 'avg';
   const usesY = type !== 'table';
@@ -112,10 +85,10 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
     yAxisOperation: usesY ? operation : null,
     formula: formula === '' ? null : formula,
     datasetColor: color,
-    conditions: conditions.filter((c) => c.field !== '').map((c) => ({ ...c, field: field(c.field)! })),
+    conditions: conditions.filter((c) => (c.field ?? '') !== '').map((c) => ({ ...c, field: `root[].${c.field}` })),
   });
   const chartBody = () => ({ name: name || 'Untitled chart', type, timeInterval: interval, includeZeros: true });
-  const previewBody = { ...chartBody(), chartDatasetConfigs: [config()] };
+  const previewBody: ChartPreview = { ...chartBody(), chartDatasetConfigs: [config()] };
   // The fields a chart of this type cannot be computed without.
   const complete = columns !== null && (!usesX || xAxis !== '') && (!usesY || yAxis !== '');
   const live = useLivePreview(projectId, previewBody, complete);
@@ -123,21 +96,31 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
   const card = useMemo(() => (live.answer ? previewChart(savedId, live.answer) : null), [live.answer, savedId]);
 
   /** Saves the chart (created, or updated with its dataset config), then runs it so that its data is saved too. */
-  const persist = async (): Promise<void> => {
-    let current = saved;
-    if (!current) {
-      current = (await ok(
-        api.POST('/project/{project_id}/chart/quick-create', { params: { path: { project_id: projectId } }, body: { ...chartBody(), draft: false, layout: { lg: [(slot % 2) * 6, 100 + slot, 6, 3] }, chartDatasetConfigs: [config()] } as never }),
-      )) as unknown as ChartRecord;
-    } else {
-      await ok(api.PUT('/project/{project_id}/chart/{id}', { params: { path: { project_id: projectId, id: current.id } }, body: { ...chartBody(), draft: false } as never }));
-      const cdcId = current.ChartDatasetConfigs[0]?.id;
-      if (cdcId) await ok(api.PUT('/project/{project_id}/chart/{id}/chart-dataset-config/{cdc_id}', { params: { path: { project_id: projectId, id: current.id, cdc_id: cdcId } }, body: config() as never }));
-      else await ok(api.POST('/project/{project_id}/chart/{id}/chart-dataset-config', { params: { path: { project_id: projectId, id: current.id } }, body: config() as never }));
-    }
-    setSaved(current);
-    await ok(api.POST('/project/{project_id}/chart/{id}/query', { params: { path: { project_id: projectId, id: current.id } }, body: {} }));
-  };
+  const save = useMutation({
+    mutationFn: async () => {
+      let current = saved;
+      if (!current) {
+        current = await ok(
+          api.POST('/project/{project_id}/chart/quick-create', {
+            params: { path: { project_id: projectId } },
+            body: { ...chartBody(), draft: false, layout: { lg: [(slot % 2) * 6, 100 + slot, 6, 3] }, chartDatasetConfigs: [config()] },
+          }),
+        );
+      } else {
+        const path = { project_id: projectId, id: current.id };
+        await ok(api.PUT('/project/{project_id}/chart/{id}', { params: { path }, body: { ...chartBody(), draft: false } }));
+        const cdcId = current.ChartDatasetConfigs[0]?.id;
+        if (cdcId) await ok(api.PUT('/project/{project_id}/chart/{id}/chart-dataset-config/{cdc_id}', { params: { path: { ...path, cdc_id: cdcId } }, body: config() }));
+        else await ok(api.POST('/project/{project_id}/chart/{id}/chart-dataset-config', { params: { path }, body: config() }));
+      }
+      // Saved before it runs: a second try updates this chart rather than create another.
+      setSaved(current);
+      await ok(api.POST('/project/{project_id}/chart/{id}/query', { params: { path: { project_id: projectId, id: current.id } }, body: {} }));
+    },
+    // The dashboard reads its charts again when it opens.
+    onSettled: () => client.invalidateQueries({ queryKey: keys.project(projectId), refetchType: 'none' }),
+    onSuccess: () => navigate(`/dashboards/${projectId}`),
+  });
 
   const columnSelect = (label: string, value: string, set: (v: string) => void) => (
     <Field label={label}>
@@ -169,8 +152,8 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
           </select>
         </Field>
         <Field label="Chart type">
-          <select value={type} onChange={(e) => setType(e.target.value)}>
-            {TYPES.map((t) => (
+          <select value={type} onChange={(e) => setType(oneOf(CHART_TYPES, e.target.value) ?? 'line')}>
+            {OFFERED_TYPES.map((t) => (
               <option key={t}>{t}</option>
             ))}
           </select>
@@ -185,7 +168,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
         ) : null}
         {usesX && isDate ? (
           <Field label="Time interval">
-            <select value={interval} onChange={(e) => setInterval(e.target.value)}>
+            <select value={interval} onChange={(e) => setInterval(oneOf(TIME_INTERVALS, e.target.value) ?? 'day')}>
               {INTERVALS.map((i) => (
                 <option key={i}>{i}</option>
               ))}
@@ -195,7 +178,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
         {usesY ? columnSelect('Y axis', yAxis, setYAxis) : null}
         {usesY ? (
           <Field label="Operation">
-            <select value={operation} onChange={(e) => setOperation(e.target.value)}>
+            <select value={operation} onChange={(e) => setOperation(oneOf(OPERATIONS, e.target.value) ?? 'count')}>
               {OPERATIONS.map((o) => (
                 <option key={o}>{o}</option>
               ))}
@@ -211,19 +194,23 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
         <fieldset>
           <legend>Conditions</legend>
           {conditions.map((c, i) => (
-            <div className="condition" key={c.id}>
-              <select aria-label="Condition field" value={c.field.replace(/^root\[\]\./, '')} onChange={(e) => setConditions(conditions.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)))}>
+            <div className="condition" key={c.id ?? i}>
+              <select aria-label="Condition field" value={c.field ?? ''} onChange={(e) => setConditions(conditions.map((x, j) => (j === i ? { ...x, field: e.target.value } : x)))}>
                 <option value="">(field)</option>
                 {(columns ?? []).map((col) => (
                   <option key={col}>{col}</option>
                 ))}
               </select>
-              <select aria-label="Condition operator" value={c.operator} onChange={(e) => setConditions(conditions.map((x, j) => (j === i ? { ...x, operator: e.target.value as Condition['operator'] } : x)))}>
+              <select
+                aria-label="Condition operator"
+                value={c.operator ?? 'is'}
+                onChange={(e) => setConditions(conditions.map((x, j) => (j === i ? { ...x, operator: oneOf(OPERATORS, e.target.value) ?? 'is' } : x)))}
+              >
                 {OPERATORS.map((o) => (
                   <option key={o}>{o}</option>
                 ))}
               </select>
-              <input aria-label="Condition value" value={c.value} onChange={(e) => setConditions(conditions.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+              <input aria-label="Condition value" value={c.value === undefined || c.value === null ? '' : String(c.value)} onChange={(e) => setConditions(conditions.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
               <button type="button" className="link" onClick={() => setConditions(conditions.filter((_, j) => j !== i))}>
                 Remove
               </button>
@@ -233,12 +220,12 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
             Add a condition
           </button>
         </fieldset>
-        <ErrorBox error={action.error} />
+        <ErrorBox error={save.error} />
         <div className="actions">
           <button type="button" onClick={live.refresh} disabled={!complete || live.state === 'running'}>
             Refresh preview
           </button>
-          <button type="button" className="primary" disabled={action.busy} onClick={() => void action.run(async () => (await persist(), navigate(`/dashboards/${projectId}`)))}>
+          <button type="button" className="primary" disabled={save.isPending} onClick={() => save.mutate()}>
             Save chart
           </button>
         </div>
@@ -262,46 +249,37 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
   );
 }
 
-interface PreviewBody {
-  name: string;
-  type: string;
-  chartDatasetConfigs: { datasetColor: string | null; legend: string | null }[];
+type PreviewAnswer = { body: ChartPreview; chartData: unknown };
+type LivePreview = { state: 'idle' | 'running' | 'ready' | 'error'; answer: PreviewAnswer | undefined; error: Error | null; refresh: () => void };
+
+/** `value` once it has stayed the same (compared as JSON) for `ms` milliseconds, and whether that is the value as it is now. */
+function useSettled<T>(value: T, ms: number): { settled: T; current: boolean } {
+  const json = JSON.stringify(value);
+  const [settled, setSettled] = useState({ json, value });
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled({ json, value }), ms);
+    return () => window.clearTimeout(timer);
+    // Not `value`: a value with the same JSON is the same value.
+  }, [json, ms]);
+  return { settled: settled.value, current: settled.json === json };
 }
-type LivePreview = { state: 'idle' | 'running' | 'ready' | 'error'; answer: { body: PreviewBody; chartData: unknown } | null; error: string | null; refresh: () => void };
 
 /**
- * The chart's data for the form as it is now, from `POST …/chart/preview` (nothing is saved): asked
- * for a moment after the last change, and an answer that a newer change overtook is dropped.
+ * The chart's data for the form as it is now, from the server (nothing is saved): asked for a moment
+ * after the last change; while it runs, the previous answer stays on screen.
  */
-function useLivePreview(projectId: number, body: PreviewBody, enabled: boolean): LivePreview {
-  const key = JSON.stringify(body);
-  const [tick, setTick] = useState(0);
-  const [state, setState] = useState<Omit<LivePreview, 'refresh'>>({ state: 'idle', answer: null, error: null });
-  useEffect(() => {
-    if (!enabled) return;
-    const controller = new AbortController();
-    const sent = JSON.parse(key) as PreviewBody;
-    const timer = window.setTimeout(() => {
-      setState((s) => ({ ...s, state: 'running', error: null }));
-      ok(api.POST('/project/{project_id}/chart/preview', { params: { path: { project_id: projectId } }, body: sent as never, signal: controller.signal })).then(
-        (answer) => !controller.signal.aborted && setState({ state: 'ready', answer: { body: sent, chartData: (answer as { chartData: unknown }).chartData }, error: null }),
-        (error: unknown) => !controller.signal.aborted && setState((s) => ({ ...s, state: 'error', error: error instanceof Error ? error.message : String(error) })),
-      );
-    }, 300);
-    return () => {
-      window.clearTimeout(timer);
-      controller.abort();
-    };
-  }, [projectId, key, enabled, tick]);
-  const refresh = useCallback(() => setTick((t) => t + 1), []);
-  return { ...state, refresh };
+function useLivePreview(projectId: number, body: ChartPreview, enabled: boolean): LivePreview {
+  const { settled, current } = useSettled(body, 300);
+  const preview = useQuery({ ...chartPreviewQuery(projectId, settled), enabled: enabled && current, placeholderData: keepPreviousData });
+  const state = preview.isFetching ? 'running' : preview.isError ? 'error' : preview.data ? 'ready' : 'idle';
+  return { state, answer: preview.data, error: preview.isFetching ? null : preview.error, refresh: () => void preview.refetch() };
 }
 
 /** What the report's chart card draws from: the previewed chart with its data. */
-function previewChart(id: number, { body, chartData }: { body: PreviewBody; chartData: unknown }) {
+function previewChart(id: number, { body, chartData }: PreviewAnswer): PublicChart {
   return {
     id,
-    name: body.name,
+    name: body.name ?? null,
     type: body.type,
     subType: null,
     chartData,
@@ -324,6 +302,17 @@ function previewChart(id: number, { body, chartData }: { body: PreviewBody; char
     dashedLastPoint: false,
     mode: 'chart',
     onReport: true,
-    ChartDatasetConfigs: body.chartDatasetConfigs.map((c) => ({ datasetColor: c.datasetColor, legend: c.legend })),
+    ChartDatasetConfigs: body.chartDatasetConfigs.map((c, index) => ({
+      id: String(index),
+      legend: c.legend ?? null,
+      datasetColor: c.datasetColor ?? null,
+      fillColor: null,
+      fill: false,
+      multiFill: false,
+      pointRadius: null,
+      order: null,
+      goal: null,
+      formula: c.formula ?? null,
+    })),
   };
 }

@@ -1,44 +1,27 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client';
+import { oneOf } from '../api/narrow';
+import { connectionsQuery, keys, providersQuery } from '../api/queries';
+import type { Connection, ConnectionBody, ConnectionProvider } from '../api/types';
 import { useSession } from '../session';
-import { Empty, ErrorBox, Field, Load, useAction, useAsync } from '../ui';
-
-interface Provider {
-  id: string;
-  type: string;
-  subType: string;
-  name: string;
-  category: string;
-  description: string;
-  capabilities: { test: boolean };
-}
-
-interface Connection {
-  id: number;
-  name: string;
-  type: string;
-  subType: string | null;
-  host: string | null;
-  port: string | number | null;
-  dbName: string | null;
-  username: string | null;
-  password: string | null;
-  ssl: boolean;
-  sslMode: string | null;
-  connectionString: string | null;
-  /** File names of the uploaded SSL files (their content never comes back). */
-  sslCa?: string | null;
-  sslCert?: string | null;
-  sslKey?: string | null;
-}
+import { Empty, ErrorBox, Field, Load, mutationsState } from '../ui';
 
 const FILE_LABELS = { sslCa: 'CA certificate', sslCert: 'Client certificate', sslKey: 'Client key' } as const;
+type FilePart = keyof typeof FILE_LABELS;
+const FILE_PARTS: FilePart[] = ['sslCa', 'sslCert', 'sslKey'];
+
+type SslMode = NonNullable<Connection['sslMode']>;
+const SSL_MODES: SslMode[] = ['require', 'verify-ca', 'verify-full', 'prefer'];
 
 const SQL = new Set(['postgres', 'mysql']);
 const SECRET = '********';
 
+/** The text fields of a connection (the port too: a string, as the API takes it). */
+type TextField = 'host' | 'port' | 'dbName' | 'username' | 'password' | 'connectionString';
+
 /** The fields each kind of source is configured with. */
-function fieldsFor(type: string): { name: keyof Connection; label: string; input?: string; secret?: boolean }[] {
+function fieldsFor(type: string): { name: TextField; label: string; input?: string; secret?: boolean }[] {
   if (SQL.has(type))
     return [
       { name: 'host', label: 'Host' },
@@ -54,13 +37,14 @@ function fieldsFor(type: string): { name: keyof Connection; label: string; input
 
 export function Connections() {
   const { team } = useSession();
-  const [providers] = useAsync(async () => (await ok(api.GET('/connection-providers'))) as unknown as Provider[], []);
-  const [connections, reload] = useAsync(async () => (await ok(api.GET('/team/{team_id}/connections', { params: { path: { team_id: team.id } } }))) as unknown as Connection[], [team.id]);
+  const client = useQueryClient();
+  const providers = useQuery(providersQuery);
+  const connections = useQuery(connectionsQuery(team.id));
   const [editing, setEditing] = useState<Connection | 'new' | null>(null);
   return (
     <section aria-labelledby="connections-title">
       <h1 id="connections-title">Connections</h1>
-      <Load value={connections} what="connections" retry={reload}>
+      <Load query={connections} what="connections">
         {(list) =>
           list.length === 0 ? (
             <Empty>
@@ -83,8 +67,15 @@ export function Connections() {
         }
       </Load>
       {editing ? (
-        <Load value={providers} what="connection types">
-          {(list) => <ConnectionForm providers={list} connection={editing === 'new' ? null : editing} onSaved={() => (reload(), setEditing(null))} />}
+        <Load query={providers} what="connection types">
+          {(list) => (
+            <ConnectionForm
+              providers={list}
+              connection={editing === 'new' ? null : editing}
+              onSaved={() => client.invalidateQueries({ queryKey: keys.connections(team.id) })}
+              onDone={() => setEditing(null)}
+            />
+          )}
         </Load>
       ) : (
         <button type="button" className="primary" onClick={() => setEditing('new')}>
@@ -95,73 +86,82 @@ export function Connections() {
   );
 }
 
-function ConnectionForm({ providers, connection, onSaved }: { providers: Provider[]; connection: Connection | null; onSaved: () => void }) {
+/** Uploads SSL files to a saved connection: multipart, which the typed client does not describe. */
+async function uploadFiles(teamId: number, connectionId: number, files: Partial<Record<FilePart, File>>): Promise<Connection> {
+  const form = new FormData();
+  for (const [part, file] of Object.entries(files)) form.append(part, file);
+  const res = await fetch(`/team/${teamId}/connections/${connectionId}/files`, { method: 'POST', body: form, credentials: 'same-origin' });
+  if (!res.ok) throw new Error(((await res.json().catch(() => ({}))) as { error?: string }).error ?? 'The SSL files could not be uploaded');
+  return (await res.json()) as Connection;
+}
+
+function ConnectionForm({ providers, connection, onSaved, onDone }: { providers: ConnectionProvider[]; connection: Connection | null; onSaved: () => Promise<void>; onDone: () => void }) {
   const { team } = useSession();
-  const [providerId, setProviderId] = useState(connection?.subType ?? connection?.type ?? 'postgres');
+  const [providerId, setProviderId] = useState<string>(connection?.subType ?? connection?.type ?? 'postgres');
   const provider = providers.find((p) => p.id === providerId) ?? providers[0]!;
-  const [values, setValues] = useState<Record<string, string>>(() => ({
+  const [values, setValues] = useState<Record<'name' | TextField, string>>(() => ({
     name: connection?.name ?? '',
     host: connection?.host ?? '',
-    port: connection?.port === null || connection?.port === undefined ? '' : String(connection.port),
+    port: connection?.port ?? '',
     dbName: connection?.dbName ?? '',
     username: connection?.username ?? '',
+    password: '',
     connectionString: connection?.connectionString ?? '',
   }));
   // Secrets are never shown nor sent back: an empty field keeps the stored one.
-  const [secrets, setSecrets] = useState<Record<string, string>>({});
+  const [secrets, setSecrets] = useState<Partial<Record<TextField, string>>>({});
   const [ssl, setSsl] = useState(connection?.ssl ?? false);
-  const [sslMode, setSslMode] = useState(connection?.sslMode ?? 'require');
-  const [files, setFiles] = useState<Record<string, File>>({});
+  const [sslMode, setSslMode] = useState<SslMode>(connection?.sslMode ?? 'require');
+  const [files, setFiles] = useState<Partial<Record<FilePart, File>>>({});
   // A new key empties the file inputs once their files are uploaded.
   const [fileInputs, setFileInputs] = useState(0);
   const [uploaded, setUploaded] = useState<string | null>(null);
   const [saved, setSaved] = useState<Connection | null>(connection);
   const [testResult, setTestResult] = useState<string | null>(null);
-  const action = useAction();
   const fields = fieldsFor(provider.type);
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    const body: Record<string, unknown> = { name: values['name'], type: provider.type, ...(provider.subType !== provider.type ? { subType: provider.subType } : {}) };
-    for (const field of fields) {
-      if (field.secret) {
-        if (secrets[field.name]) body[field.name] = secrets[field.name];
-      } else if (values[field.name] !== '') body[field.name] = values[field.name]; // the port too: a string, as the API takes it
-    }
-    if (SQL.has(provider.type)) Object.assign(body, { ssl, sslMode: ssl ? sslMode : null });
-    const result = await action.run(async () => {
-      const next = saved
-        ? await ok(api.PUT('/team/{team_id}/connections/{connection_id}', { params: { path: { team_id: team.id, connection_id: saved.id } }, body: body as never }))
-        : await ok(api.POST('/team/{team_id}/connections', { params: { path: { team_id: team.id } }, body: body as never }));
-      let conn = next as unknown as Connection;
-      if (Object.keys(files).length > 0) {
-        const form = new FormData();
-        for (const [part, file] of Object.entries(files)) form.append(part, file);
-        const res = await fetch(`/team/${team.id}/connections/${conn.id}/files`, { method: 'POST', body: form, credentials: 'same-origin' });
-        if (!res.ok) throw new Error(((await res.json().catch(() => ({}))) as { error?: string }).error ?? 'The SSL files could not be uploaded');
-        conn = (await res.json()) as Connection;
+  const save = useMutation({
+    mutationFn: async () => {
+      const body: ConnectionBody = { name: values.name, type: provider.type, ...(provider.subType !== provider.type ? { subType: provider.subType } : {}) };
+      for (const field of fields) {
+        if (field.secret) {
+          if (secrets[field.name]) body[field.name] = secrets[field.name];
+        } else if (values[field.name] !== '') body[field.name] = values[field.name];
       }
-      return conn;
-    });
-    if (result) {
-      const names = Object.keys(files).map((part) => FILE_LABELS[part as keyof typeof FILE_LABELS]);
+      if (SQL.has(provider.type)) {
+        body.ssl = ssl;
+        body.sslMode = ssl ? sslMode : null;
+      }
+      const path = { team_id: team.id };
+      const next = saved
+        ? await ok(api.PUT('/team/{team_id}/connections/{connection_id}', { params: { path: { ...path, connection_id: saved.id } }, body }))
+        : await ok(api.POST('/team/{team_id}/connections', { params: { path }, body }));
+      return Object.keys(files).length > 0 ? uploadFiles(team.id, next.id, files) : next;
+    },
+    onSuccess: (result) => {
+      const names = FILE_PARTS.filter((part) => files[part]).map((part) => FILE_LABELS[part]);
       setUploaded(names.length > 0 ? `Saved with ${names.join(', ')}.` : 'Saved.');
       setSaved(result);
       setSecrets({});
       setFiles({});
       setFileInputs((n) => n + 1);
-    }
+      return onSaved();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
   };
 
-  const test = async () => {
-    if (!saved) return;
-    setTestResult(null);
-    const result = await action.run(() => ok(api.GET('/team/{team_id}/connections/{connection_id}/test', { params: { path: { team_id: team.id, connection_id: saved.id } } })));
-    if (result) setTestResult('Connected: the credentials work.');
-  };
+  const test = useMutation({
+    mutationFn: (connection: Connection) => ok(api.GET('/team/{team_id}/connections/{connection_id}/test', { params: { path: { team_id: team.id, connection_id: connection.id } } })),
+    onMutate: () => setTestResult(null),
+    onSuccess: () => setTestResult('Connected: the credentials work.'),
+  });
+  const { busy, error } = mutationsState(save, test);
 
   return (
-    <form className="panel" onSubmit={save} aria-label={saved ? `Edit ${saved.name}` : 'New connection'}>
+    <form className="panel" onSubmit={submit} aria-label={saved ? `Edit ${saved.name}` : 'New connection'}>
       <h2>{saved ? `Connection: ${saved.name}` : 'New connection'}</h2>
       <Field label="Type">
         <select value={providerId} onChange={(e) => setProviderId(e.target.value)} disabled={saved !== null}>
@@ -174,7 +174,7 @@ function ConnectionForm({ providers, connection, onSaved }: { providers: Provide
       </Field>
       <p className="hint">{provider.description}</p>
       <Field label="Name">
-        <input required value={values['name']} onChange={(e) => setValues({ ...values, name: e.target.value })} />
+        <input required value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} />
       </Field>
       {fields.map((field) =>
         field.secret ? (
@@ -183,7 +183,7 @@ function ConnectionForm({ providers, connection, onSaved }: { providers: Provide
           </Field>
         ) : (
           <Field key={field.name} label={field.label}>
-            <input type={field.input ?? 'text'} value={values[field.name] ?? ''} onChange={(e) => setValues({ ...values, [field.name]: e.target.value })} />
+            <input type={field.input ?? 'text'} value={values[field.name]} onChange={(e) => setValues({ ...values, [field.name]: e.target.value })} />
           </Field>
         ),
       )}
@@ -197,13 +197,13 @@ function ConnectionForm({ providers, connection, onSaved }: { providers: Provide
           {ssl ? (
             <>
               <Field label="SSL mode">
-                <select value={sslMode} onChange={(e) => setSslMode(e.target.value)}>
-                  {['require', 'verify-ca', 'verify-full', 'prefer'].map((m) => (
+                <select value={sslMode} onChange={(e) => setSslMode(oneOf(SSL_MODES, e.target.value) ?? 'require')}>
+                  {SSL_MODES.map((m) => (
                     <option key={m}>{m}</option>
                   ))}
                 </select>
               </Field>
-              {(['sslCa', 'sslCert', 'sslKey'] as const).map((part) => (
+              {FILE_PARTS.map((part) => (
                 <Field key={`${part}-${fileInputs}`} label={FILE_LABELS[part]} {...(saved?.[part] ? { hint: `Stored: ${saved[part]} (choose a file to replace it)` } : {})}>
                   <input type="file" accept=".pem,.crt,.cer,.key,text/plain" onChange={(e) => e.target.files?.[0] && setFiles({ ...files, [part]: e.target.files[0] })} />
                 </Field>
@@ -212,7 +212,7 @@ function ConnectionForm({ providers, connection, onSaved }: { providers: Provide
           ) : null}
         </fieldset>
       ) : null}
-      <ErrorBox error={action.error} />
+      <ErrorBox error={error} />
       {uploaded ? (
         <p className="success" role="status">
           {uploaded}
@@ -224,14 +224,14 @@ function ConnectionForm({ providers, connection, onSaved }: { providers: Provide
         </p>
       ) : null}
       <div className="actions">
-        <button type="submit" className="primary" disabled={action.busy}>
+        <button type="submit" className="primary" disabled={busy}>
           Save connection
         </button>
-        <button type="button" onClick={() => void test()} disabled={!saved || action.busy}>
+        <button type="button" onClick={() => saved && test.mutate(saved)} disabled={!saved || busy}>
           Test connection
         </button>
         {saved ? (
-          <button type="button" className="link" onClick={onSaved}>
+          <button type="button" className="link" onClick={onDone}>
             Done
           </button>
         ) : null}

@@ -1,30 +1,32 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client';
+import { keys, projectsQuery } from '../api/queries';
 import { Link, useRouter } from '../router';
 import { useSession } from '../session';
-import { Empty, ErrorBox, Field, Load, useAction, useAsync } from '../ui';
-
-interface ProjectItem {
-  id: number;
-  name: string;
-  dashboardTitle: string | null;
-}
+import { Empty, ErrorBox, Field, Load } from '../ui';
 
 export function Dashboards() {
   const { team } = useSession();
   const { navigate } = useRouter();
-  const [projects, reload] = useAsync(async () => (await ok(api.GET('/project/team/{team_id}', { params: { path: { team_id: team.id } } }))) as unknown as ProjectItem[], [team.id]);
+  const client = useQueryClient();
+  const projects = useQuery(projectsQuery(team.id));
   const [name, setName] = useState('');
-  const action = useAction();
-  const create = async (event: FormEvent) => {
+  const create = useMutation({
+    mutationFn: () => ok(api.POST('/project', { body: { name, team_id: team.id, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone } })),
+    onSuccess: (project) => {
+      void client.invalidateQueries({ queryKey: keys.projects(team.id) });
+      navigate(`/dashboards/${project.id}`);
+    },
+  });
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    const project = await action.run(() => ok(api.POST('/project', { body: { name, team_id: team.id, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone } })));
-    if (project) navigate(`/dashboards/${(project as { id: number }).id}`);
+    create.mutate();
   };
   return (
     <section aria-labelledby="dashboards-title">
       <h1 id="dashboards-title">Dashboards</h1>
-      <Load value={projects} what="dashboards" retry={reload}>
+      <Load query={projects} what="dashboards">
         {(list) =>
           list.length === 0 ? (
             <Empty>
@@ -41,14 +43,14 @@ export function Dashboards() {
           )
         }
       </Load>
-      <form className="panel inline-form" onSubmit={create} aria-label="New dashboard">
+      <form className="panel inline-form" onSubmit={submit} aria-label="New dashboard">
         <Field label="New dashboard name">
           <input value={name} required onChange={(e) => setName(e.target.value)} />
         </Field>
-        <button type="submit" className="primary" disabled={action.busy}>
+        <button type="submit" className="primary" disabled={create.isPending}>
           Create dashboard
         </button>
-        <ErrorBox error={action.error} />
+        <ErrorBox error={create.error} />
       </form>
     </section>
   );

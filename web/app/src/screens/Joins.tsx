@@ -1,41 +1,31 @@
-import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api, ok } from '../api/client';
+import { joinsOf, oneOf } from '../api/narrow';
+import { connectionsQuery, keys, requestColumnsQuery } from '../api/queries';
+import type { Connection, DataRequest, Dataset, Join, RunResult } from '../api/types';
 import { useSession } from '../session';
-import { Empty, ErrorBox, Field, useAction, useAsync } from '../ui';
-import { Preview, type DataRequest, type Dataset, type Join, type RunResult } from './Datasets';
+import { Empty, ErrorBox, Field, mutationsState } from '../ui';
+import { RunPreview } from './RunPreview';
 import { SqlEditor } from './SqlEditor';
 
 const field = (column: string) => `root[].${column}`;
 const column = (path: string) => path.replace(/^root\[\]\./, '');
 const requestName = (request: DataRequest, index: number) => `Request ${index + 2} (#${request.id})`;
+const JOIN_TYPES: NonNullable<Join['type']>[] = ['left', 'inner'];
 
 interface JoinRow extends Join {
   key: string;
 }
 
-/** Column names of a data request, read from a small run of it (null while reading, [] when it fails). */
-function useColumns(teamId: number, datasetId: number, requestId: number, query: string | null): string[] | null {
-  const [columns, setColumns] = useState<string[] | null>(null);
-  useEffect(() => {
-    // A request without a query yet has no columns to read.
-    if ((query ?? '').trim() === '') return setColumns([]);
-    setColumns(null);
-    let live = true;
-    ok(api.POST('/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}/request', { params: { path: { team_id: teamId, dataset_id: datasetId, id: requestId } }, body: { limit: 20 } })).then(
-      (answer) => {
-        if (!live) return;
-        const result = (answer as unknown as { dataRequest: { responseData: { data: Record<string, unknown>[] }; meta?: RunResult['meta'] } }).dataRequest;
-        const named = result.meta?.columns.map((c) => c.name) ?? [];
-        setColumns(named.length > 0 ? named : Object.keys(result.responseData.data[0] ?? {}));
-      },
-      () => live && setColumns([]),
-    );
-    return () => {
-      live = false;
-    };
-    // The saved query: read again whenever a save changes it.
-  }, [teamId, datasetId, requestId, query]);
-  return columns;
+/** Column names of a data request's saved query (null while reading, [] when they cannot be read). */
+function useColumns(teamId: number, datasetId: number, request: DataRequest | undefined): string[] | null {
+  const query = request?.query ?? '';
+  // A request without a query yet has no columns to read.
+  const blank = !request || query.trim() === '';
+  const columns = useQuery({ ...requestColumnsQuery(teamId, datasetId, { id: request?.id ?? 0, connectionId: request?.connection_id ?? null, query }), enabled: !blank });
+  if (blank) return [];
+  return columns.data ?? (columns.isError ? [] : null);
 }
 
 /**
@@ -43,55 +33,55 @@ function useColumns(teamId: number, datasetId: number, requestId: number, query:
  * request, write its query, match a field of the main request to one of it (left or inner join,
  * optionally under an alias), save, and preview the joined rows.
  */
-export function Joins({ dataset, main, requests, onChanged }: { dataset: Dataset; main: DataRequest; requests: DataRequest[]; onChanged: () => void }) {
+export function Joins({ dataset, main, requests }: { dataset: Dataset; main: DataRequest; requests: DataRequest[] }) {
   const { team } = useSession();
+  const client = useQueryClient();
   const others = requests.filter((r) => r.id !== main.id);
-  const [connections] = useAsync(async () => (await ok(api.GET('/team/{team_id}/connections', { params: { path: { team_id: team.id } } }))) as unknown as { id: number; name: string }[], [team.id]);
-  const [rows, setRows] = useState<JoinRow[]>(() => (dataset.joinSettings?.joins ?? []).map((j) => ({ ...j, key: crypto.randomUUID() })));
+  const connections = useQuery(connectionsQuery(team.id));
+  const [rows, setRows] = useState<JoinRow[]>(() => joinsOf(dataset.joinSettings.joins).map((j) => ({ ...j, key: crypto.randomUUID() })));
   const [result, setResult] = useState<RunResult | null>(null);
   const [message, setMessage] = useState<string | null>(null);
-  const action = useAction();
-  const mainColumns = useColumns(team.id, dataset.id, main.id, main.query);
+  const mainColumns = useColumns(team.id, dataset.id, main);
   const path = { team_id: team.id, dataset_id: dataset.id };
+  const reload = () => client.invalidateQueries({ queryKey: keys.dataset(team.id, dataset.id) });
 
-  const addRequest = async () => {
-    const created = await action.run(() =>
-      ok(api.POST('/team/{team_id}/datasets/{dataset_id}/dataRequests', { params: { path }, body: { connection_id: main.connection_id, query: '' } })),
-    );
-    if (created) {
-      const id = (created as unknown as { id: number }).id;
+  const addRequest = useMutation({
+    mutationFn: () => ok(api.POST('/team/{team_id}/datasets/{dataset_id}/dataRequests', { params: { path }, body: { connection_id: main.connection_id, query: '' } })),
+    onSuccess: ({ id }) => {
       setRows((current) => (current.some((r) => r.join_id === id) ? current : [...current, { key: crypto.randomUUID(), dr_id: main.id, join_id: id, dr_field: '', join_field: '', alias: null, type: 'left' }]));
-      onChanged();
-    }
-  };
+      return reload();
+    },
+  });
 
-  const removeRequest = async (request: DataRequest) => {
-    const joins = rows.filter((r) => r.join_id !== request.id && r.dr_id !== request.id);
-    const done = await action.run(async () => {
+  const removeRequest = useMutation({
+    mutationFn: async (request: DataRequest) => {
+      const joins = rows.filter((r) => r.join_id !== request.id && r.dr_id !== request.id);
       // The joins that use it go first: a join may only name requests of the dataset.
-      await ok(api.PUT('/team/{team_id}/datasets/{dataset_id}', { params: { path }, body: { joinSettings: { joins: joins.map(({ key: _key, ...j }) => j) } } as never }));
+      await ok(api.PUT('/team/{team_id}/datasets/{dataset_id}', { params: { path }, body: { joinSettings: { joins: joins.map(({ key: _key, ...j }) => j) } } }));
       await ok(api.DELETE('/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}', { params: { path: { ...path, id: request.id } } }));
-      return true;
-    });
-    if (done) {
+      return joins;
+    },
+    onSuccess: (joins) => {
       setRows(joins);
-      onChanged();
-    }
-  };
+      return reload();
+    },
+  });
 
   const complete = rows.every((r) => r.dr_field !== '' && r.join_field !== '');
-  const saveAndPreview = async () => {
-    setMessage(null);
-    const joins = rows.map(({ key: _key, alias, ...j }) => ({ ...j, alias: alias?.trim() ? alias.trim() : null }));
-    const answer = await action.run(async () => {
-      await ok(api.PUT('/team/{team_id}/datasets/{dataset_id}', { params: { path }, body: { joinSettings: { joins } } as never }));
-      return ok(api.POST('/team/{team_id}/datasets/{dataset_id}/request', { params: { path }, body: { limit: 100 } }));
-    });
-    if (answer) {
-      setMessage(joins.length === 0 ? 'Saved: no join.' : `Saved ${joins.length === 1 ? 'the join' : `${joins.length} joins`}.`);
-      setResult(answer as unknown as RunResult);
-    }
-  };
+  const saveAndPreview = useMutation({
+    mutationFn: async () => {
+      const joins = rows.map(({ key: _key, alias, ...j }) => ({ ...j, alias: alias?.trim() ? alias.trim() : null }));
+      await ok(api.PUT('/team/{team_id}/datasets/{dataset_id}', { params: { path }, body: { joinSettings: { joins } } }));
+      return { joins: joins.length, result: await ok(api.POST('/team/{team_id}/datasets/{dataset_id}/request', { params: { path }, body: { limit: 100 } })) };
+    },
+    onMutate: () => setMessage(null),
+    onSuccess: ({ joins, result }) => {
+      setMessage(joins === 0 ? 'Saved: no join.' : `Saved ${joins === 1 ? 'the join' : `${joins} joins`}.`);
+      setResult(result);
+      return reload();
+    },
+  });
+  const { busy, error } = mutationsState(addRequest, removeRequest, saveAndPreview);
 
   const update = (key: string, change: Partial<Join>) => setRows(rows.map((r) => (r.key === key ? { ...r, ...change } : r)));
 
@@ -109,14 +99,13 @@ export function Joins({ dataset, main, requests, onChanged }: { dataset: Dataset
           name={requestName(request, index)}
           datasetId={dataset.id}
           request={request}
-          connections={connections.state === 'ready' ? connections.data : []}
-          onSaved={onChanged}
-          onRemove={() => void removeRequest(request)}
-          busy={action.busy}
+          connections={connections.data ?? []}
+          onRemove={() => removeRequest.mutate(request)}
+          busy={busy}
         />
       ))}
       <div className="actions">
-        <button type="button" onClick={() => void addRequest()} disabled={action.busy}>
+        <button type="button" onClick={() => addRequest.mutate()} disabled={busy}>
           Add a request to join
         </button>
       </div>
@@ -145,7 +134,7 @@ export function Joins({ dataset, main, requests, onChanged }: { dataset: Dataset
           </button>
         </fieldset>
       ) : null}
-      <ErrorBox error={action.error} />
+      <ErrorBox error={error} />
       {message ? (
         <p className="success" role="status">
           {message}
@@ -153,53 +142,36 @@ export function Joins({ dataset, main, requests, onChanged }: { dataset: Dataset
       ) : null}
       {others.length > 0 ? (
         <div className="actions">
-          <button type="button" className="primary" onClick={() => void saveAndPreview()} disabled={action.busy || !complete}>
+          <button type="button" className="primary" onClick={() => saveAndPreview.mutate()} disabled={busy || !complete}>
             Save joins and preview
           </button>
         </div>
       ) : null}
-      {action.busy ? (
+      {busy ? (
         <p className="status" role="status">
           Working…
         </p>
       ) : null}
-      {result ? <Preview result={result} title="Joined result" /> : null}
+      {result ? <RunPreview result={result} title="Joined result" /> : null}
     </section>
   );
 }
 
-function JoinedRequest({
-  name,
-  datasetId,
-  request,
-  connections,
-  onSaved,
-  onRemove,
-  busy,
-}: {
-  name: string;
-  datasetId: number;
-  request: DataRequest;
-  connections: { id: number; name: string }[];
-  onSaved: () => void;
-  onRemove: () => void;
-  busy: boolean;
-}) {
+function JoinedRequest({ name, datasetId, request, connections, onRemove, busy }: { name: string; datasetId: number; request: DataRequest; connections: Connection[]; onRemove: () => void; busy: boolean }) {
   const { team } = useSession();
+  const client = useQueryClient();
   const [query, setQuery] = useState(request.query ?? '');
   const [connectionId, setConnectionId] = useState<number | null>(request.connection_id);
   const [saved, setSaved] = useState(false);
-  const action = useAction();
-  const save = async () => {
-    setSaved(false);
-    const done = await action.run(() =>
+  const save = useMutation({
+    mutationFn: () =>
       ok(api.PUT('/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}', { params: { path: { team_id: team.id, dataset_id: datasetId, id: request.id } }, body: { query, connection_id: connectionId } })),
-    );
-    if (done) {
+    onMutate: () => setSaved(false),
+    onSuccess: () => {
       setSaved(true);
-      onSaved();
-    }
-  };
+      return client.invalidateQueries({ queryKey: keys.dataset(team.id, datasetId) });
+    },
+  });
   return (
     <div className="joined-request" role="group" aria-label={name}>
       <h3>{name}</h3>
@@ -213,17 +185,17 @@ function JoinedRequest({
         </select>
       </Field>
       <SqlEditor value={query} onChange={setQuery} label={`SQL of ${name}`} />
-      <ErrorBox error={action.error} />
+      <ErrorBox error={save.error} />
       {saved ? (
         <p className="success" role="status">
           {name} saved.
         </p>
       ) : null}
       <div className="actions">
-        <button type="button" onClick={() => void save()} disabled={busy || action.busy}>
+        <button type="button" onClick={() => save.mutate()} disabled={busy || save.isPending}>
           Save {name}
         </button>
-        <button type="button" className="danger" onClick={onRemove} disabled={busy || action.busy}>
+        <button type="button" className="danger" onClick={onRemove} disabled={busy || save.isPending}>
           Remove {name}
         </button>
       </div>
@@ -248,7 +220,7 @@ function JoinEditor({
   onChange: (change: Partial<Join>) => void;
   onRemove: () => void;
 }) {
-  const joinedColumns = useColumns(teamId, datasetId, row.join_id, others.find((r) => r.id === row.join_id)?.query ?? null);
+  const joinedColumns = useColumns(teamId, datasetId, others.find((r) => r.id === row.join_id));
   const options = (columns: string[] | null, current: string) => {
     const names = columns ?? [];
     // A saved field that the last run did not show (e.g. a nested path) stays selectable.
@@ -285,7 +257,7 @@ function JoinEditor({
         </select>
       </Field>
       <Field label="Join type">
-        <select value={row.type ?? 'left'} onChange={(e) => onChange({ type: e.target.value as 'left' | 'inner' })}>
+        <select value={row.type ?? 'left'} onChange={(e) => onChange({ type: oneOf(JOIN_TYPES, e.target.value) ?? 'left' })}>
           <option value="left">Left: keep rows without a match</option>
           <option value="inner">Inner: only rows with a match</option>
         </select>

@@ -33,26 +33,26 @@ export function SqlEditor({ value, onChange, label }: { value: string; onChange:
       if (cancelled || !host.current) return;
       const shadow = host.current.shadowRoot ?? host.current.attachShadow({ mode: 'open' });
       view.current = new EditorView({
-      doc: initial.current,
-      root: shadow,
-      parent: shadow,
-      extensions: [
-        basicSetup,
-        EditorView.theme(themeSpec),
-        sql(),
-        EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ 'aria-label': label }),
-        EditorView.updateListener.of((update) => {
-          if (update.docChanged) latest.current(update.state.doc.toString());
-        }),
-      ],
+        doc: initial.current,
+        root: shadow,
+        parent: shadow,
+        extensions: [
+          basicSetup,
+          EditorView.theme(themeSpec),
+          sql(),
+          EditorView.lineWrapping,
+          EditorView.contentAttributes.of({ 'aria-label': label }),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) latest.current(update.state.doc.toString());
+          }),
+        ],
       });
     }, () => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
       view.current?.destroy();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Once: later values reach the editor through the effect below.
   }, []);
   useEffect(() => {
     const current = view.current;

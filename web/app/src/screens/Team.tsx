@@ -1,39 +1,49 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client';
+import { oneOf } from '../api/narrow';
+import { keys, membersQuery, personalKeysQuery, teamKeysQuery } from '../api/queries';
+import type { PersonalApiKey, Role } from '../api/types';
 import { useSession } from '../session';
-import { Empty, ErrorBox, Field, Load, useAction, useAsync } from '../ui';
+import { Empty, ErrorBox, Field, Load, mutationsState } from '../ui';
 
-const ROLES = ['teamOwner', 'teamAdmin', 'projectAdmin', 'projectEditor', 'projectViewer'] as const;
-type Role = (typeof ROLES)[number];
-
-interface Member {
-  id: number;
-  name: string;
-  email: string;
-  role: Role;
-  projects: number[];
-}
+const ROLES: Role[] = ['teamOwner', 'teamAdmin', 'projectAdmin', 'projectEditor', 'projectViewer'];
+const roleOf = (value: string) => oneOf(ROLES, value) ?? 'projectViewer';
 
 export function Members() {
   const { team, me } = useSession();
-  const [members, reload] = useAsync(async () => (await ok(api.GET('/team/{team_id}/members', { params: { path: { team_id: team.id } } }))) as unknown as Member[], [team.id]);
+  const client = useQueryClient();
+  const members = useQuery(membersQuery(team.id));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('projectViewer');
-  const action = useAction();
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    if (await action.run(() => ok(api.POST('/team/{team_id}/members', { params: { path: { team_id: team.id } }, body: { email, role } })))) {
+  const path = { team_id: team.id };
+  const reload = () => client.invalidateQueries({ queryKey: keys.members(team.id) });
+  const add = useMutation({
+    mutationFn: () => ok(api.POST('/team/{team_id}/members', { params: { path }, body: { email, role } })),
+    onSuccess: () => {
       setEmail('');
-      reload();
-    }
+      return reload();
+    },
+  });
+  const change = useMutation({
+    mutationFn: ({ userId, next }: { userId: number; next: Role }) => ok(api.PUT('/team/{team_id}/members/{user_id}', { params: { path: { ...path, user_id: userId } }, body: { role: next } })),
+    onSuccess: reload,
+  });
+  const remove = useMutation({
+    mutationFn: (userId: number) => ok(api.DELETE('/team/{team_id}/members/{user_id}', { params: { path: { ...path, user_id: userId } } })),
+    // Leaving the team changes your teams, not only its members.
+    onSuccess: (_answer, userId) => (userId === me.id ? client.invalidateQueries({ queryKey: keys.teams }) : reload()),
+  });
+  const { busy, error } = mutationsState(add, change, remove);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate();
   };
-  const change = (userId: number, next: Role) => action.run(async () => (await ok(api.PUT('/team/{team_id}/members/{user_id}', { params: { path: { team_id: team.id, user_id: userId } }, body: { role: next } })), reload()));
-  const remove = (userId: number) => action.run(async () => (await ok(api.DELETE('/team/{team_id}/members/{user_id}', { params: { path: { team_id: team.id, user_id: userId } } })), reload()));
   return (
     <section aria-labelledby="members-title">
       <h1 id="members-title">Members of {team.name}</h1>
-      <ErrorBox error={action.error} />
-      <Load value={members} what="members" retry={reload}>
+      <ErrorBox error={error} />
+      <Load query={members} what="members">
         {(list) =>
           list.length === 0 ? (
             <Empty>No members.</Empty>
@@ -56,14 +66,14 @@ export function Members() {
                       <td>{m.name}</td>
                       <td>{m.email}</td>
                       <td>
-                        <select aria-label={`Role of ${m.name}`} value={m.role} onChange={(e) => void change(m.id, e.target.value as Role)}>
+                        <select aria-label={`Role of ${m.name}`} value={m.role} onChange={(e) => change.mutate({ userId: m.id, next: roleOf(e.target.value) })}>
                           {ROLES.map((r) => (
                             <option key={r}>{r}</option>
                           ))}
                         </select>
                       </td>
                       <td>
-                        <button type="button" className="danger" onClick={() => void remove(m.id)}>
+                        <button type="button" className="danger" onClick={() => remove.mutate(m.id)}>
                           {m.id === me.id ? 'Leave' : 'Remove'}
                         </button>
                       </td>
@@ -75,39 +85,23 @@ export function Members() {
           )
         }
       </Load>
-      <form className="panel inline-form" onSubmit={add} aria-label="Add a member">
+      <form className="panel inline-form" onSubmit={submit} aria-label="Add a member">
         <Field label="Email of an existing user">
           <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
         </Field>
         <Field label="Role">
-          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          <select value={role} onChange={(e) => setRole(roleOf(e.target.value))}>
             {ROLES.map((r) => (
               <option key={r}>{r}</option>
             ))}
           </select>
         </Field>
-        <button type="submit" className="primary" disabled={action.busy}>
+        <button type="submit" className="primary" disabled={busy}>
           Add member
         </button>
       </form>
     </section>
   );
-}
-
-interface Key {
-  id: number;
-  name: string;
-  role: string;
-  createdAt: string;
-  lastUsedAt?: string | null;
-}
-
-interface PersonalKey {
-  id: number;
-  name: string;
-  ceiling: Role | null;
-  createdAt: string;
-  lastUsedAt: string | null;
 }
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : 'never');
@@ -148,27 +142,33 @@ export function ApiKeys() {
 
 function TeamKeys() {
   const { team } = useSession();
-  const [keys, reload] = useAsync(async () => (await ok(api.GET('/team/{team_id}/apikey', { params: { path: { team_id: team.id } } }))) as unknown as Key[], [team.id]);
+  const client = useQueryClient();
+  const apiKeys = useQuery(teamKeysQuery(team.id));
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('projectViewer');
   const [shown, setShown] = useState<string | null>(null);
-  const action = useAction();
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    const key = await action.run(() => ok(api.POST('/team/{team_id}/apikey', { params: { path: { team_id: team.id } }, body: { name, role } })));
-    if (key) {
-      setShown((key as { token: string }).token);
+  const path = { team_id: team.id };
+  const reload = () => client.invalidateQueries({ queryKey: keys.teamKeys(team.id) });
+  const create = useMutation({
+    mutationFn: () => ok(api.POST('/team/{team_id}/apikey', { params: { path }, body: { name, role } })),
+    onSuccess: ({ token }) => {
+      setShown(token);
       setName('');
-      reload();
-    }
+      return reload();
+    },
+  });
+  const remove = useMutation({ mutationFn: (id: number) => ok(api.DELETE('/team/{team_id}/apikey/{id}', { params: { path: { ...path, id } } })), onSuccess: reload });
+  const { busy, error } = mutationsState(create, remove);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
   };
-  const remove = (id: number) => action.run(async () => (await ok(api.DELETE('/team/{team_id}/apikey/{id}', { params: { path: { team_id: team.id, id } } })), reload()));
   return (
     <div className="panel" role="region" aria-labelledby="team-keys-title">
       <h2 id="team-keys-title">Team keys of {team.name}</h2>
       {shown ? <ShownOnce token={shown} onDone={() => setShown(null)} /> : null}
-      <ErrorBox error={action.error} />
-      <Load value={keys} what="API keys" retry={reload}>
+      <ErrorBox error={error} />
+      <Load query={apiKeys} what="API keys">
         {(list) =>
           list.length === 0 ? (
             <Empty>No API key yet.</Empty>
@@ -179,7 +179,7 @@ function TeamKeys() {
                   <span>
                     {k.name} <span className="muted">({k.role})</span>
                   </span>
-                  <button type="button" className="danger" onClick={() => void remove(k.id)}>
+                  <button type="button" className="danger" onClick={() => remove.mutate(k.id)}>
                     Delete
                   </button>
                 </li>
@@ -188,18 +188,18 @@ function TeamKeys() {
           )
         }
       </Load>
-      <form className="inline-form" onSubmit={create} aria-label="New team key">
+      <form className="inline-form" onSubmit={submit} aria-label="New team key">
         <Field label="Key name">
           <input required value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field label="Role">
-          <select value={role} onChange={(e) => setRole(e.target.value as Role)}>
+          <select value={role} onChange={(e) => setRole(roleOf(e.target.value))}>
             {ROLES.map((r) => (
               <option key={r}>{r}</option>
             ))}
           </select>
         </Field>
-        <button type="submit" className="primary" disabled={action.busy}>
+        <button type="submit" className="primary" disabled={busy}>
           Create key
         </button>
       </form>
@@ -208,27 +208,32 @@ function TeamKeys() {
 }
 
 function PersonalKeys() {
-  const [keys, reload] = useAsync(async () => (await ok(api.GET('/user/apikey'))) as unknown as PersonalKey[], []);
+  const client = useQueryClient();
+  const apiKeys = useQuery(personalKeysQuery);
   const [name, setName] = useState('');
-  const [ceiling, setCeiling] = useState<Role | ''>('');
+  const [ceiling, setCeiling] = useState<Role | null>(null);
   const [shown, setShown] = useState<string | null>(null);
-  const action = useAction();
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    const key = await action.run(() => ok(api.POST('/user/apikey', { body: { name, ceiling: ceiling === '' ? null : ceiling } })));
-    if (key) {
-      setShown((key as { token: string }).token);
+  const reload = () => client.invalidateQueries({ queryKey: keys.personalKeys });
+  const create = useMutation({
+    mutationFn: () => ok(api.POST('/user/apikey', { body: { name, ceiling } })),
+    onSuccess: ({ token }) => {
+      setShown(token);
       setName('');
-      reload();
-    }
+      return reload();
+    },
+  });
+  const revoke = useMutation({ mutationFn: (key: PersonalApiKey) => ok(api.DELETE('/user/apikey/{id}', { params: { path: { id: key.id } } })), onSuccess: reload });
+  const { busy, error } = mutationsState(create, revoke);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
   };
-  const revoke = (key: PersonalKey) => action.run(async () => (await ok(api.DELETE('/user/apikey/{id}', { params: { path: { id: key.id } } })), reload()));
   return (
     <div className="panel" role="region" aria-labelledby="personal-keys-title">
       <h2 id="personal-keys-title">Your personal keys</h2>
       {shown ? <ShownOnce token={shown} onDone={() => setShown(null)} /> : null}
-      <ErrorBox error={action.error} />
-      <Load value={keys} what="personal keys" retry={reload}>
+      <ErrorBox error={error} />
+      <Load query={apiKeys} what="personal keys">
         {(list) =>
           list.length === 0 ? (
             <Empty>No personal key yet.</Empty>
@@ -254,7 +259,7 @@ function PersonalKeys() {
                       <td>{when(k.createdAt)}</td>
                       <td>{when(k.lastUsedAt)}</td>
                       <td>
-                        <button type="button" className="danger" onClick={() => void revoke(k)} disabled={action.busy}>
+                        <button type="button" className="danger" onClick={() => revoke.mutate(k)} disabled={busy}>
                           Revoke {k.name}
                         </button>
                       </td>
@@ -266,19 +271,19 @@ function PersonalKeys() {
           )
         }
       </Load>
-      <form className="inline-form" onSubmit={create} aria-label="New personal key">
+      <form className="inline-form" onSubmit={submit} aria-label="New personal key">
         <Field label="Personal key name">
           <input required value={name} onChange={(e) => setName(e.target.value)} />
         </Field>
         <Field label="Ceiling" hint="The highest role the key acts with in any team">
-          <select value={ceiling} onChange={(e) => setCeiling(e.target.value as Role | '')}>
+          <select value={ceiling ?? ''} onChange={(e) => setCeiling(oneOf(ROLES, e.target.value) ?? null)}>
             <option value="">Your own role in each team</option>
             {ROLES.map((r) => (
               <option key={r}>{r}</option>
             ))}
           </select>
         </Field>
-        <button type="submit" className="primary" disabled={action.busy}>
+        <button type="submit" className="primary" disabled={busy}>
           Create personal key
         </button>
       </form>

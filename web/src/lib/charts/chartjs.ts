@@ -125,12 +125,12 @@ export function renderChartJs(body: HTMLElement, chart: PublicChart, data: AxisC
   }
   const canvas = h('canvas', { role: 'img', 'aria-label': chart.name ?? 'Chart' });
   body.append(canvas);
-  const config = {
+  const config: ChartConfiguration = {
     type,
     data: { labels: data.data.labels ?? [], datasets },
     options,
     plugins: chart.dataLabels && (type === 'line' || type === 'bar') ? [dataLabels] : [],
-  } as unknown as ChartConfiguration;
+  };
   return new Chart(canvas, config);
 }
 

@@ -1,0 +1,143 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, ApiError, ok } from './client';
+import { rowsOf } from './narrow';
+import type { ChartPreview } from './types';
+
+const team = (teamId: number) => ['team', teamId] as const;
+const datasets = (teamId: number) => [...team(teamId), 'datasets'] as const;
+const dataset = (teamId: number, datasetId: number) => [...datasets(teamId), datasetId] as const;
+const project = (projectId: number) => ['project', projectId] as const;
+const charts = (projectId: number) => [...project(projectId), 'charts'] as const;
+
+/**
+ * Every query key of the editor. Keys nest: a team's datasets sit under the team, a dataset's
+ * requests and columns under the dataset, a dashboard's charts and share policies under the
+ * dashboard, so invalidating a key refreshes everything below it.
+ */
+export const keys = {
+  me: ['me'] as const,
+  teams: ['teams'] as const,
+  providers: ['connection-providers'] as const,
+  personalKeys: ['personal-keys'] as const,
+  projects: (teamId: number) => [...team(teamId), 'projects'] as const,
+  connections: (teamId: number) => [...team(teamId), 'connections'] as const,
+  members: (teamId: number) => [...team(teamId), 'members'] as const,
+  teamKeys: (teamId: number) => [...team(teamId), 'api-keys'] as const,
+  datasets,
+  dataset,
+  datasetColumns: (teamId: number, datasetId: number) => [...dataset(teamId, datasetId), 'columns'] as const,
+  dataRequests: (teamId: number, datasetId: number) => [...dataset(teamId, datasetId), 'requests'] as const,
+  project,
+  charts,
+  chart: (projectId: number, chartId: number) => [...charts(projectId), chartId] as const,
+  sharePolicies: (projectId: number) => [...project(projectId), 'share-policies'] as const,
+  // Keyed by all they are computed from, apart from the dataset and dashboard keys: saving a dataset
+  // or a chart does not read them again, another query or form does.
+  requestColumns: (teamId: number, datasetId: number, request: RequestSource) => ['request-columns', teamId, datasetId, request] as const,
+  chartPreview: (projectId: number, body: ChartPreview) => ['chart-preview', projectId, body] as const,
+};
+
+/** Who is signed in; null when nobody is (a 401 is an answer here, not an error). */
+export const meQuery = queryOptions({
+  queryKey: keys.me,
+  queryFn: async () => {
+    try {
+      return await ok(api.GET('/user/me'));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return null;
+      throw error;
+    }
+  },
+});
+
+export const teamsQuery = queryOptions({ queryKey: keys.teams, queryFn: () => ok(api.GET('/team')) });
+
+export const providersQuery = queryOptions({ queryKey: keys.providers, queryFn: () => ok(api.GET('/connection-providers')) });
+
+export const personalKeysQuery = queryOptions({ queryKey: keys.personalKeys, queryFn: () => ok(api.GET('/user/apikey')) });
+
+export const projectsQuery = (teamId: number) =>
+  queryOptions({ queryKey: keys.projects(teamId), queryFn: () => ok(api.GET('/project/team/{team_id}', { params: { path: { team_id: teamId } } })) });
+
+export const connectionsQuery = (teamId: number) =>
+  queryOptions({ queryKey: keys.connections(teamId), queryFn: () => ok(api.GET('/team/{team_id}/connections', { params: { path: { team_id: teamId } } })) });
+
+export const membersQuery = (teamId: number) =>
+  queryOptions({ queryKey: keys.members(teamId), queryFn: () => ok(api.GET('/team/{team_id}/members', { params: { path: { team_id: teamId } } })) });
+
+export const teamKeysQuery = (teamId: number) =>
+  queryOptions({ queryKey: keys.teamKeys(teamId), queryFn: () => ok(api.GET('/team/{team_id}/apikey', { params: { path: { team_id: teamId } } })) });
+
+export const datasetsQuery = (teamId: number) =>
+  queryOptions({ queryKey: keys.datasets(teamId), queryFn: () => ok(api.GET('/team/{team_id}/datasets', { params: { path: { team_id: teamId } } })) });
+
+export const datasetQuery = (teamId: number, datasetId: number) =>
+  queryOptions({
+    queryKey: keys.dataset(teamId, datasetId),
+    queryFn: () => ok(api.GET('/team/{team_id}/datasets/{dataset_id}', { params: { path: { team_id: teamId, dataset_id: datasetId } } })),
+  });
+
+export const dataRequestsQuery = (teamId: number, datasetId: number) =>
+  queryOptions({
+    queryKey: keys.dataRequests(teamId, datasetId),
+    queryFn: () => ok(api.GET('/team/{team_id}/datasets/{dataset_id}/dataRequests', { params: { path: { team_id: teamId, dataset_id: datasetId } } })),
+  });
+
+/** A dataset's column names, read from a small run of it. */
+export const datasetColumnsQuery = (teamId: number, datasetId: number) =>
+  queryOptions({
+    queryKey: keys.datasetColumns(teamId, datasetId),
+    queryFn: async () => {
+      const result = await ok(api.POST('/team/{team_id}/datasets/{dataset_id}/request', { params: { path: { team_id: teamId, dataset_id: datasetId } }, body: { limit: 20 } }));
+      return columnNames(result.meta.columns, result.data);
+    },
+  });
+
+/** What a data request's columns are read from: its saved query on its connection. */
+export interface RequestSource {
+  id: number;
+  connectionId: number | null;
+  query: string;
+}
+
+/** A data request's column names, read from a small run of its saved query. */
+export const requestColumnsQuery = (teamId: number, datasetId: number, request: RequestSource) =>
+  queryOptions({
+    queryKey: keys.requestColumns(teamId, datasetId, request),
+    queryFn: async () => {
+      const { dataRequest } = await ok(
+        api.POST('/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}/request', { params: { path: { team_id: teamId, dataset_id: datasetId, id: request.id } }, body: { limit: 20 } }),
+      );
+      return columnNames(dataRequest.meta.columns, dataRequest.responseData.data);
+    },
+  });
+
+/** The columns the source named, else the keys of the first row. */
+function columnNames(columns: { name: string }[], data: unknown): string[] {
+  return columns.length > 0 ? columns.map((c) => c.name) : Object.keys(rowsOf(data)[0] ?? {});
+}
+
+export const projectQuery = (projectId: number) =>
+  queryOptions({ queryKey: keys.project(projectId), queryFn: () => ok(api.GET('/project/{id}', { params: { path: { id: projectId } } })) });
+
+export const chartsQuery = (projectId: number) =>
+  queryOptions({ queryKey: keys.charts(projectId), queryFn: () => ok(api.GET('/project/{project_id}/chart', { params: { path: { project_id: projectId } } })) });
+
+export const chartQuery = (projectId: number, chartId: number) =>
+  queryOptions({ queryKey: keys.chart(projectId, chartId), queryFn: () => ok(api.GET('/project/{project_id}/chart/{id}', { params: { path: { project_id: projectId, id: chartId } } })) });
+
+export const sharePoliciesQuery = (projectId: number) =>
+  queryOptions({ queryKey: keys.sharePolicies(projectId), queryFn: () => ok(api.GET('/project/{id}/share/policy', { params: { path: { id: projectId } } })) });
+
+/**
+ * The data of an unsaved chart (`POST …/chart/preview`). The body is part of the key: an answer
+ * belongs to the form it was asked for, and a request whose form changed meanwhile is cancelled.
+ */
+export const chartPreviewQuery = (projectId: number, body: ChartPreview) =>
+  queryOptions({
+    queryKey: keys.chartPreview(projectId, body),
+    queryFn: async ({ signal }) => {
+      const answer = await ok(api.POST('/project/{project_id}/chart/preview', { params: { path: { project_id: projectId } }, body, signal }));
+      return { body, chartData: answer.chartData };
+    },
+  });
