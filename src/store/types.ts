@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ChartDisplay } from '../modules/dashboards/chart-display.js';
 
 /*
  * Row types of Plotline's own store. Column names follow the interface spec's field names
@@ -16,6 +17,13 @@ type Json = ColumnType<unknown, string | null | undefined, string | null>;
 type Timestamp = ColumnType<Date | string, string, string>;
 type TimestampNullable = ColumnType<Date | string | null, string | null | undefined, string | null>;
 type Created = ColumnType<Date | string, string, never>;
+
+/**
+ * The column of a record field, by the kinds above: booleans are `bool`, free values, objects and
+ * arrays `json`, the rest stored as they are. Each such column has a default (null at least), so
+ * an insert may leave it out.
+ */
+type ColumnOf<T> = unknown extends T ? Json : [T] extends [boolean] ? Bool : [T] extends [boolean | null] ? BoolNullable : [T] extends [object | null] ? Json : Generated<T>;
 
 export interface UsersTable {
   id: Generated<number>;
@@ -201,7 +209,10 @@ export interface ProjectsTable {
   updatedAt: Timestamp;
 }
 
-export interface ChartsTable {
+/** A chart's display options are columns of the same names (src/modules/dashboards/chart-display.ts). */
+type ChartDisplayColumns = { [K in keyof ChartDisplay]: ColumnOf<ChartDisplay[K]> };
+
+export interface ChartsTable extends ChartDisplayColumns {
   id: Generated<number>;
   project_id: number;
   name: string | null;
@@ -211,9 +222,6 @@ export interface ChartsTable {
   shareable: Bool;
   chartData: Json;
   chartDataUpdated: TimestampNullable;
-  displayLegend: Bool;
-  pointRadius: number | null;
-  dataLabels: Bool;
   startDate: TimestampNullable;
   endDate: TimestampNullable;
   dateVarsFormat: string | null;
@@ -224,22 +232,7 @@ export interface ChartsTable {
   autoUpdate: number | null;
   lastAutoUpdate: TimestampNullable;
   draft: Bool;
-  mode: Generated<string>;
-  maxValue: number | null;
-  minValue: number | null;
   disabledExport: BoolNullable;
-  onReport: Bool;
-  xLabelTicks: string | null;
-  stacked: Bool;
-  horizontal: Bool;
-  showGrowth: Bool;
-  invertGrowth: Bool;
-  layout: Json;
-  isLogarithmic: Bool;
-  content: string | null;
-  ranges: Json;
-  dashedLastPoint: Bool;
-  defaultRowsPerPage: number | null;
   dashboardOrder: number | null;
   createdAt: Created;
   updatedAt: Timestamp;
