@@ -3,6 +3,7 @@ import { api, ok } from '../api/client';
 import { useRouter } from '../router';
 import { useSession } from '../session';
 import { Empty, ErrorBox, Field, Load, useAction, useAsync } from '../ui';
+import type { PublicChart, PublicConfig } from '../../../src/lib/types';
 import { ChartCard } from './ChartCard';
 import type { Dataset, RunResult } from './Datasets';
 
@@ -262,6 +263,9 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
   );
 }
 
+/** A public chart whose dataset configs carry only what the form sets. */
+type PreviewCard = Omit<PublicChart, 'ChartDatasetConfigs'> & { ChartDatasetConfigs: Pick<PublicConfig, 'datasetColor' | 'legend'>[] };
+
 interface PreviewBody {
   name: string;
   type: string;
@@ -297,8 +301,8 @@ function useLivePreview(projectId: number, body: PreviewBody, enabled: boolean):
   return { ...state, refresh };
 }
 
-/** What the report's chart card draws from: the previewed chart with its data. */
-function previewChart(id: number, { body, chartData }: { body: PreviewBody; chartData: unknown }) {
+/** What the report's chart card draws from: the previewed chart with its data, and the display options' defaults. */
+function previewChart(id: number, { body, chartData }: { body: PreviewBody; chartData: unknown }): PreviewCard {
   return {
     id,
     name: body.name,
