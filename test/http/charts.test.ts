@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/platform/authorization.js';
+import { CHART_DISPLAY_DEFAULTS, CHART_DISPLAY_KEYS, ChartDisplayInput } from '../../src/modules/dashboards/chart-display.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
 import { insertDataset } from '../helpers/fixtures.js';
 
@@ -92,6 +93,32 @@ const FULL_CDC = {
   configuration: { variables: [{ name: 'region', value: 'eu' }] },
 };
 
+/** A value a body may set, unlike `fallback`, read off the body schema of a display option. */
+function unlike(schema: Json, fallback: unknown): unknown {
+  if (Array.isArray(schema.anyOf)) return unlike(schema.anyOf.find((member: Json) => member.type !== 'null'), fallback);
+  if (Array.isArray(schema.enum)) return schema.enum.find((value: unknown) => value !== fallback);
+  switch (schema.type) {
+    case 'boolean':
+      return fallback !== true;
+    case 'integer':
+    case 'number': {
+      const value = Math.min(Math.max(7, schema.minimum ?? 7), schema.maximum ?? 7);
+      return value === fallback ? value + 1 : value;
+    }
+    case 'string':
+      return 'Set by the test';
+    case 'object':
+      return { set: [1, 2] };
+    case 'array':
+      return [{ set: true }];
+  }
+  throw new Error(`No value to set for the schema ${JSON.stringify(schema)}`);
+}
+
+/** Every display option, set unlike its default. */
+const DISPLAY = Object.fromEntries(CHART_DISPLAY_KEYS.map((key) => [key, unlike(ChartDisplayInput.properties[key], CHART_DISPLAY_DEFAULTS[key])]));
+const displayOf = (chart: Json) => Object.fromEntries(CHART_DISPLAY_KEYS.map((key) => [key, chart[key]]));
+
 describe.each<StoreKind>(['sqlite', 'postgres'])('charts round trip (%s)', (store) => {
   let t: TestApp;
   let owner: Person;
@@ -142,6 +169,28 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('charts round trip (%s)', (stor
 
     const get = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${chart.id}`, token: owner.token });
     expect(get.json()).toMatchObject({ ...changed, id: chart.id, project_id: projectId, createdAt: chart.createdAt, chartData: null });
+  });
+
+  it('round-trips every display option: on the chart, on the dashboard and on its share link', async () => {
+    for (const key of CHART_DISPLAY_KEYS) expect(DISPLAY[key], key).not.toEqual(CHART_DISPLAY_DEFAULTS[key]);
+    const create = await t.request({ method: 'POST', url: `/project/${projectId}/chart`, token: owner.token, payload: { name: 'Display', type: 'line', public: true, ...DISPLAY } });
+    expect(create.statusCode, create.body).toBe(200);
+    const id = create.json().id;
+    expect(displayOf(create.json())).toEqual(DISPLAY);
+
+    const get = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${id}`, token: owner.token });
+    expect(displayOf(get.json())).toEqual(DISPLAY);
+    const project = await t.request({ method: 'GET', url: `/project/${projectId}`, token: owner.token });
+    expect(displayOf(project.json().Charts.find((chart: Json) => chart.id === id))).toEqual(DISPLAY);
+    const policy = await t.request({ method: 'POST', url: `/project/${projectId}/chart/${id}/share/policy`, token: owner.token });
+    expect(policy.statusCode, policy.body).toBe(200);
+    const shared = await t.request({ method: 'GET', url: `/chart/share/${policy.json().share_string}` });
+    expect(shared.statusCode, shared.body).toBe(200);
+    expect(displayOf(shared.json())).toEqual(DISPLAY);
+
+    // Left out of a body, each holds its default.
+    const bare = await t.request({ method: 'POST', url: `/project/${projectId}/chart`, token: owner.token, payload: { name: 'Bare', type: 'line' } });
+    expect(displayOf(bare.json())).toEqual(CHART_DISPLAY_DEFAULTS);
   });
 
   it('round-trips every chart dataset config field', async () => {

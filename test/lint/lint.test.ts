@@ -45,6 +45,13 @@ describe('lint', () => {
       expect(engine).toEqual([]);
     });
 
+    it('the store may not import modules or platform, even for a type', async () => {
+      for (const target of ['modules/dashboards/chart-display.js', 'platform/access.js']) {
+        const messages = await lintAs('src/store/probe.ts', `import type { X } from '../${target}';\nexport type Y = X;\n`);
+        expect(messages.map((m) => m.ruleId), target).toEqual(['@typescript-eslint/no-restricted-imports']);
+      }
+    });
+
     it('platform may not import a module, even for a type', async () => {
       const messages = await lintAs('src/platform/probe.ts', "import type { Team } from '../modules/identity/teams-repository.js';\nexport type T = Team;\n");
       expect(messages.map((m) => m.ruleId)).toEqual(['@typescript-eslint/no-restricted-imports']);

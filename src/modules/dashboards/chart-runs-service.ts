@@ -6,6 +6,7 @@ import { stableHash } from '../../runtime/cache/cache-key.js';
 import type { Row, RunMeta, TruncationReason } from '../../sources/index.js';
 import type { Chart, ChartDatasetConfig, ProjectRef } from './charts-repository.js';
 import type { ChartsService } from './charts-service.js';
+import { displayOf } from './chart-display.js';
 import { filtersToConditions, type DatasetRecord, type DatasetRows, type DatasetRunner, type DatasetsService, type PreparedDataset, type RuntimeFilter } from '../data/index.js';
 
 export interface ChartRunInputs {
@@ -174,6 +175,9 @@ function effectiveConfig(config: ChartDatasetConfig, dataset: DatasetRecord): Da
 
 function chartInput(chart: Chart, timezone: string | null): ChartInput {
   return {
+    // Every display option goes along; the engine's own type names those it reads, and the
+    // compiler holds their types to it.
+    ...displayOf(chart),
     type: chart.type ?? 'line',
     subType: chart.subType,
     timeInterval: chart.timeInterval,
@@ -182,18 +186,9 @@ function chartInput(chart: Chart, timezone: string | null): ChartInput {
     currentEndDate: chart.currentEndDate,
     fixedStartDate: chart.fixedStartDate,
     includeZeros: chart.includeZeros,
-    showGrowth: chart.showGrowth,
-    invertGrowth: chart.invertGrowth,
     timezone: timezone ?? 'UTC',
-    content: chart.content,
+    // Stored as free JSON: the engine takes an array of ranges or nothing.
     ranges: Array.isArray(chart.ranges) ? (chart.ranges as ChartInput['ranges']) : null,
-    displayLegend: chart.displayLegend,
-    pointRadius: chart.pointRadius,
-    stacked: chart.stacked,
-    horizontal: chart.horizontal,
-    minValue: chart.minValue,
-    maxValue: chart.maxValue,
-    isLogarithmic: chart.isLogarithmic,
   };
 }
 

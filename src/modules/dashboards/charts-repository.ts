@@ -6,6 +6,11 @@ import type { ChartDatasetConfigsTable, ChartsTable } from '../../store/types.js
 import { grantFromColumns, type Grant } from '../../platform/authorization.js';
 import type { Static } from 'typebox';
 import type { CdcInput, ChartInput, Chart as ChartSchema, ChartDatasetConfig as ChartDatasetConfigSchema } from './charts-schemas.js';
+import { CHART_DISPLAY_COLUMNS, type ChartDisplay } from './chart-display.js';
+
+// Each display option is a column of the same name (a migration adds it; src/store/types.ts names it):
+// this line stops the build when one is missing there.
+const _displayColumns: readonly (keyof ChartsTable)[] = [] as (keyof ChartDisplay)[];
 
 /**
  * A chart dataset config as stored and answered: its response schema. The store always holds an
@@ -32,7 +37,7 @@ export interface DatasetRef {
   project_ids: number[];
 }
 
-const CHART_JSON = ['layout', 'ranges'] as const;
+const CHART_JSON = CHART_DISPLAY_COLUMNS.filter((c) => c.kind === 'json').map((c) => c.key);
 
 const CDC_JSON = ['conditions', 'fillColor', 'excludedFields', 'columnsOrder', 'configuration'] as const;
 
@@ -67,6 +72,16 @@ function toConfig(row: Selectable<ChartDatasetConfigsTable>): ChartDatasetConfig
   };
 }
 
+/** The display columns of a chart row, each read by its column kind. */
+function toDisplay(row: Selectable<ChartsTable>): ChartDisplay {
+  const out: Record<string, unknown> = {};
+  for (const { key, kind } of CHART_DISPLAY_COLUMNS) {
+    const value = row[key];
+    out[key] = kind === 'bool' ? toBool(value as boolean | number) : kind === 'boolOrNull' ? toBoolOrNull(value as boolean | number | null) : kind === 'json' ? fromJson<unknown>(value, null) : value;
+  }
+  return out as ChartDisplay;
+}
+
 function toChart(row: Selectable<ChartsTable>, configs: ChartDatasetConfig[]): Chart {
   return {
     id: row.id,
@@ -78,9 +93,7 @@ function toChart(row: Selectable<ChartsTable>, configs: ChartDatasetConfig[]): C
     shareable: toBool(row.shareable),
     chartData: fromJson<unknown>(row.chartData, null),
     chartDataUpdated: toIso(row.chartDataUpdated),
-    displayLegend: toBool(row.displayLegend),
-    pointRadius: row.pointRadius,
-    dataLabels: toBool(row.dataLabels),
+    ...toDisplay(row),
     startDate: toIso(row.startDate),
     endDate: toIso(row.endDate),
     dateVarsFormat: row.dateVarsFormat,
@@ -91,22 +104,7 @@ function toChart(row: Selectable<ChartsTable>, configs: ChartDatasetConfig[]): C
     autoUpdate: row.autoUpdate,
     lastAutoUpdate: toIso(row.lastAutoUpdate),
     draft: toBool(row.draft),
-    mode: row.mode,
-    maxValue: row.maxValue,
-    minValue: row.minValue,
     disabledExport: toBoolOrNull(row.disabledExport),
-    onReport: toBool(row.onReport),
-    xLabelTicks: row.xLabelTicks,
-    stacked: toBool(row.stacked),
-    horizontal: toBool(row.horizontal),
-    showGrowth: toBool(row.showGrowth),
-    invertGrowth: toBool(row.invertGrowth),
-    layout: fromJson<unknown>(row.layout, null),
-    isLogarithmic: toBool(row.isLogarithmic),
-    content: row.content,
-    ranges: fromJson<unknown>(row.ranges, null),
-    dashedLastPoint: toBool(row.dashedLastPoint),
-    defaultRowsPerPage: row.defaultRowsPerPage,
     dashboardOrder: row.dashboardOrder,
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),

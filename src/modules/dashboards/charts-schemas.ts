@@ -3,16 +3,13 @@ import { Id, Timestamp } from '../../platform/http-schemas.js';
 
 // The engine owns what a chart can be; the API validates against the same lists.
 import { CHART_TYPES, CONDITION_OPERATORS, OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
-
-export const CHART_MODES = ['chart', 'kpichart'] as const;
-export const X_LABEL_TICKS = ['default', 'half', 'third', 'fourth', 'showAll'] as const;
+import { ChartDisplay, ChartDisplayInput } from './chart-display.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Str = (maxLength: number) => Type.String({ maxLength });
 /** Integer columns are Postgres `integer`. */
 const Int32 = Type.Integer({ minimum: -2147483648, maximum: 2147483647 });
 const Count = Type.Integer({ minimum: 0, maximum: 2147483647 });
-const FreeObject = Type.Object({}, { additionalProperties: true });
 /** Full timestamps or plain dates (`2024-01-31`); both are stored as ISO UTC. */
 const DateInput = Type.Union([Type.String({ format: 'date-time' }), Type.String({ format: 'date' })]);
 const Opt = Type.Optional;
@@ -105,9 +102,6 @@ const chartFields = {
   subType: Opt(Nullable(Str(100))),
   public: Opt(Type.Boolean()),
   shareable: Opt(Type.Boolean()),
-  displayLegend: Opt(Type.Boolean()),
-  pointRadius: Opt(Nullable(Type.Integer({ minimum: 0, maximum: 1000 }))),
-  dataLabels: Opt(Type.Boolean()),
   startDate: Opt(Nullable(DateInput)),
   endDate: Opt(Nullable(DateInput)),
   dateVarsFormat: Opt(Nullable(Str(100))),
@@ -117,23 +111,9 @@ const chartFields = {
   timeInterval: Opt(Type.Enum([...TIME_INTERVALS])),
   autoUpdate: Opt(Nullable(Type.Integer({ minimum: 0, maximum: 31_536_000, description: 'Seconds between automatic refreshes; 0 or null = off' }))),
   draft: Opt(Type.Boolean()),
-  mode: Opt(Type.Enum([...CHART_MODES])),
-  maxValue: Opt(Nullable(Int32)),
-  minValue: Opt(Nullable(Int32)),
   disabledExport: Opt(Nullable(Type.Boolean())),
-  onReport: Opt(Type.Boolean()),
-  xLabelTicks: Opt(Nullable(Type.Enum([...X_LABEL_TICKS]))),
-  stacked: Opt(Type.Boolean()),
-  horizontal: Opt(Type.Boolean()),
-  showGrowth: Opt(Type.Boolean()),
-  invertGrowth: Opt(Type.Boolean()),
-  layout: Opt(Nullable(FreeObject)),
-  isLogarithmic: Opt(Type.Boolean()),
-  content: Opt(Nullable(Str(100_000))),
-  ranges: Opt(Nullable(Type.Array(Type.Unknown(), { maxItems: 100 }))),
-  dashedLastPoint: Opt(Type.Boolean()),
-  defaultRowsPerPage: Opt(Nullable(Type.Integer({ minimum: 1, maximum: 10_000 }))),
   dashboardOrder: Opt(Nullable(Int32)),
+  ...ChartDisplayInput.properties,
 };
 
 const ChartName = Type.String({ minLength: 1, maxLength: 200 });
@@ -194,9 +174,7 @@ export const Chart = Type.Object({
   shareable: Type.Boolean(),
   chartData: Type.Unknown({ description: 'Last computed chart payload (server-owned)' }),
   chartDataUpdated: Nullable(Timestamp),
-  displayLegend: Type.Boolean(),
-  pointRadius: Nullable(Type.Integer()),
-  dataLabels: Type.Boolean(),
+  ...ChartDisplay.properties,
   startDate: Nullable(Timestamp),
   endDate: Nullable(Timestamp),
   dateVarsFormat: Nullable(Type.String()),
@@ -207,22 +185,7 @@ export const Chart = Type.Object({
   autoUpdate: Nullable(Type.Integer()),
   lastAutoUpdate: Nullable(Timestamp),
   draft: Type.Boolean(),
-  mode: Type.String(),
-  maxValue: Nullable(Type.Integer()),
-  minValue: Nullable(Type.Integer()),
   disabledExport: Nullable(Type.Boolean()),
-  onReport: Type.Boolean(),
-  xLabelTicks: Nullable(Type.String()),
-  stacked: Type.Boolean(),
-  horizontal: Type.Boolean(),
-  showGrowth: Type.Boolean(),
-  invertGrowth: Type.Boolean(),
-  layout: Type.Unknown(),
-  isLogarithmic: Type.Boolean(),
-  content: Nullable(Type.String()),
-  ranges: Type.Unknown(),
-  dashedLastPoint: Type.Boolean(),
-  defaultRowsPerPage: Nullable(Type.Integer()),
   dashboardOrder: Nullable(Type.Integer()),
   createdAt: Timestamp,
   updatedAt: Timestamp,

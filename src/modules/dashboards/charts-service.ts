@@ -8,6 +8,7 @@ import type { Db } from '../../store/index.js';
 import type { ProjectsService } from './projects-service.js';
 import type { SharingRepository } from './sharing-repository.js';
 import type { Chart, ChartDatasetConfig, ChartsRepository, DatasetRef, ProjectRef } from './charts-repository.js';
+import { CHART_DISPLAY_DEFAULTS, withDisplayDefaults } from './chart-display.js';
 import {
   Condition,
   UpdateChart,
@@ -26,7 +27,7 @@ const CDC_KEYS = Object.keys(UpdateChartDatasetConfig.properties) as (keyof CdcI
 const CONDITION_KEYS = Object.keys(Condition.properties);
 const DATE_KEYS = new Set<string>(['startDate', 'endDate']);
 
-/** What the store fills in for a chart column a body leaves out (the migration's defaults). */
+/** What a chart holds for a column its body leaves out: the migration's defaults, and the display options' own. */
 const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | 'updatedAt' | 'ChartDatasetConfigs'> = {
   name: null,
   subType: null,
@@ -34,9 +35,7 @@ const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | '
   shareable: false,
   chartData: null,
   chartDataUpdated: null,
-  displayLegend: false,
-  pointRadius: null,
-  dataLabels: false,
+  ...CHART_DISPLAY_DEFAULTS,
   startDate: null,
   endDate: null,
   dateVarsFormat: null,
@@ -47,22 +46,7 @@ const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | '
   autoUpdate: null,
   lastAutoUpdate: null,
   draft: true,
-  mode: 'chart',
-  maxValue: null,
-  minValue: null,
   disabledExport: null,
-  onReport: true,
-  xLabelTicks: 'default',
-  stacked: false,
-  horizontal: false,
-  showGrowth: false,
-  invertGrowth: false,
-  layout: null,
-  isLogarithmic: false,
-  content: null,
-  ranges: null,
-  dashedLastPoint: false,
-  defaultRowsPerPage: 10,
   dashboardOrder: null,
 };
 
@@ -173,7 +157,7 @@ export class ChartsService {
     const { project, membership } = await this.deps.projects.authorize(actor, projectId, 'chart:query');
     assertCan(membership, 'chart:write');
     const named = typeof input.name === 'string' && input.name.trim() !== '';
-    const fields = chartFields({ ...input, name: named ? input.name : undefined });
+    const fields = withDisplayDefaults(chartFields({ ...input, name: named ? input.name : undefined }));
     const at = new Date().toISOString();
     const configs: ChartDatasetConfig[] = [];
     for (const [index, config] of input.chartDatasetConfigs.entries()) {
@@ -216,9 +200,7 @@ export class ChartsService {
   }
 
   private async insertChart(projectId: number, input: CreateChartInput, trx: Db): Promise<number> {
-    const fields = chartFields(input);
-    fields.xLabelTicks ??= 'default';
-    fields.defaultRowsPerPage ??= 10;
+    const fields = withDisplayDefaults(chartFields(input));
     if (fields.dashboardOrder === undefined) fields.dashboardOrder = await this.deps.charts.nextDashboardOrder(projectId, trx);
     return this.deps.charts.create(projectId, fields, trx);
   }

@@ -1,6 +1,7 @@
 import { AppError, NotFoundError, RateLimitedError, ValidationError } from '../../errors/index.js';
 import type { Chart, ProjectRef } from './charts-repository.js';
 import type { ChartRunService } from './chart-runs-service.js';
+import { displayOf } from './chart-display.js';
 import type { ChartsService } from './charts-service.js';
 import type { Project } from './projects-repository.js';
 import type { ProjectsService } from './projects-service.js';
@@ -271,7 +272,7 @@ export function shareVariables(policy: SharePolicyRecord | undefined, query: Rec
   return variables;
 }
 
-/** The display projection of a chart: built field by field so nothing else can slip through. */
+/** The display projection of a chart: its identity, data and display options, picked by name so nothing else can slip through. */
 export function publicChart(chart: Chart, chartData: unknown, chartDataUpdated: string | null): PublicChartView {
   return {
     id: chart.id,
@@ -280,24 +281,7 @@ export function publicChart(chart: Chart, chartData: unknown, chartDataUpdated: 
     subType: chart.subType,
     chartData: chartData ?? null,
     chartDataUpdated,
-    layout: chart.layout ?? null,
-    displayLegend: chart.displayLegend,
-    dataLabels: chart.dataLabels,
-    stacked: chart.stacked,
-    horizontal: chart.horizontal,
-    showGrowth: chart.showGrowth,
-    invertGrowth: chart.invertGrowth,
-    isLogarithmic: chart.isLogarithmic,
-    content: chart.content,
-    ranges: chart.ranges ?? null,
-    defaultRowsPerPage: chart.defaultRowsPerPage,
-    maxValue: chart.maxValue,
-    minValue: chart.minValue,
-    xLabelTicks: chart.xLabelTicks,
-    pointRadius: chart.pointRadius,
-    dashedLastPoint: chart.dashedLastPoint,
-    mode: chart.mode,
-    onReport: chart.onReport,
+    ...displayOf(chart),
     ChartDatasetConfigs: chart.ChartDatasetConfigs.map((config) => ({
       id: config.id,
       legend: config.legend,

@@ -1,11 +1,13 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Timestamp } from '../../platform/http-schemas.js';
+import { ChartDisplay } from './chart-display.js';
 
 /**
  * What anonymous viewers of a share link receive, and nothing more: display fields only. No
  * queries, conditions, dataset or connection ids, policies or params, password state or secrets.
  * Responses are serialised through these schemas, so a field added to a chart or a dashboard
- * stays private until it is listed here.
+ * stays private until it is listed here; a chart's display options (chart-display.ts) are listed
+ * as a whole, being what the page draws the chart with.
  */
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -35,24 +37,7 @@ const publicChartProperties = {
   subType: Nullable(Type.String()),
   chartData: Type.Unknown({ description: 'Computed chart payload (see docs/chart-data.md); null when it could not be computed' }),
   chartDataUpdated: Nullable(Timestamp),
-  layout: Type.Unknown(),
-  displayLegend: Type.Boolean(),
-  dataLabels: Type.Boolean(),
-  stacked: Type.Boolean(),
-  horizontal: Type.Boolean(),
-  showGrowth: Type.Boolean(),
-  invertGrowth: Type.Boolean(),
-  isLogarithmic: Type.Boolean(),
-  content: Nullable(Type.String()),
-  ranges: Type.Unknown(),
-  defaultRowsPerPage: Nullable(Type.Integer()),
-  maxValue: Nullable(Type.Integer()),
-  minValue: Nullable(Type.Integer()),
-  xLabelTicks: Nullable(Type.String()),
-  pointRadius: Nullable(Type.Integer()),
-  dashedLastPoint: Type.Boolean(),
-  mode: Type.String(),
-  onReport: Type.Boolean(),
+  ...ChartDisplay.properties,
   ChartDatasetConfigs: Type.Array(PublicChartDatasetConfig),
   /** Set when this chart could not be computed for the link; the other charts still show. */
   error: Type.Optional(ChartError),

@@ -1251,23 +1251,41 @@ export interface operations {
                         /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
                         chartData: unknown;
                         chartDataUpdated: string | null;
+                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
                         layout: unknown;
+                        /** @description Show the legend */
                         displayLegend: boolean;
+                        /** @description Write each value on its point or bar (line and bar charts) */
                         dataLabels: boolean;
+                        /** @description Stack the series of a bar chart */
                         stacked: boolean;
+                        /** @description Lay the bars of a bar chart horizontally */
                         horizontal: boolean;
+                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
                         showGrowth: boolean;
+                        /** @description A fall is the good direction: growth statuses swap positive and negative */
                         invertGrowth: boolean;
+                        /** @description Logarithmic value axis */
                         isLogarithmic: boolean;
+                        /** @description The text of a markdown chart */
                         content: string | null;
+                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
                         ranges: unknown;
+                        /** @description Rows per page of a table chart */
                         defaultRowsPerPage: number | null;
+                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
                         maxValue: number | null;
+                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
                         minValue: number | null;
+                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
                         xLabelTicks: string | null;
+                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
                         pointRadius: number | null;
+                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
                         dashedLastPoint: boolean;
+                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
                         mode: string;
+                        /** @description Shown on the dashboard's report (its share page) */
                         onReport: boolean;
                         ChartDatasetConfigs: {
                             id: string;
@@ -1358,23 +1376,41 @@ export interface operations {
                             /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
                             chartData: unknown;
                             chartDataUpdated: string | null;
+                            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
                             layout: unknown;
+                            /** @description Show the legend */
                             displayLegend: boolean;
+                            /** @description Write each value on its point or bar (line and bar charts) */
                             dataLabels: boolean;
+                            /** @description Stack the series of a bar chart */
                             stacked: boolean;
+                            /** @description Lay the bars of a bar chart horizontally */
                             horizontal: boolean;
+                            /** @description Compare the last value with the one before it (`growth` in the chart data) */
                             showGrowth: boolean;
+                            /** @description A fall is the good direction: growth statuses swap positive and negative */
                             invertGrowth: boolean;
+                            /** @description Logarithmic value axis */
                             isLogarithmic: boolean;
+                            /** @description The text of a markdown chart */
                             content: string | null;
+                            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
                             ranges: unknown;
+                            /** @description Rows per page of a table chart */
                             defaultRowsPerPage: number | null;
+                            /** @description Top of the value axis (of a gauge, when it has no ranges) */
                             maxValue: number | null;
+                            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
                             minValue: number | null;
+                            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
                             xLabelTicks: string | null;
+                            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
                             pointRadius: number | null;
+                            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
                             dashedLastPoint: boolean;
+                            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
                             mode: string;
+                            /** @description Shown on the dashboard's report (its share page) */
                             onReport: boolean;
                             ChartDatasetConfigs: {
                                 id: string;
@@ -4315,9 +4351,42 @@ export interface operations {
                         /** @description Last computed chart payload (server-owned) */
                         chartData: unknown;
                         chartDataUpdated: string | null;
+                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+                        layout: unknown;
+                        /** @description Show the legend */
                         displayLegend: boolean;
-                        pointRadius: number | null;
+                        /** @description Write each value on its point or bar (line and bar charts) */
                         dataLabels: boolean;
+                        /** @description Stack the series of a bar chart */
+                        stacked: boolean;
+                        /** @description Lay the bars of a bar chart horizontally */
+                        horizontal: boolean;
+                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                        showGrowth: boolean;
+                        /** @description A fall is the good direction: growth statuses swap positive and negative */
+                        invertGrowth: boolean;
+                        /** @description Logarithmic value axis */
+                        isLogarithmic: boolean;
+                        /** @description The text of a markdown chart */
+                        content: string | null;
+                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+                        ranges: unknown;
+                        /** @description Rows per page of a table chart */
+                        defaultRowsPerPage: number | null;
+                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                        maxValue: number | null;
+                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                        minValue: number | null;
+                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                        xLabelTicks: string | null;
+                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                        pointRadius: number | null;
+                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                        dashedLastPoint: boolean;
+                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+                        mode: string;
+                        /** @description Shown on the dashboard's report (its share page) */
+                        onReport: boolean;
                         startDate: string | null;
                         endDate: string | null;
                         dateVarsFormat: string | null;
@@ -4328,22 +4397,7 @@ export interface operations {
                         autoUpdate: number | null;
                         lastAutoUpdate: string | null;
                         draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
                         disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
                         dashboardOrder: number | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -4434,9 +4488,6 @@ export interface operations {
                     subType?: string | null;
                     public?: boolean;
                     shareable?: boolean;
-                    displayLegend?: boolean;
-                    pointRadius?: number | null;
-                    dataLabels?: boolean;
                     startDate?: (string) | null;
                     endDate?: (string) | null;
                     dateVarsFormat?: string | null;
@@ -4447,26 +4498,49 @@ export interface operations {
                     timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
                     autoUpdate?: number | null;
                     draft?: boolean;
-                    /** @enum {unknown} */
-                    mode?: "chart" | "kpichart";
-                    maxValue?: number | null;
-                    minValue?: number | null;
                     disabledExport?: boolean | null;
-                    onReport?: boolean;
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    stacked?: boolean;
-                    horizontal?: boolean;
-                    showGrowth?: boolean;
-                    invertGrowth?: boolean;
+                    dashboardOrder?: number | null;
+                    /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
                     layout?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description Show the legend */
+                    displayLegend?: boolean;
+                    /** @description Write each value on its point or bar (line and bar charts) */
+                    dataLabels?: boolean;
+                    /** @description Stack the series of a bar chart */
+                    stacked?: boolean;
+                    /** @description Lay the bars of a bar chart horizontally */
+                    horizontal?: boolean;
+                    /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                    showGrowth?: boolean;
+                    /** @description A fall is the good direction: growth statuses swap positive and negative */
+                    invertGrowth?: boolean;
+                    /** @description Logarithmic value axis */
                     isLogarithmic?: boolean;
+                    /** @description The text of a markdown chart */
                     content?: string | null;
+                    /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
                     ranges?: unknown[] | null;
-                    dashedLastPoint?: boolean;
+                    /** @description Rows per page of a table chart */
                     defaultRowsPerPage?: number | null;
-                    dashboardOrder?: number | null;
+                    /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                    maxValue?: number | null;
+                    /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                    minValue?: number | null;
+                    /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+                    /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                    pointRadius?: number | null;
+                    /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                    dashedLastPoint?: boolean;
+                    /**
+                     * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
+                     * @enum {unknown}
+                     */
+                    mode?: "chart" | "kpichart";
+                    /** @description Shown on the dashboard's report (its share page) */
+                    onReport?: boolean;
                     chartDatasetConfigs: {
                         dataset_id: number;
                         xAxis?: string | null;
@@ -5272,9 +5346,42 @@ export interface operations {
                             /** @description Last computed chart payload (server-owned) */
                             chartData: unknown;
                             chartDataUpdated: string | null;
+                            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+                            layout: unknown;
+                            /** @description Show the legend */
                             displayLegend: boolean;
-                            pointRadius: number | null;
+                            /** @description Write each value on its point or bar (line and bar charts) */
                             dataLabels: boolean;
+                            /** @description Stack the series of a bar chart */
+                            stacked: boolean;
+                            /** @description Lay the bars of a bar chart horizontally */
+                            horizontal: boolean;
+                            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                            showGrowth: boolean;
+                            /** @description A fall is the good direction: growth statuses swap positive and negative */
+                            invertGrowth: boolean;
+                            /** @description Logarithmic value axis */
+                            isLogarithmic: boolean;
+                            /** @description The text of a markdown chart */
+                            content: string | null;
+                            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+                            ranges: unknown;
+                            /** @description Rows per page of a table chart */
+                            defaultRowsPerPage: number | null;
+                            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                            maxValue: number | null;
+                            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                            minValue: number | null;
+                            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                            xLabelTicks: string | null;
+                            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                            pointRadius: number | null;
+                            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                            dashedLastPoint: boolean;
+                            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+                            mode: string;
+                            /** @description Shown on the dashboard's report (its share page) */
+                            onReport: boolean;
                             startDate: string | null;
                             endDate: string | null;
                             dateVarsFormat: string | null;
@@ -5285,22 +5392,7 @@ export interface operations {
                             autoUpdate: number | null;
                             lastAutoUpdate: string | null;
                             draft: boolean;
-                            mode: string;
-                            maxValue: number | null;
-                            minValue: number | null;
                             disabledExport: boolean | null;
-                            onReport: boolean;
-                            xLabelTicks: string | null;
-                            stacked: boolean;
-                            horizontal: boolean;
-                            showGrowth: boolean;
-                            invertGrowth: boolean;
-                            layout: unknown;
-                            isLogarithmic: boolean;
-                            content: string | null;
-                            ranges: unknown;
-                            dashedLastPoint: boolean;
-                            defaultRowsPerPage: number | null;
                             dashboardOrder: number | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -5438,9 +5530,42 @@ export interface operations {
                             /** @description Last computed chart payload (server-owned) */
                             chartData: unknown;
                             chartDataUpdated: string | null;
+                            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+                            layout: unknown;
+                            /** @description Show the legend */
                             displayLegend: boolean;
-                            pointRadius: number | null;
+                            /** @description Write each value on its point or bar (line and bar charts) */
                             dataLabels: boolean;
+                            /** @description Stack the series of a bar chart */
+                            stacked: boolean;
+                            /** @description Lay the bars of a bar chart horizontally */
+                            horizontal: boolean;
+                            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                            showGrowth: boolean;
+                            /** @description A fall is the good direction: growth statuses swap positive and negative */
+                            invertGrowth: boolean;
+                            /** @description Logarithmic value axis */
+                            isLogarithmic: boolean;
+                            /** @description The text of a markdown chart */
+                            content: string | null;
+                            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+                            ranges: unknown;
+                            /** @description Rows per page of a table chart */
+                            defaultRowsPerPage: number | null;
+                            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                            maxValue: number | null;
+                            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                            minValue: number | null;
+                            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                            xLabelTicks: string | null;
+                            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                            pointRadius: number | null;
+                            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                            dashedLastPoint: boolean;
+                            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+                            mode: string;
+                            /** @description Shown on the dashboard's report (its share page) */
+                            onReport: boolean;
                             startDate: string | null;
                             endDate: string | null;
                             dateVarsFormat: string | null;
@@ -5451,22 +5576,7 @@ export interface operations {
                             autoUpdate: number | null;
                             lastAutoUpdate: string | null;
                             draft: boolean;
-                            mode: string;
-                            maxValue: number | null;
-                            minValue: number | null;
                             disabledExport: boolean | null;
-                            onReport: boolean;
-                            xLabelTicks: string | null;
-                            stacked: boolean;
-                            horizontal: boolean;
-                            showGrowth: boolean;
-                            invertGrowth: boolean;
-                            layout: unknown;
-                            isLogarithmic: boolean;
-                            content: string | null;
-                            ranges: unknown;
-                            dashedLastPoint: boolean;
-                            defaultRowsPerPage: number | null;
                             dashboardOrder: number | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -5644,9 +5754,42 @@ export interface operations {
                             /** @description Last computed chart payload (server-owned) */
                             chartData: unknown;
                             chartDataUpdated: string | null;
+                            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+                            layout: unknown;
+                            /** @description Show the legend */
                             displayLegend: boolean;
-                            pointRadius: number | null;
+                            /** @description Write each value on its point or bar (line and bar charts) */
                             dataLabels: boolean;
+                            /** @description Stack the series of a bar chart */
+                            stacked: boolean;
+                            /** @description Lay the bars of a bar chart horizontally */
+                            horizontal: boolean;
+                            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                            showGrowth: boolean;
+                            /** @description A fall is the good direction: growth statuses swap positive and negative */
+                            invertGrowth: boolean;
+                            /** @description Logarithmic value axis */
+                            isLogarithmic: boolean;
+                            /** @description The text of a markdown chart */
+                            content: string | null;
+                            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+                            ranges: unknown;
+                            /** @description Rows per page of a table chart */
+                            defaultRowsPerPage: number | null;
+                            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                            maxValue: number | null;
+                            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                            minValue: number | null;
+                            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                            xLabelTicks: string | null;
+                            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                            pointRadius: number | null;
+                            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                            dashedLastPoint: boolean;
+                            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+                            mode: string;
+                            /** @description Shown on the dashboard's report (its share page) */
+                            onReport: boolean;
                             startDate: string | null;
                             endDate: string | null;
                             dateVarsFormat: string | null;
@@ -5657,22 +5800,7 @@ export interface operations {
                             autoUpdate: number | null;
                             lastAutoUpdate: string | null;
                             draft: boolean;
-                            mode: string;
-                            maxValue: number | null;
-                            minValue: number | null;
                             disabledExport: boolean | null;
-                            onReport: boolean;
-                            xLabelTicks: string | null;
-                            stacked: boolean;
-                            horizontal: boolean;
-                            showGrowth: boolean;
-                            invertGrowth: boolean;
-                            layout: unknown;
-                            isLogarithmic: boolean;
-                            content: string | null;
-                            ranges: unknown;
-                            dashedLastPoint: boolean;
-                            defaultRowsPerPage: number | null;
                             dashboardOrder: number | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -5805,9 +5933,42 @@ export interface operations {
                         /** @description Last computed chart payload (server-owned) */
                         chartData: unknown;
                         chartDataUpdated: string | null;
+                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+                        layout: unknown;
+                        /** @description Show the legend */
                         displayLegend: boolean;
-                        pointRadius: number | null;
+                        /** @description Write each value on its point or bar (line and bar charts) */
                         dataLabels: boolean;
+                        /** @description Stack the series of a bar chart */
+                        stacked: boolean;
+                        /** @description Lay the bars of a bar chart horizontally */
+                        horizontal: boolean;
+                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                        showGrowth: boolean;
+                        /** @description A fall is the good direction: growth statuses swap positive and negative */
+                        invertGrowth: boolean;
+                        /** @description Logarithmic value axis */
+                        isLogarithmic: boolean;
+                        /** @description The text of a markdown chart */
+                        content: string | null;
+                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+                        ranges: unknown;
+                        /** @description Rows per page of a table chart */
+                        defaultRowsPerPage: number | null;
+                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                        maxValue: number | null;
+                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                        minValue: number | null;
+                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                        xLabelTicks: string | null;
+                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                        pointRadius: number | null;
+                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                        dashedLastPoint: boolean;
+                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+                        mode: string;
+                        /** @description Shown on the dashboard's report (its share page) */
+                        onReport: boolean;
                         startDate: string | null;
                         endDate: string | null;
                         dateVarsFormat: string | null;
@@ -5818,22 +5979,7 @@ export interface operations {
                         autoUpdate: number | null;
                         lastAutoUpdate: string | null;
                         draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
                         disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
                         dashboardOrder: number | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -5911,9 +6057,6 @@ export interface operations {
                     subType?: string | null;
                     public?: boolean;
                     shareable?: boolean;
-                    displayLegend?: boolean;
-                    pointRadius?: number | null;
-                    dataLabels?: boolean;
                     startDate?: (string) | null;
                     endDate?: (string) | null;
                     dateVarsFormat?: string | null;
@@ -5924,26 +6067,49 @@ export interface operations {
                     timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
                     autoUpdate?: number | null;
                     draft?: boolean;
-                    /** @enum {unknown} */
-                    mode?: "chart" | "kpichart";
-                    maxValue?: number | null;
-                    minValue?: number | null;
                     disabledExport?: boolean | null;
-                    onReport?: boolean;
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    stacked?: boolean;
-                    horizontal?: boolean;
-                    showGrowth?: boolean;
-                    invertGrowth?: boolean;
+                    dashboardOrder?: number | null;
+                    /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
                     layout?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description Show the legend */
+                    displayLegend?: boolean;
+                    /** @description Write each value on its point or bar (line and bar charts) */
+                    dataLabels?: boolean;
+                    /** @description Stack the series of a bar chart */
+                    stacked?: boolean;
+                    /** @description Lay the bars of a bar chart horizontally */
+                    horizontal?: boolean;
+                    /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                    showGrowth?: boolean;
+                    /** @description A fall is the good direction: growth statuses swap positive and negative */
+                    invertGrowth?: boolean;
+                    /** @description Logarithmic value axis */
                     isLogarithmic?: boolean;
+                    /** @description The text of a markdown chart */
                     content?: string | null;
+                    /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
                     ranges?: unknown[] | null;
-                    dashedLastPoint?: boolean;
+                    /** @description Rows per page of a table chart */
                     defaultRowsPerPage?: number | null;
-                    dashboardOrder?: number | null;
+                    /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                    maxValue?: number | null;
+                    /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                    minValue?: number | null;
+                    /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+                    /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                    pointRadius?: number | null;
+                    /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                    dashedLastPoint?: boolean;
+                    /**
+                     * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
+                     * @enum {unknown}
+                     */
+                    mode?: "chart" | "kpichart";
+                    /** @description Shown on the dashboard's report (its share page) */
+                    onReport?: boolean;
                 };
             };
         };
@@ -5965,9 +6131,42 @@ export interface operations {
                         /** @description Last computed chart payload (server-owned) */
                         chartData: unknown;
                         chartDataUpdated: string | null;
+                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+                        layout: unknown;
+                        /** @description Show the legend */
                         displayLegend: boolean;
-                        pointRadius: number | null;
+                        /** @description Write each value on its point or bar (line and bar charts) */
                         dataLabels: boolean;
+                        /** @description Stack the series of a bar chart */
+                        stacked: boolean;
+                        /** @description Lay the bars of a bar chart horizontally */
+                        horizontal: boolean;
+                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                        showGrowth: boolean;
+                        /** @description A fall is the good direction: growth statuses swap positive and negative */
+                        invertGrowth: boolean;
+                        /** @description Logarithmic value axis */
+                        isLogarithmic: boolean;
+                        /** @description The text of a markdown chart */
+                        content: string | null;
+                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+                        ranges: unknown;
+                        /** @description Rows per page of a table chart */
+                        defaultRowsPerPage: number | null;
+                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                        maxValue: number | null;
+                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                        minValue: number | null;
+                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                        xLabelTicks: string | null;
+                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                        pointRadius: number | null;
+                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                        dashedLastPoint: boolean;
+                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+                        mode: string;
+                        /** @description Shown on the dashboard's report (its share page) */
+                        onReport: boolean;
                         startDate: string | null;
                         endDate: string | null;
                         dateVarsFormat: string | null;
@@ -5978,22 +6177,7 @@ export interface operations {
                         autoUpdate: number | null;
                         lastAutoUpdate: string | null;
                         draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
                         disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
                         dashboardOrder: number | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -6089,9 +6273,6 @@ export interface operations {
                     subType?: string | null;
                     public?: boolean;
                     shareable?: boolean;
-                    displayLegend?: boolean;
-                    pointRadius?: number | null;
-                    dataLabels?: boolean;
                     startDate?: (string) | null;
                     endDate?: (string) | null;
                     dateVarsFormat?: string | null;
@@ -6102,26 +6283,49 @@ export interface operations {
                     timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
                     autoUpdate?: number | null;
                     draft?: boolean;
-                    /** @enum {unknown} */
-                    mode?: "chart" | "kpichart";
-                    maxValue?: number | null;
-                    minValue?: number | null;
                     disabledExport?: boolean | null;
-                    onReport?: boolean;
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    stacked?: boolean;
-                    horizontal?: boolean;
-                    showGrowth?: boolean;
-                    invertGrowth?: boolean;
+                    dashboardOrder?: number | null;
+                    /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
                     layout?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description Show the legend */
+                    displayLegend?: boolean;
+                    /** @description Write each value on its point or bar (line and bar charts) */
+                    dataLabels?: boolean;
+                    /** @description Stack the series of a bar chart */
+                    stacked?: boolean;
+                    /** @description Lay the bars of a bar chart horizontally */
+                    horizontal?: boolean;
+                    /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                    showGrowth?: boolean;
+                    /** @description A fall is the good direction: growth statuses swap positive and negative */
+                    invertGrowth?: boolean;
+                    /** @description Logarithmic value axis */
                     isLogarithmic?: boolean;
+                    /** @description The text of a markdown chart */
                     content?: string | null;
+                    /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
                     ranges?: unknown[] | null;
-                    dashedLastPoint?: boolean;
+                    /** @description Rows per page of a table chart */
                     defaultRowsPerPage?: number | null;
-                    dashboardOrder?: number | null;
+                    /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                    maxValue?: number | null;
+                    /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                    minValue?: number | null;
+                    /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+                    /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                    pointRadius?: number | null;
+                    /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                    dashedLastPoint?: boolean;
+                    /**
+                     * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
+                     * @enum {unknown}
+                     */
+                    mode?: "chart" | "kpichart";
+                    /** @description Shown on the dashboard's report (its share page) */
+                    onReport?: boolean;
                     chartDatasetConfigs?: {
                         dataset_id: number;
                         xAxis?: string | null;
@@ -6183,9 +6387,42 @@ export interface operations {
                         /** @description Last computed chart payload (server-owned) */
                         chartData: unknown;
                         chartDataUpdated: string | null;
+                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+                        layout: unknown;
+                        /** @description Show the legend */
                         displayLegend: boolean;
-                        pointRadius: number | null;
+                        /** @description Write each value on its point or bar (line and bar charts) */
                         dataLabels: boolean;
+                        /** @description Stack the series of a bar chart */
+                        stacked: boolean;
+                        /** @description Lay the bars of a bar chart horizontally */
+                        horizontal: boolean;
+                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                        showGrowth: boolean;
+                        /** @description A fall is the good direction: growth statuses swap positive and negative */
+                        invertGrowth: boolean;
+                        /** @description Logarithmic value axis */
+                        isLogarithmic: boolean;
+                        /** @description The text of a markdown chart */
+                        content: string | null;
+                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+                        ranges: unknown;
+                        /** @description Rows per page of a table chart */
+                        defaultRowsPerPage: number | null;
+                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                        maxValue: number | null;
+                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                        minValue: number | null;
+                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                        xLabelTicks: string | null;
+                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                        pointRadius: number | null;
+                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                        dashedLastPoint: boolean;
+                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+                        mode: string;
+                        /** @description Shown on the dashboard's report (its share page) */
+                        onReport: boolean;
                         startDate: string | null;
                         endDate: string | null;
                         dateVarsFormat: string | null;
@@ -6196,22 +6433,7 @@ export interface operations {
                         autoUpdate: number | null;
                         lastAutoUpdate: string | null;
                         draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
                         disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
                         dashboardOrder: number | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -6292,9 +6514,42 @@ export interface operations {
                         /** @description Last computed chart payload (server-owned) */
                         chartData: unknown;
                         chartDataUpdated: string | null;
+                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+                        layout: unknown;
+                        /** @description Show the legend */
                         displayLegend: boolean;
-                        pointRadius: number | null;
+                        /** @description Write each value on its point or bar (line and bar charts) */
                         dataLabels: boolean;
+                        /** @description Stack the series of a bar chart */
+                        stacked: boolean;
+                        /** @description Lay the bars of a bar chart horizontally */
+                        horizontal: boolean;
+                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                        showGrowth: boolean;
+                        /** @description A fall is the good direction: growth statuses swap positive and negative */
+                        invertGrowth: boolean;
+                        /** @description Logarithmic value axis */
+                        isLogarithmic: boolean;
+                        /** @description The text of a markdown chart */
+                        content: string | null;
+                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+                        ranges: unknown;
+                        /** @description Rows per page of a table chart */
+                        defaultRowsPerPage: number | null;
+                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                        maxValue: number | null;
+                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                        minValue: number | null;
+                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                        xLabelTicks: string | null;
+                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                        pointRadius: number | null;
+                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                        dashedLastPoint: boolean;
+                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+                        mode: string;
+                        /** @description Shown on the dashboard's report (its share page) */
+                        onReport: boolean;
                         startDate: string | null;
                         endDate: string | null;
                         dateVarsFormat: string | null;
@@ -6305,22 +6560,7 @@ export interface operations {
                         autoUpdate: number | null;
                         lastAutoUpdate: string | null;
                         draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
                         disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
                         dashboardOrder: number | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -6405,9 +6645,6 @@ export interface operations {
                     subType?: string | null;
                     public?: boolean;
                     shareable?: boolean;
-                    displayLegend?: boolean;
-                    pointRadius?: number | null;
-                    dataLabels?: boolean;
                     startDate?: (string) | null;
                     endDate?: (string) | null;
                     dateVarsFormat?: string | null;
@@ -6418,26 +6655,49 @@ export interface operations {
                     timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
                     autoUpdate?: number | null;
                     draft?: boolean;
-                    /** @enum {unknown} */
-                    mode?: "chart" | "kpichart";
-                    maxValue?: number | null;
-                    minValue?: number | null;
                     disabledExport?: boolean | null;
-                    onReport?: boolean;
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    stacked?: boolean;
-                    horizontal?: boolean;
-                    showGrowth?: boolean;
-                    invertGrowth?: boolean;
+                    dashboardOrder?: number | null;
+                    /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
                     layout?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description Show the legend */
+                    displayLegend?: boolean;
+                    /** @description Write each value on its point or bar (line and bar charts) */
+                    dataLabels?: boolean;
+                    /** @description Stack the series of a bar chart */
+                    stacked?: boolean;
+                    /** @description Lay the bars of a bar chart horizontally */
+                    horizontal?: boolean;
+                    /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                    showGrowth?: boolean;
+                    /** @description A fall is the good direction: growth statuses swap positive and negative */
+                    invertGrowth?: boolean;
+                    /** @description Logarithmic value axis */
                     isLogarithmic?: boolean;
+                    /** @description The text of a markdown chart */
                     content?: string | null;
+                    /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
                     ranges?: unknown[] | null;
-                    dashedLastPoint?: boolean;
+                    /** @description Rows per page of a table chart */
                     defaultRowsPerPage?: number | null;
-                    dashboardOrder?: number | null;
+                    /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                    maxValue?: number | null;
+                    /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                    minValue?: number | null;
+                    /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+                    /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                    pointRadius?: number | null;
+                    /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                    dashedLastPoint?: boolean;
+                    /**
+                     * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
+                     * @enum {unknown}
+                     */
+                    mode?: "chart" | "kpichart";
+                    /** @description Shown on the dashboard's report (its share page) */
+                    onReport?: boolean;
                 };
             };
         };
@@ -6459,9 +6719,42 @@ export interface operations {
                         /** @description Last computed chart payload (server-owned) */
                         chartData: unknown;
                         chartDataUpdated: string | null;
+                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+                        layout: unknown;
+                        /** @description Show the legend */
                         displayLegend: boolean;
-                        pointRadius: number | null;
+                        /** @description Write each value on its point or bar (line and bar charts) */
                         dataLabels: boolean;
+                        /** @description Stack the series of a bar chart */
+                        stacked: boolean;
+                        /** @description Lay the bars of a bar chart horizontally */
+                        horizontal: boolean;
+                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
+                        showGrowth: boolean;
+                        /** @description A fall is the good direction: growth statuses swap positive and negative */
+                        invertGrowth: boolean;
+                        /** @description Logarithmic value axis */
+                        isLogarithmic: boolean;
+                        /** @description The text of a markdown chart */
+                        content: string | null;
+                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+                        ranges: unknown;
+                        /** @description Rows per page of a table chart */
+                        defaultRowsPerPage: number | null;
+                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
+                        maxValue: number | null;
+                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+                        minValue: number | null;
+                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+                        xLabelTicks: string | null;
+                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+                        pointRadius: number | null;
+                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+                        dashedLastPoint: boolean;
+                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+                        mode: string;
+                        /** @description Shown on the dashboard's report (its share page) */
+                        onReport: boolean;
                         startDate: string | null;
                         endDate: string | null;
                         dateVarsFormat: string | null;
@@ -6472,22 +6765,7 @@ export interface operations {
                         autoUpdate: number | null;
                         lastAutoUpdate: string | null;
                         draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
                         disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
                         dashboardOrder: number | null;
                         /** Format: date-time */
                         createdAt: string;
