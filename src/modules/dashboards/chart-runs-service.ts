@@ -3,8 +3,9 @@ import { NotFoundError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import { cacheKey, type CacheStatus, type ResultCache } from '../../runtime/cache/index.js';
 import { stableHash } from '../../runtime/cache/cache-key.js';
-import type { Row, RunMeta, TruncationReason } from '../../sources/index.js';
+import { teeBatches } from '../../runtime/tee-batches.js';
 import type { Chart, ChartDatasetConfig, ProjectRef } from './charts-repository.js';
+import { markTruncated, worstOf, worstTruncation, type Truncation } from './chart-truncation.js';
 import type { ChartsService } from './charts-service.js';
 import { displayOf } from './chart-display.js';
 import { filtersToConditions, type DatasetRecord, type DatasetRows, type DatasetRunner, type DatasetsService, type PreparedDataset, type RuntimeFilter } from '../data/index.js';
@@ -37,19 +38,6 @@ export interface LoadedChart {
   project: ProjectRef;
 }
 
-/**
- * What a limit cut: the chart was computed from the first rows only. `truncatedBy` says which
- * limit: `rows` (the run's `rowLimit`), `bytes` (`byteLimit`: what a run or the chart may hold),
- * or `pages` (`pageLimit`: a source's cap on requests).
- */
-export interface Truncation {
-  truncated: true;
-  truncatedBy: TruncationReason;
-  rowLimit: number;
-  byteLimit?: number;
-  pageLimit?: number;
-}
-
 export interface ChartRunSettings {
   cacheTtlMs: number;
   cacheStaleMs: number;
@@ -75,73 +63,6 @@ interface Bound {
   raw: ChartDatasetConfig;
   config: DatasetConfigInput;
   dataset: PreparedDataset;
-}
-
-/**
- * Splits one iteration of batches into `n` iterables. Each holds the batches it has not consumed
- * yet; one that stops early is dropped from the fan-out. An error reaches every consumer.
- */
-export function teeBatches(source: AsyncIterable<Row[]>, n: number): AsyncIterable<Row[]>[] {
-  const iterator = source[Symbol.asyncIterator]();
-  const queues: (Row[][] | null)[] = Array.from({ length: n }, () => []);
-  let pulling: Promise<void> | undefined;
-  let done = false;
-  const pull = (): Promise<void> =>
-    (pulling ??= iterator.next().then(
-      (result) => {
-        pulling = undefined;
-        if (result.done) done = true;
-        else for (const queue of queues) queue?.push(result.value);
-      },
-      (error: unknown) => {
-        pulling = undefined;
-        throw error;
-      },
-    ));
-  return queues.map((_, index) => ({
-    async *[Symbol.asyncIterator]() {
-      try {
-        for (;;) {
-          const queue = queues[index]!;
-          if (queue.length > 0) {
-            yield queue.shift()!;
-            continue;
-          }
-          if (done) return;
-          await pull();
-        }
-      } finally {
-        queues[index] = null;
-      }
-    },
-  }));
-}
-
-/**
- * A chart computed from a cut run says so in its chartData (saved with it, shown on report
- * pages): `truncated: true`, `truncatedBy`, the `rowLimit` of the run and, when bytes or a page
- * cap cut it, the `byteLimit` or `pageLimit`.
- */
-function markTruncated(chartData: unknown, truncation: Truncation | undefined): unknown {
-  if (!truncation || chartData === null || typeof chartData !== 'object' || Array.isArray(chartData)) return chartData;
-  return { ...chartData, ...truncation };
-}
-
-function worstTruncation(metas: readonly RunMeta[], fallbackLimit: number): Truncation | undefined {
-  let worst: Truncation | undefined;
-  for (const meta of metas) {
-    if (!meta.truncated) continue;
-    const rowLimit = meta.rowLimit ?? fallbackLimit;
-    const reason = meta.truncatedBy ?? 'rows';
-    worst = worstOf(worst, {
-      truncated: true,
-      truncatedBy: reason,
-      rowLimit,
-      ...(reason === 'bytes' && meta.byteLimit !== undefined ? { byteLimit: meta.byteLimit } : {}),
-      ...(reason === 'pages' && meta.pageLimit !== undefined ? { pageLimit: meta.pageLimit } : {}),
-    });
-  }
-  return worst;
 }
 
 /** The CDC value wins; the dataset's legacy binding fields are the fallback. */
@@ -400,12 +321,4 @@ export class ChartRunService {
     const computed = await this.calculate(chart, project.timezone ?? 'UTC', bound, inputs.variables ?? {});
     return { chartData: markTruncated(computed.chartData, computed.truncation), truncation: computed.truncation, paths: computed.paths };
   }
-}
-
-/** Of two cuts, the one to report: a byte limit before a row or page cap, then the smaller limit. */
-function worstOf(a: Truncation | undefined, b: Truncation | undefined): Truncation | undefined {
-  if (!a || !b) return a ?? b;
-  if ((a.truncatedBy === 'bytes') !== (b.truncatedBy === 'bytes')) return a.truncatedBy === 'bytes' ? a : b;
-  if (a.truncatedBy === 'bytes') return (a.byteLimit ?? Infinity) <= (b.byteLimit ?? Infinity) ? a : b;
-  return a.rowLimit <= b.rowLimit ? a : b;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { teeBatches } from './chart-runs-service.js';
+import { teeBatches } from './tee-batches.js';
 
 async function* batches(n: number, failAt?: number) {
   for (let i = 0; i < n; i++) {
