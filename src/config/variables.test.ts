@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { TSchema, TSchemaOptions } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { Variables } from './variables.js';
+import { isSecret, Variables } from './variables.js';
 
 // The README's configuration table is the operator's reference; it must say what the schema does.
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -34,4 +34,9 @@ describe('the configuration reference in the README', () => {
     }
   });
 
+  it('names the _FILE variant of every secret, and of nothing else', () => {
+    const files = [...section.matchAll(/`([A-Z_]+)_FILE`/g)].map((match) => match[1]);
+    const secrets = declared.filter(([, schema]) => isSecret(schema)).map(([name]) => name);
+    expect([...new Set(files)].sort()).toEqual(secrets.sort());
+  });
 });

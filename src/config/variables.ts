@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Type, type StaticDecode, type TStringOptions } from 'typebox';
+import { Type, type StaticDecode, type TSchema, type TStringOptions } from 'typebox';
 import {
   allowListEntry,
   allowListProblem,
@@ -18,7 +18,8 @@ import { hexKeyListProblem, hexKeyProblem } from './keys.js';
 /*
  * Every environment variable Plotline reads, declared once: its type, bounds, default and the
  * description the README's configuration table shows. `read-env.ts` turns the environment into
- * these values; `loadConfig` builds the Config from them.
+ * these values; `loadConfig` builds the Config from them. A variable marked `secret` may instead
+ * be read from the file its `NAME_FILE` variable names.
  */
 
 /** A string that is refused, with the message `problem` gives, whenever `problem` finds one. */
@@ -49,22 +50,22 @@ export const Variables = Type.Object({
   PLOTLINE_DATA_DIR: Type.String({ default: './data', description: 'SQLite store and generated keys' }),
   DATABASE_URL: Type.Optional(
     Type.Decode(
-      checked({ description: '`postgres://…` to use Postgres instead of SQLite' }, databaseUrlProblem),
+      checked({ secret: true, description: '`postgres://…` to use Postgres instead of SQLite' }, databaseUrlProblem),
       (url): Config['database'] =>
         POSTGRES_URL.test(url) ? { kind: 'postgres', url } : { kind: 'sqlite', file: path.resolve(url.slice('sqlite:'.length).replace(/^\/\//, '')) },
     ),
   ),
-  PLOTLINE_ENCRYPTION_KEY: Type.Optional(hexKey({ description: '64 hex chars of random bytes (`openssl rand -hex 32`; hand-made keys such as `000…0` are refused); AES-256-GCM key for secrets at rest. Required with Postgres' })),
-  PLOTLINE_SHARE_SECRET: Type.Optional(hexKey({ description: '64 hex chars of random bytes; signs share tokens. Required with Postgres; must differ from the encryption key' })),
+  PLOTLINE_ENCRYPTION_KEY: Type.Optional(hexKey({ secret: true, description: '64 hex chars of random bytes (`openssl rand -hex 32`; hand-made keys such as `000…0` are refused); AES-256-GCM key for secrets at rest. Required with Postgres' })),
+  PLOTLINE_SHARE_SECRET: Type.Optional(hexKey({ secret: true, description: '64 hex chars of random bytes; signs share tokens. Required with Postgres; must differ from the encryption key' })),
   PLOTLINE_PREVIOUS_ENCRYPTION_KEYS: Type.Optional(
-    Type.Decode(checked({ description: 'comma-separated old keys still accepted for reading (key rotation)' }, hexKeyListProblem), (raw) =>
+    Type.Decode(checked({ secret: true, description: 'comma-separated old keys still accepted for reading (key rotation)' }, hexKeyListProblem), (raw) =>
       raw.split(',').map((key) => Buffer.from(key.trim(), 'hex')),
     ),
   ),
   // Unset, BASE_URL and APP_URL are http://localhost:<PORT>.
   BASE_URL: Type.Optional(httpUrl({ description: 'public address of the API; its origin is accepted by the CSRF check of cookie sessions' })),
   APP_URL: Type.Optional(httpUrl({ description: 'public address of the report/embed pages and the editor; its origin is accepted by the CSRF check of cookie sessions. When this or `BASE_URL` is https, the session cookie is `__Host-plotline_session` (Secure)' })),
-  REDIS_URL: Type.Optional(checked({ description: '`redis://…` for the shared cache, rate limits and the refresh queue (BullMQ); optional at run time too: while it is unreachable the service keeps answering (`/readyz` says `degraded`)' }, redisUrlProblem)),
+  REDIS_URL: Type.Optional(checked({ secret: true, description: '`redis://…` for the shared cache, rate limits and the refresh queue (BullMQ); optional at run time too: while it is unreachable the service keeps answering (`/readyz` says `degraded`)' }, redisUrlProblem)),
   PLOTLINE_SIGNUP: Type.Enum(['open', 'closed'], { default: 'open', description: '`closed` allows only the first sign-up; add users with the CLI' }),
   PLOTLINE_ALLOW_PRIVATE_HOSTS: Type.Optional(
     Type.Decode(checked({ description: 'CIDRs or host names HTTP sources may reach although private' }, allowListProblem), (raw) =>
@@ -94,14 +95,19 @@ export const Variables = Type.Object({
   PLOTLINE_CUSTOMERIO_URL: Type.Optional(httpUrl({ description: 'Customer.io App API base for every region; unset: `https://api.customer.io`, or `https://api-eu.customer.io` for EU connections' })),
   PLOTLINE_SHARE_RATE_LIMIT: Type.Integer({ minimum: 1, maximum: 100_000_000, default: 120, description: 'requests per minute per client address on the public share endpoints' }),
   PLOTLINE_SHARE_PASSWORD_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100_000_000, default: 20, description: 'wrong dashboard passwords per client address and dashboard per 15 minutes, over every public route that takes one (report and exports together); then 429 until the window renews' }),
-  PLOTLINE_METRICS_TOKEN: Type.Optional(checked({ description: 'when set, `/metrics` answers only `Authorization: Bearer <token>` (at least 16 characters); unset while `HOST` is not a loopback address, boot logs a warning naming it and `/readyz` lists it under `warnings`' }, metricsTokenProblem)),
+  PLOTLINE_METRICS_TOKEN: Type.Optional(checked({ secret: true, description: 'when set, `/metrics` answers only `Authorization: Bearer <token>` (at least 16 characters); unset while `HOST` is not a loopback address, boot logs a warning naming it and `/readyz` lists it under `warnings`' }, metricsTokenProblem)),
   PLOTLINE_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 30_000, description: 'a request (headers and body) that takes longer to arrive is answered 408 and closed' }),
   PLOTLINE_MAX_CONNECTIONS_PER_ADDRESS: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 256, description: 'open connections per client address (`0`: no cap; raise it behind a reverse proxy)' }),
   PLOTLINE_SCHEDULER: Type.Enum(['on', 'off'], { default: 'on', description: '`off`: this process serves HTTP only and runs no scheduled refreshes (run `plotline worker` elsewhere)' }),
   PLOTLINE_REFRESH_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'refreshes at once per process, and charts at once inside one dashboard refresh (1–64)' }),
   PLOTLINE_RUN_HISTORY_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'refresh history kept this many days, then pruned by the scheduler' }),
-  PLOTLINE_SMTP_URL: Type.Optional(checked({ description: '`smtp://user:pass@host:587` or `smtps://…` for alert email; unset = the email medium is refused' }, smtpUrlProblem)),
+  PLOTLINE_SMTP_URL: Type.Optional(checked({ secret: true, description: '`smtp://user:pass@host:587` or `smtps://…` for alert email; unset = the email medium is refused' }, smtpUrlProblem)),
   PLOTLINE_SMTP_FROM: checked({ default: 'Plotline <plotline@localhost>', description: 'sender of alert email' }, emailSenderProblem),
 });
 
 export type Variables = StaticDecode<typeof Variables>;
+
+/** True for a variable that may be read from the file named by `NAME_FILE` (Docker and Kubernetes secrets). */
+export function isSecret(schema: TSchema): boolean {
+  return (schema as { secret?: unknown }).secret === true;
+}
