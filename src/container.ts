@@ -1,7 +1,7 @@
 import { pino, type Logger } from 'pino';
 import type { Config } from './config/index.js';
 import { SecretBox } from './crypto/secrets.js';
-import { dummyPasswordHash } from './crypto/passwords.js';
+import { PasswordHasher, type PasswordHashing } from './crypto/passwords.js';
 import { ApiKeysRepository } from './modules/identity/api-keys-repository.js';
 import { ApiKeysService } from './modules/identity/api-keys-service.js';
 import { ConnectionsRepository } from './modules/data/connections-repository.js';
@@ -54,6 +54,8 @@ export interface Container {
   readonly logger: Logger;
   readonly store: Store;
   readonly secrets: SecretBox;
+  /** Users' and dashboards' passwords. */
+  readonly passwords: PasswordHasher;
   /** Redis when `REDIS_URL` is set: a cache and coordination layer the service runs without. */
   readonly redis: RedisLink | undefined;
   readonly access: AccessService;
@@ -95,14 +97,18 @@ export interface ContainerOptions {
   logger?: Logger;
   /** Scheduler seams for tests: the clock, the tick interval, the queue's key prefix in Redis. */
   scheduler?: { clock?: () => Date; tickMs?: number; queuePrefix?: string };
+  /** A cheaper scrypt cost for tests (with `allowWeak`); never passed by main.ts or the CLI, refused with NODE_ENV=production. */
+  passwordHashing?: PasswordHashing;
 }
 
 export async function createContainer(config: Config, options: ContainerOptions = {}): Promise<Container> {
+  // First: a refused cost stops the container before it opens anything.
+  const passwords = new PasswordHasher(options.passwordHashing);
   const store = options.store ?? createStore(config.database);
   if (options.migrate !== false) await migrateToLatest(store);
   // Logins for unknown e-mails compare against this hash; computed now so the first such login
   // after boot takes as long as a wrong password, not a hash computation longer.
-  await dummyPasswordHash();
+  await passwords.dummyHash();
   const logger = options.logger ?? pino(loggerOptions(config.logLevel));
   // ioredis (like BullMQ below) is loaded only when Redis is configured.
   const redis = config.redisUrl ? new (await import('./runtime/redis-link.js')).RedisLink(config.redisUrl, logger) : undefined;
@@ -141,7 +147,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const access = new AccessService(teamsRepo);
   const clock = options.scheduler?.clock ?? (() => new Date());
   const views = new DashboardViews({ charts: chartsRepo, sharing: sharingRepo });
-  const projects = new ProjectsService({ db: store.db, projects: projectsRepo, charts: chartsRepo, sharing: sharingRepo, views, access, clock });
+  const projects = new ProjectsService({ db: store.db, projects: projectsRepo, charts: chartsRepo, sharing: sharingRepo, views, access, passwords, clock });
   const charts = new ChartsService({ db: store.db, charts: chartsRepo, projects, sharing: sharingRepo });
   const connections = new ConnectionsService({ db: store.db, connections: new ConnectionsRepository(store.db), datasets: datasetsRepo, secrets, access });
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
@@ -203,11 +209,12 @@ export async function createContainer(config: Config, options: ContainerOptions 
     logger,
     store,
     secrets,
+    passwords,
     datasets,
     dataRequests: new DataRequestsService({ db: store.db, datasets, datasetVersions: datasetsRepo, requests: dataRequestsRepo }),
     redis,
     access,
-    users: new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, signup: config.signup }),
+    users: new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, passwords, signup: config.signup }),
     teams: new TeamsService({ db: store.db, teams: teamsRepo, users: usersRepo, access, apiKeys: apiKeysRepo }),
     apiKeys: new ApiKeysService({ keys: apiKeysRepo, teams: teamsRepo, access }),
     projects,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, looksRandom } from './index.js';
+import { isSecret, Variables } from './variables.js';
 
 const KEY_A = randomBytes(32).toString('hex');
 const KEY_B = randomBytes(32).toString('hex');
@@ -138,5 +139,100 @@ describe('config', () => {
     for (const bad of ['short', 'x'.repeat(40), 'has a space in it 12345']) {
       expect(() => loadConfig({ PLOTLINE_DATA_DIR: tmp(), PLOTLINE_METRICS_TOKEN: bad })).toThrow(/PLOTLINE_METRICS_TOKEN/);
     }
+  });
+
+  describe('secrets from files (<NAME>_FILE)', () => {
+    const secretFile = (content: string) => {
+      const file = path.join(tmp(), 'secret');
+      writeFileSync(file, content);
+      return file;
+    };
+    const secrets = Object.entries(Variables.properties)
+      .filter(([, schema]) => isSecret(schema))
+      .map(([name]) => name);
+    const errorOf = (env: Record<string, string>): ConfigError => {
+      try {
+        loadConfig({ PLOTLINE_DATA_DIR: tmp(), ...env });
+      } catch (error) {
+        if (error instanceof ConfigError) return error;
+        throw error;
+      }
+      throw new Error(`no ConfigError for ${JSON.stringify(env)}`);
+    };
+
+    it('are the keys, URLs with credentials and the metrics token', () => {
+      expect(secrets.sort()).toEqual(
+        ['DATABASE_URL', 'PLOTLINE_ENCRYPTION_KEY', 'PLOTLINE_METRICS_TOKEN', 'PLOTLINE_PREVIOUS_ENCRYPTION_KEYS', 'PLOTLINE_SHARE_SECRET', 'PLOTLINE_SMTP_URL', 'REDIS_URL'].sort(),
+      );
+    });
+
+    it('reads each from the file its _FILE variable names, the trailing newline trimmed', () => {
+      const previous = randomBytes(32).toString('hex');
+      const config = loadConfig({
+        PLOTLINE_DATA_DIR: tmp(),
+        DATABASE_URL_FILE: secretFile('postgres://plotline:s3cret@db.internal/plotline\n'),
+        PLOTLINE_ENCRYPTION_KEY_FILE: secretFile(`${KEY_A}\n`),
+        PLOTLINE_SHARE_SECRET_FILE: secretFile(`${KEY_B}\r\n`),
+        PLOTLINE_PREVIOUS_ENCRYPTION_KEYS_FILE: secretFile(`${previous}\n`),
+        PLOTLINE_METRICS_TOKEN_FILE: secretFile('k3y-for-scrapers-91\n'),
+        REDIS_URL_FILE: secretFile('redis://:s3cret@cache.internal:6379\n'),
+        PLOTLINE_SMTP_URL_FILE: secretFile('smtp://alerts:s3cret@mail.internal:587\n'),
+      });
+      expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://plotline:s3cret@db.internal/plotline' });
+      expect(config.encryptionKey.toString('hex')).toBe(KEY_A);
+      expect(config.shareSecret.toString('hex')).toBe(KEY_B);
+      expect(config.previousEncryptionKeys.map((key) => key.toString('hex'))).toEqual([previous]);
+      expect(config.metricsToken).toBe('k3y-for-scrapers-91');
+      expect(config.redisUrl).toBe('redis://:s3cret@cache.internal:6379');
+      expect(config.smtpUrl).toBe('smtp://alerts:s3cret@mail.internal:587');
+      expect(config.notices).toEqual([]);
+    });
+
+    it('refuses a secret set both directly and through _FILE, naming it', () => {
+      const direct: Record<string, string> = {
+        DATABASE_URL: 'postgres://localhost/x',
+        PLOTLINE_ENCRYPTION_KEY: KEY_A,
+        PLOTLINE_SHARE_SECRET: KEY_B,
+        PLOTLINE_PREVIOUS_ENCRYPTION_KEYS: randomBytes(32).toString('hex'),
+        PLOTLINE_METRICS_TOKEN: 'k3y-for-scrapers-91',
+        REDIS_URL: 'redis://localhost:6379',
+        PLOTLINE_SMTP_URL: 'smtp://mail.internal:587',
+      };
+      for (const name of secrets) {
+        const error = errorOf({ [name]: direct[name]!, [`${name}_FILE`]: secretFile(direct[name]!) });
+        expect(error.variable, name).toBe(name);
+        expect(error.message).toBe(`${name}: is set and so is ${name}_FILE; set only one of them`);
+      }
+    });
+
+    it('refuses a file that cannot be read, or is empty, naming the _FILE variable', () => {
+      const missing = path.join(tmp(), 'not-there');
+      expect(errorOf({ PLOTLINE_SHARE_SECRET_FILE: missing })).toMatchObject({
+        variable: 'PLOTLINE_SHARE_SECRET_FILE',
+        message: `PLOTLINE_SHARE_SECRET_FILE: cannot read ${missing} (ENOENT)`,
+      });
+      expect(errorOf({ REDIS_URL_FILE: tmp() })).toMatchObject({ variable: 'REDIS_URL_FILE', message: expect.stringContaining('(EISDIR)') });
+      const empty = secretFile('\n');
+      expect(errorOf({ PLOTLINE_ENCRYPTION_KEY_FILE: empty })).toMatchObject({
+        variable: 'PLOTLINE_ENCRYPTION_KEY_FILE',
+        message: `PLOTLINE_ENCRYPTION_KEY_FILE: ${empty} is empty`,
+      });
+    });
+
+    it('a bad value read from a file stops boot with the message a bad variable gets, naming the _FILE variable', () => {
+      expect(errorOf({ PLOTLINE_SHARE_SECRET_FILE: secretFile('zz'.repeat(32)) }).message).toBe(
+        'PLOTLINE_SHARE_SECRET_FILE: must be 64 hexadecimal characters (32 bytes)',
+      );
+      expect(errorOf({ PLOTLINE_ENCRYPTION_KEY_FILE: secretFile('0'.repeat(64)) }).message).toMatch(/^PLOTLINE_ENCRYPTION_KEY_FILE: looks hand-made/);
+      expect(errorOf({ REDIS_URL_FILE: secretFile('http://localhost:6379\n') }).message).toBe('REDIS_URL_FILE: must start with redis:// or rediss://');
+      expect(errorOf({ DATABASE_URL_FILE: secretFile('mysql://x') }).variable).toBe('DATABASE_URL_FILE');
+      expect(errorOf({ PLOTLINE_METRICS_TOKEN_FILE: secretFile('short') }).variable).toBe('PLOTLINE_METRICS_TOKEN_FILE');
+      // Cross-variable checks still name the variable the rule is about.
+      expect(errorOf({ PLOTLINE_ENCRYPTION_KEY: KEY_A, PLOTLINE_SHARE_SECRET_FILE: secretFile(KEY_A) }).variable).toBe('PLOTLINE_SHARE_SECRET');
+    });
+
+    it('exist only for secrets', () => {
+      expect(loadConfig({ PLOTLINE_DATA_DIR: tmp(), PORT_FILE: secretFile('80') }).port).toBe(4019);
+    });
   });
 });

@@ -15,6 +15,9 @@ import { createTempDatabase } from './postgres-server.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
+/** scrypt at N=2^4 instead of 2^15: sign-ups, logins and dashboard passwords stop costing the suite its time. */
+export const TEST_PASSWORD_HASHING = { cost: 4, allowWeak: true } as const;
+
 /** Collects every log line the app writes, so tests can search them (e.g. for leaked secrets). */
 export class LogCapture extends Writable {
   readonly lines: string[] = [];
@@ -72,6 +75,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const container = await createContainer(config, {
     store: createStore(config.database, onStoreQuery ? { onQuery: onStoreQuery } : {}),
     logger: pino(loggerOptions('info'), logs),
+    passwordHashing: TEST_PASSWORD_HASHING,
     ...(scheduler ? { scheduler } : {}),
   });
   const app = await buildApp(container, {

@@ -33,7 +33,7 @@ const config = loadConfig({
   PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex'),
   LOG_LEVEL: 'silent',
 });
-const container = await createContainer(config);
+const container = await createContainer(config, { passwordHashing: { cost: 4, allowWeak: true } });
 const app = await buildApp(container, { logLevel: 'silent' });
 await app.ready();
 const boot = packages();

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dummyPasswordHash } from '../../src/crypto/passwords.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-// Its own file: the dummy hash is module state, and this checks it is ready before the first login.
+// The dummy hash belongs to the container's password hasher; this checks it is ready before the first login.
 describe('login for an unknown e-mail', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -13,7 +12,7 @@ describe('login for an unknown e-mail', () => {
   it('finds the dummy hash already computed at boot, so the first such login costs what a wrong password costs', async () => {
     const pending = Symbol('pending');
     // A settled promise wins a race against an already-resolved value listed after it; a pending one loses.
-    expect(await Promise.race([dummyPasswordHash(), Promise.resolve(pending)])).not.toBe(pending);
+    expect(await Promise.race([t.container.passwords.dummyHash(), Promise.resolve(pending)])).not.toBe(pending);
     const res = await t.request({ method: 'POST', url: '/user/login', payload: { email: 'nobody@example.com', password: 'whatever123' } });
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('INVALID_CREDENTIALS');

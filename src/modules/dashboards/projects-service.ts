@@ -1,4 +1,4 @@
-import { hashPassword, verifyPassword } from '../../crypto/passwords.js';
+import type { PasswordHasher } from '../../crypto/passwords.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/index.js';
 import { assertCan, type AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
@@ -36,6 +36,7 @@ export interface ProjectsDeps {
   sharing: SharingRepository;
   views: DashboardViews;
   access: AccessService;
+  passwords: PasswordHasher;
   /** The scheduler's clock, for `nextUpdateAt`. */
   clock: () => Date;
 }
@@ -140,7 +141,7 @@ export class ProjectsService {
   /** False when no password was ever set or the password does not match. */
   async checkPassword(teamId: number, projectId: number, password: string): Promise<boolean> {
     const hash = await this.deps.projects.passwordHash(teamId, projectId);
-    return hash !== null && verifyPassword(password, hash);
+    return hash !== null && this.deps.passwords.verify(password, hash);
   }
 
   /** A scheduled refresh of the dashboard started at `at` (`lastUpdatedAt`), in the refresh's transaction when given. */
@@ -219,7 +220,7 @@ export class ProjectsService {
     }
     if (input.password !== undefined) {
       this.assertMayShare(membership, 'set the report password');
-      fields.passwordHash = input.password === null ? null : await hashPassword(input.password);
+      fields.passwordHash = input.password === null ? null : await this.deps.passwords.hash(input.password);
     }
     return fields;
   }

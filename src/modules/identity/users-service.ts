@@ -1,4 +1,4 @@
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../crypto/passwords.js';
+import type { PasswordHasher } from '../../crypto/passwords.js';
 import { hashToken, newToken, tokenKind } from '../../crypto/tokens.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
@@ -33,6 +33,7 @@ export interface UsersDeps {
   users: UsersRepository;
   teams: TeamsRepository;
   apiKeys: ApiKeysRepository;
+  passwords: PasswordHasher;
   signup: 'open' | 'closed';
 }
 
@@ -60,7 +61,7 @@ export class UsersService {
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
     if (input.password.length < 8) throw ValidationError.field('body.password', 'must be at least 8 characters');
     if (await this.deps.users.findByEmail(email)) throw new ConflictError('This email is already registered', 'EMAIL_TAKEN');
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.deps.passwords.hash(input.password);
     try {
       return await this.deps.db.transaction().execute(async (trx) => {
         const user = await this.deps.users.create({ name, email, passwordHash }, trx);
@@ -77,7 +78,7 @@ export class UsersService {
 
   async login(emailInput: string, password: string): Promise<UserWithToken> {
     const user = await this.deps.users.findByEmail(normalizeEmail(emailInput));
-    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+    const ok = await this.deps.passwords.verify(password, user?.passwordHash ?? (await this.deps.passwords.dummyHash()));
     if (!user || !ok) throw new UnauthorizedError('Email or password is incorrect', 'INVALID_CREDENTIALS');
     const token = newToken('session');
     await this.deps.users.createSession(user.id, hashToken(token), sessionExpiry());
