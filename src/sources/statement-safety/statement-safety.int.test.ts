@@ -7,7 +7,7 @@ import { createTempDatabase } from '../../../test/helpers/postgres-server.js';
 import { MysqlSource } from '../mysql/mysql-source.js';
 import { PoolManager } from '../pool-manager.js';
 import { PostgresSource } from '../postgres/postgres-source.js';
-import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../testing/services.js';
+import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../../../test/helpers/services.js';
 import type { DataRequestSpec, Row, RunResult, SourceConnection } from '../types.js';
 import { MYSQL_READS, MYSQL_REFUSED, POSTGRES_READS, POSTGRES_REFUSED } from './cases.js';
 
