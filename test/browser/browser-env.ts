@@ -8,8 +8,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -21,7 +21,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SCREENSHOTS = path.join(root, 'test-results', 'screenshots');
+const SCREENSHOTS = path.join(root, 'test-results', 'screenshots');
 
 /**
  * Whether the browser suites can run. Without Debian's Chromium they skip with one loud line,

@@ -4,8 +4,8 @@ import { Id, Timestamp } from '../../platform/http-schemas.js';
 // The engine owns what a chart can be; the API validates against the same lists.
 import { CHART_TYPES, CONDITION_OPERATORS, OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
 
-export const CHART_MODES = ['chart', 'kpichart'] as const;
-export const X_LABEL_TICKS = ['default', 'half', 'third', 'fourth', 'showAll'] as const;
+const CHART_MODES = ['chart', 'kpichart'] as const;
+const X_LABEL_TICKS = ['default', 'half', 'third', 'fourth', 'showAll'] as const;
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Str = (maxLength: number) => Type.String({ maxLength });

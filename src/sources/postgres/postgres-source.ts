@@ -39,7 +39,7 @@ type BackendKey = { processID?: number | null; secretKey?: number | null };
  * A pg.Pool plus what pg cannot do itself: sslmode=prefer (probe once, then TLS or not) and the
  * address used to send cancel requests.
  */
-export class PostgresPool extends SqlPool<pg.PoolClient> {
+class PostgresPool extends SqlPool<pg.PoolClient> {
   private pool: pg.Pool | undefined;
   private creating: Promise<pg.Pool> | undefined;
   private ended = false;
@@ -395,7 +395,7 @@ async function withTimeout(work: Promise<unknown>, ms: number): Promise<boolean>
 }
 
 /** Translates driver errors once, here: SQLSTATE errors are the server's answer, the rest is the network. */
-export function translatePostgresError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
+function translatePostgresError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
   return translateSqlError(error, conn, timeoutMs, 'PostgreSQL', (error) => {
     const err = error as { code?: string; message?: string; severity?: string } | undefined;
     return { failure: postgresFailure(err?.code ?? '', err?.severity), message: err?.message ?? String(error) };
