@@ -50,7 +50,7 @@ export interface AppOptions {
   defaultMetrics?: boolean;
 }
 
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
 const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '429', '500'] as const;
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // The report and embed pages and the editor (web/app, React), built into dist/web and served by the
-// API process (src/modules/pages).
+// API process (src/modules/dashboards/pages-routes.ts).
 const root = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({

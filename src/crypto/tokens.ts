@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** Prefixes make the kind of a bearer token visible (and greppable by secret scanners). */
-export const TOKEN_PREFIX = { session: 'pls_', apiKey: 'plk_', personalKey: 'plu_' } as const;
+const TOKEN_PREFIX = { session: 'pls_', apiKey: 'plk_', personalKey: 'plu_' } as const;
 export type TokenKind = keyof typeof TOKEN_PREFIX;
 
 /** A new opaque bearer token: prefix + 256 random bits. Only its hash is stored. */

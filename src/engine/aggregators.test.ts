@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateValues, createAggregator, GroupState } from './aggregators.js';
+import { aggregateValues } from '../../test/helpers/aggregate-values.js';
+import { createAggregator, GroupState } from './aggregators.js';
 import type { Operation } from './types.js';
 
 const values = [3, '4.5', null, undefined, 'n/a', 3, true, 10n];

@@ -179,11 +179,3 @@ export function createAggregator(operation: Operation, hasValueField: boolean, b
       };
   }
 }
-
-/** Aggregates a plain list of values; for callers outside the streaming path and for tests. */
-export function aggregateValues(operation: Operation, values: Iterable<unknown>, hasValueField = true): number | null {
-  const aggregator = createAggregator(operation, hasValueField);
-  const state = new GroupState();
-  for (const v of values) aggregator.add(state, v);
-  return aggregator.result(state);
-}

@@ -308,7 +308,7 @@ function compileSingle(condition: ResolvedCondition, clock: ZoneClock): ValueTes
 }
 
 /** A reader over plain top-level rows (no array scope). */
-export function topLevelReader(field: string): ConditionReader {
+function topLevelReader(field: string): ConditionReader {
   const accessor = compileFieldPath(field);
   return {
     multi: accessor.multi,

@@ -25,7 +25,7 @@ export interface EngineContext {
 export const DEFAULT_MAX_TABLE_ROWS = 100_000;
 export const DEFAULT_MAX_FILLED_BUCKETS = 10_000;
 
-export function isChartType(value: unknown): value is ChartType {
+function isChartType(value: unknown): value is ChartType {
   return typeof value === 'string' && (CHART_TYPES as readonly string[]).includes(value);
 }
 

@@ -16,7 +16,7 @@ function formatter(minDecimals: number, maxDecimals: number): Intl.NumberFormat 
   return f;
 }
 
-export const EMPTY_VALUE_TEXT = '-';
+const EMPTY_VALUE_TEXT = '-';
 
 export function formatValue(value: number | null, formula: Formula | null): string {
   if (value === null || !Number.isFinite(value)) return EMPTY_VALUE_TEXT;

@@ -43,7 +43,7 @@ export {
   type ValueTest,
   type ComparisonType,
 } from './conditions.js';
-export { createAggregator, aggregateValues, isOperation, GroupState, type Aggregator } from './aggregators.js';
+export { createAggregator, isOperation, GroupState, type Aggregator } from './aggregators.js';
 export { compileFormula, DEFAULT_FORMULA_DECIMALS, type Formula } from './formula.js';
 export { formatValue } from './format.js';
 export { computeGrowth, goalPercent, type Growth } from './growth.js';

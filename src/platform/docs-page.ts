@@ -48,7 +48,7 @@ const INITIALIZER = `window.addEventListener('DOMContentLoaded', function () {
 `;
 
 /** The encodings a request accepts, best first (q=0 excluded). */
-export function acceptedEncoding(header: string | undefined): Encoding {
+function acceptedEncoding(header: string | undefined): Encoding {
   const accepted = new Map<string, number>();
   for (const part of (header ?? '').split(',')) {
     const [token, ...params] = part.trim().toLowerCase().split(';');

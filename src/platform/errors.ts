@@ -10,7 +10,7 @@ interface AjvLikeError {
 }
 
 /** `body/name must be string` -> `{path: "body.name", message: "must be string"}`. */
-export function validationDetails(context: string, errors: AjvLikeError[]): ErrorDetail[] {
+function validationDetails(context: string, errors: AjvLikeError[]): ErrorDetail[] {
   return errors.map((err) => {
     const segments = (err.instancePath ?? '').split('/').filter(Boolean);
     const missing = err.params?.['missingProperty'];

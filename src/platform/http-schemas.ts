@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { ROLES } from './authorization.js';
 
 /** Shapes shared by every route: error bodies, path ids, query booleans. */
@@ -29,11 +29,6 @@ export const Timestamp = Type.String({ format: 'date-time' });
 
 export const Deleted = Type.Object({ deleted: Type.Boolean() });
 export const Removed = Type.Object({ removed: Type.Boolean() });
-
-/** Strings from users are bounded so that no field can carry megabytes. */
-export function Text(options: { min?: number; max?: number } = {}): TSchema {
-  return Type.String({ minLength: options.min ?? 0, maxLength: options.max ?? 10_000 });
-}
 
 /** One of the five roles of the role table. */
 export const RoleSchema = Type.Enum([...ROLES]);

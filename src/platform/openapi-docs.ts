@@ -115,7 +115,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
 };
 
 /** `POST /team/:team_id/members` -> `postTeamByTeamIdMembers`: unique per method and path. */
-export function deriveOperationId(method: string, url: string): string {
+function deriveOperationId(method: string, url: string): string {
   const words = url
     .split('/')
     .filter(Boolean)
@@ -128,7 +128,7 @@ export function deriveOperationId(method: string, url: string): string {
 type JsonSchema = Record<string, unknown>;
 
 /** A small valid value for a schema: required properties only, first enum value, minimal strings. */
-export function exampleFromSchema(schema: unknown, depth = 0): unknown {
+function exampleFromSchema(schema: unknown, depth = 0): unknown {
   if (!schema || typeof schema !== 'object' || depth > 8) return null;
   const s = schema as JsonSchema;
   if ('examples' in s && Array.isArray(s['examples']) && s['examples'].length > 0) return s['examples'][0];

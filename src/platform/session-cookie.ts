@@ -10,8 +10,8 @@ import { ForbiddenError } from '../errors/index.js';
  * browser enforces for that prefix, so neither a plain-http page nor a sibling subdomain can set
  * or replace it. It is read back under that name only, and the plain name is ignored there.
  */
-export const SESSION_COOKIE = 'plotline_session';
-export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const SESSION_COOKIE = 'plotline_session';
+const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];

@@ -32,7 +32,7 @@ export function isSecretName(name: string): boolean {
  * (a service account's ids and e-mail help recognise it; its private key is the secret).
  * These are also the connection columns stored encrypted.
  */
-export const CONNECTION_SECRETS = {
+const CONNECTION_SECRETS = {
   password: 'whole',
   connectionString: 'credentials',
   options: 'by-name',
@@ -129,7 +129,7 @@ type Range = readonly [start: number, end: number];
  * (`scheme://user:PASSWORD@host`) and credential keywords. When the user info cannot be told
  * apart from the rest with certainty, the range errs towards hiding more.
  */
-export function secretRanges(value: string): Range[] {
+function secretRanges(value: string): Range[] {
   const ranges: Range[] = [];
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value);
   let authorityEnd = 0;

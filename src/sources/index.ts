@@ -43,7 +43,7 @@ export interface ProviderEndpoints {
   customerioUrl: string | undefined;
 }
 
-export const DEFAULT_ENDPOINTS: ProviderEndpoints = {
+const DEFAULT_ENDPOINTS: ProviderEndpoints = {
   googleTokenUrl: 'https://oauth2.googleapis.com/token',
   firestoreUrl: 'https://firestore.googleapis.com',
   gaDataUrl: 'https://analyticsdata.googleapis.com',

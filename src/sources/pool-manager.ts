@@ -91,7 +91,7 @@ export class PoolManager {
 }
 
 /** Hash of everything that changes how to connect (secrets included; the hash never leaves memory). */
-export function connectionFingerprint(conn: SourceConnection): string {
+function connectionFingerprint(conn: SourceConnection): string {
   const updatedAt = conn.updatedAt instanceof Date ? conn.updatedAt.toISOString() : conn.updatedAt;
   return createHash('sha256')
     .update(stableStringify({ ...conn, updatedAt }))

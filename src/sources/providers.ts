@@ -19,7 +19,7 @@ export interface SourceProvider {
 /** Managed services talk TLS by default; `ssl: false` on the connection still turns it off. */
 const MANAGED_TLS = { ssl: true, sslMode: 'require' } as const satisfies Partial<SourceConnection>;
 
-export const PROVIDERS = [
+const PROVIDERS = [
   { type: 'postgres', subType: 'postgres', name: 'PostgreSQL', category: 'database', description: 'A PostgreSQL server, queried with SQL' },
   { type: 'postgres', subType: 'timescaledb', name: 'TimescaleDB', category: 'database', description: 'TimescaleDB (PostgreSQL with time-series extensions)', defaults: MANAGED_TLS },
   { type: 'postgres', subType: 'supabasedb', name: 'Supabase', category: 'database', description: "A Supabase project's PostgreSQL database", defaults: MANAGED_TLS },

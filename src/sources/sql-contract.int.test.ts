@@ -4,7 +4,7 @@ import { createTempDatabase } from '../../test/helpers/postgres-server.js';
 import { MysqlSource } from './mysql/mysql-source.js';
 import { PoolManager } from './pool-manager.js';
 import { PostgresSource } from './postgres/postgres-source.js';
-import { announceSkip, createTempMysqlDatabase, probeMysql } from './testing/services.js';
+import { announceSkip, createTempMysqlDatabase, probeMysql } from '../../test/helpers/services.js';
 import type { SqlSourceOptions } from './sql-source.js';
 import type { Row, Source, SourceConnection } from './types.js';
 import { resolveVariables } from './variables/resolve.js';

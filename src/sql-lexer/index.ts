@@ -23,7 +23,7 @@ export interface LexMode {
 }
 
 /** The server's default sql_mode: backslash escapes on, "…" a string. */
-export const DEFAULT_MYSQL_MODE: LexMode = Object.freeze({ backslashEscapes: true, ansiQuotes: false });
+const DEFAULT_MYSQL_MODE: LexMode = Object.freeze({ backslashEscapes: true, ansiQuotes: false });
 
 export interface LexOptions {
   dialect: SqlDialect;

@@ -229,7 +229,7 @@ export function createStore(target: StoreTarget, options: StoreOptions = {}): St
  * but crashes on Node 20; both are installed (13 as `better-sqlite3-napi`, N-API prebuilds) and
  * the one that works here is loaded. Same API, same file format.
  */
-export function sqliteDriver(): typeof SQLiteDatabase {
+function sqliteDriver(): typeof SQLiteDatabase {
   const major = Number(process.versions.node.split('.')[0]);
   const require = createRequire(import.meta.url);
   return require(major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3') as typeof SQLiteDatabase;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,8 +8,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -21,7 +21,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SCREENSHOTS = path.join(root, 'test-results', 'screenshots');
+const SCREENSHOTS = path.join(root, 'test-results', 'screenshots');
 
 /**
  * Whether the browser suites can run. Without Debian's Chromium they skip with one loud line,
@@ -32,29 +32,6 @@ export function browserAvailable(): boolean {
   if (process.env['CI'] === 'true') throw new Error(`${CHROMIUM} is missing on CI: install it with apt-get install -y chromium`);
   process.stdout.write(`\n[browser tests] SKIPPED: ${CHROMIUM} not found (apt-get install -y chromium)\n\n`);
   return false;
-}
-
-function newest(dir: string): number {
-  let latest = 0;
-  if (!existsSync(dir)) return latest;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
-  }
-  return latest;
-}
-
-/**
- * Builds the pages with Vite's build() API when dist/web is missing or older than web/: the
- * production build that ships, also under vitest (whose NODE_ENV=test would otherwise bundle
- * React's development build into dist/web, which `npm start` then serves).
- */
-export async function buildWebIfStale(): Promise<void> {
-  const built = path.join(root, 'dist', 'web', 'report.html');
-  const sources = newest(path.join(root, 'web'));
-  const all = ['embed.html', 'app/index.html'].every((file) => existsSync(path.join(root, 'dist', 'web', file)));
-  if (existsSync(built) && statSync(built).mtimeMs >= sources && all) return;
-  await buildWeb();
 }
 
 /** `vite build --config web/vite.config.ts` in production mode, whatever NODE_ENV says. */

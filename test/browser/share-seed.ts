@@ -39,7 +39,7 @@ export const SECRETS = {
   queryText: 'from orders where status = {{status}}',
 };
 
-export const ORDERS_SQL = `
+const ORDERS_SQL = `
   create table orders (id int primary key, country text, status text, amount numeric(10,2), created_at timestamptz);
   insert into orders
     select i,

@@ -18,7 +18,7 @@ export class Ref {
 }
 
 /** Plain JS -> Firestore fields (Date -> timestampValue, Ref -> referenceValue). */
-export function toFields(doc: Record<string, unknown>, root: string): Fields {
+function toFields(doc: Record<string, unknown>, root: string): Fields {
   const out: Fields = {};
   for (const [k, v] of Object.entries(doc)) out[k] = toValue(v, root);
   return out;
@@ -49,7 +49,7 @@ function scalar(v: Value): unknown {
   return Object.values(v)[0];
 }
 
-export function compare(a: Value, b: Value): number {
+function compare(a: Value, b: Value): number {
   const ra = typeRank(a);
   const rb = typeRank(b);
   if (ra !== rb) return ra - rb;

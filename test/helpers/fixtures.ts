@@ -9,6 +9,22 @@ export interface Person {
   email: string;
 }
 
+const people = new WeakMap<TestApp, Map<string, Promise<Person>>>();
+
+/**
+ * A user with a team of their own, signed up on first use and then the same for every test on this
+ * app (one app per suite): for tests that need *a* user, such as an outsider who gets a 403 or
+ * another team for a tenancy check. A test that changes the user or their team's members, or whose
+ * answer depends on what their team holds, signs up its own with `t.signup`.
+ */
+export function sharedUser(t: TestApp, name: string): Promise<Person> {
+  let named = people.get(t);
+  if (!named) people.set(t, (named = new Map()));
+  let found = named.get(name);
+  if (!found) named.set(name, (found = t.signup(name)));
+  return found;
+}
+
 /** Inserts a project row directly (for suites that only need one to exist). */
 export async function insertProject(t: TestApp, teamId: number, name = 'Dashboard'): Promise<number> {
   const at = now();

@@ -14,7 +14,7 @@ export interface JourneyClient {
 }
 
 /** A JourneyClient over a TestApp (app.inject). */
-export function injectedClient(t: TestApp): JourneyClient {
+function injectedClient(t: TestApp): JourneyClient {
   return {
     request: ({ method, url, token, payload }) => t.request({ method: method as 'GET', url, ...(token ? { token } : {}), ...(payload !== undefined ? { payload: payload as object } : {}) }),
     signup: () => t.signup('Journey'),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/crypto/tokens.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { insertProject } from '../helpers/fixtures.js';
+import { insertProject, sharedUser } from '../helpers/fixtures.js';
 
 describe('team API keys', () => {
   let t: TestApp;
@@ -27,7 +27,7 @@ describe('team API keys', () => {
 
   it('a key acts inside its own team with its role, and gets 403 on another team', async () => {
     const owner = await t.signup('KeyOwner');
-    const other = await t.signup('OtherTeam');
+    const other = await sharedUser(t, 'Other');
     const key = (await t.request({ method: 'POST', url: `/team/${owner.teamId}/apikey`, token: owner.token, payload: { name: 'k' } })).json();
     const own = await t.request({ method: 'GET', url: `/team/${owner.teamId}`, token: key.token });
     expect(own.statusCode).toBe(200);
@@ -68,7 +68,7 @@ describe('team API keys', () => {
   });
 
   it('a deleted key stops working at once; deleting it again is 404', async () => {
-    const owner = await t.signup('Revoker');
+    const owner = await sharedUser(t, 'User');
     const key = (await t.request({ method: 'POST', url: `/team/${owner.teamId}/apikey`, token: owner.token, payload: { name: 'temp' } })).json();
     expect((await t.request({ method: 'GET', url: `/team/${owner.teamId}`, token: key.token })).statusCode).toBe(200);
     const del = await t.request({ method: 'DELETE', url: `/team/${owner.teamId}/apikey/${key.id}`, token: owner.token });
@@ -78,8 +78,8 @@ describe('team API keys', () => {
   });
 
   it('a key of another team cannot be deleted through this team (404)', async () => {
-    const a = await t.signup('A');
-    const b = await t.signup('B');
+    const a = await sharedUser(t, 'User');
+    const b = await sharedUser(t, 'Other');
     const key = (await t.request({ method: 'POST', url: `/team/${b.teamId}/apikey`, token: b.token, payload: { name: 'b' } })).json();
     expect((await t.request({ method: 'DELETE', url: `/team/${a.teamId}/apikey/${key.id}`, token: a.token })).statusCode).toBe(404);
     expect((await t.request({ method: 'GET', url: `/team/${b.teamId}`, token: key.token })).statusCode).toBe(200);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataRequestsRepository } from '../../src/modules/data/data-requests-repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { insertProject, ROLE_NAMES, teamWithEveryRole, type Person, type RoleTeam } from '../helpers/fixtures.js';
+import { insertProject, ROLE_NAMES, sharedUser, teamWithEveryRole, type Person, type RoleTeam } from '../helpers/fixtures.js';
 
 async function connection(t: TestApp, who: Person, teamId = who.teamId): Promise<number> {
   const res = await t.request({ method: 'POST', url: `/team/${teamId}/connections`, token: who.token, payload: { name: 'db', type: 'postgres', host: 'db.internal', port: '5432' } });
@@ -72,7 +72,7 @@ describe('datasets', () => {
   });
 
   it('validates fields and foreign ids, naming the field', async () => {
-    const other = await t.signup('Other');
+    const other = await sharedUser(t, 'Other');
     const foreignConnection = await connection(t, other);
     const foreignProject = await insertProject(t, other.teamId);
     const cases: [unknown, string][] = [
@@ -93,7 +93,7 @@ describe('datasets', () => {
   });
 
   it('another team’s dataset is a 404; a team you are not in a 403', async () => {
-    const other = await t.signup('Foreign');
+    const other = await sharedUser(t, 'Other');
     const foreign = (await t.request({ method: 'POST', url: `/team/${other.teamId}/datasets`, token: other.token, payload: { name: 'theirs' } })).json();
     expect((await t.request({ method: 'GET', url: `${url()}/${foreign.id}`, token: owner.token })).statusCode).toBe(404);
     expect((await t.request({ method: 'PUT', url: `${url()}/${foreign.id}`, token: owner.token, payload: { name: 'x' } })).statusCode).toBe(404);

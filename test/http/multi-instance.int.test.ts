@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createContainer, type Container } from '../../src/container.js';
-import { announceSkip, probeRedis, REDIS_TEST_URL } from '../../src/sources/testing/services.js';
+import { announceSkip, probeRedis, REDIS_TEST_URL } from '../helpers/services.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { announceSkip, ownRedis, redisServerMissing, type OwnRedis } from '../../src/sources/testing/services.js';
+import { announceSkip, ownRedis, redisServerMissing, type OwnRedis } from '../helpers/services.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 /*

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../../src/sources/testing/services.js';
+import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../helpers/services.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { Person } from '../helpers/fixtures.js';
 import { startMongoWireServer, type MongoWireServer } from '../helpers/mongo-wire-server.js';

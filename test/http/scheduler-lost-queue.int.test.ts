@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { createContainer, type Container } from '../../src/container.js';
 import { loggerOptions } from '../../src/platform/logging.js';
 import { BullmqDispatcher } from '../../src/runtime/scheduler/bullmq-dispatcher.js';
-import { announceSkip, ownRedis, redisServerMissing, type OwnRedis } from '../../src/sources/testing/services.js';
+import { announceSkip, ownRedis, redisServerMissing, type OwnRedis } from '../helpers/services.js';
 import { buildTestApp, LogCapture, type TestApp } from '../helpers/app.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { createDashboard, createSourceDb, kpiValue, steppedClock, type Call, type SourceDb } from '../helpers/refresh-fixture.js';

@@ -8,7 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createContainer, type Container } from '../../src/container.js';
 import { BullmqDispatcher } from '../../src/runtime/scheduler/bullmq-dispatcher.js';
-import { announceSkip, probeRedis, REDIS_TEST_URL } from '../../src/sources/testing/services.js';
+import { announceSkip, probeRedis, REDIS_TEST_URL } from '../helpers/services.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { createDashboard, createSourceDb, kpiValue, steppedClock, type Call, type SourceDb } from '../helpers/refresh-fixture.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { insertProject, ROLE_NAMES, teamWithEveryRole, type RoleTeam } from '../helpers/fixtures.js';
+import { insertProject, ROLE_NAMES, sharedUser, teamWithEveryRole, type RoleTeam } from '../helpers/fixtures.js';
 
 describe('teams', () => {
   let t: TestApp;
@@ -10,7 +10,7 @@ describe('teams', () => {
   afterAll(() => t.close());
 
   it('creates a team from {name} alone with the documented defaults', async () => {
-    const me = await t.signup('Creator');
+    const me = await sharedUser(t, 'User');
     const res = await t.request({ method: 'POST', url: '/team', token: me.token, payload: { name: 'Analytics' } });
     expect(res.statusCode).toBe(200);
     const team = res.json();
@@ -20,7 +20,7 @@ describe('teams', () => {
   });
 
   it('accepts all four CreateTeam fields (the MCP client always sends them)', async () => {
-    const me = await t.signup('Mcp');
+    const me = await sharedUser(t, 'User');
     const res = await t.request({
       method: 'POST',
       url: '/team',
@@ -55,8 +55,8 @@ describe('teams', () => {
   });
 
   it('a missing team is 404, a team the caller is not in is 403 and leaks nothing', async () => {
-    const me = await t.signup('Me');
-    const other = await t.signup('Other');
+    const me = await sharedUser(t, 'User');
+    const other = await sharedUser(t, 'Other');
     const missing = await t.request({ method: 'GET', url: '/team/999999', token: me.token });
     expect(missing.statusCode).toBe(404);
     const foreign = await t.request({ method: 'GET', url: `/team/${other.teamId}`, token: me.token });
@@ -68,7 +68,7 @@ describe('teams', () => {
   it('GET /team/user/:id: own teams; another user only where the caller administers a shared team', async () => {
     const owner = await t.signup('Boss');
     const member = await t.signup('Member');
-    const outsider = await t.signup('Outsider');
+    const outsider = await sharedUser(t, 'Other');
     await t.request({ method: 'POST', url: `/team/${owner.teamId}/members`, token: owner.token, payload: { email: member.email, role: 'teamAdmin' } });
     const mine = (await t.request({ method: 'GET', url: `/team/user/${member.userId}`, token: member.token })).json();
     expect(mine.map((x: { id: number }) => x.id).sort()).toEqual([member.teamId, owner.teamId].sort());
@@ -79,7 +79,7 @@ describe('teams', () => {
   });
 
   it('DELETE /team removes the team and everything it owns', async () => {
-    const me = await t.signup('Deleter');
+    const me = await sharedUser(t, 'User');
     const team = (await t.request({ method: 'POST', url: '/team', token: me.token, payload: { name: 'Doomed' } })).json();
     await insertProject(t, team.id);
     const res = await t.request({ method: 'DELETE', url: `/team/${team.id}`, token: me.token });

@@ -97,7 +97,7 @@ export function resultToSeries(plan: PushdownPlan, rows: Iterable<Row>): Aggrega
  * For a caller that already holds the engine context and every plan of the chart
  * (`createEngineContext`, `planChart`). `complete` says `plans` are all of the chart's datasets.
  */
-export function checkSeriesPushdown(
+function checkSeriesPushdown(
   ctx: EngineContext,
   plans: readonly SeriesPlan[],
   index: number,
@@ -113,7 +113,7 @@ export function checkSeriesPushdown(
   }
 }
 
-export function planSeriesPushdown(
+function planSeriesPushdown(
   ctx: EngineContext,
   plans: readonly SeriesPlan[],
   index: number,

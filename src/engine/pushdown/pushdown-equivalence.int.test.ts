@@ -17,7 +17,7 @@ import { MysqlSource } from '../../sources/mysql/mysql-source.js';
 import { PoolManager } from '../../sources/pool-manager.js';
 import { PostgresSource } from '../../sources/postgres/postgres-source.js';
 import { postgresTypes } from '../../sources/postgres/value-types.js';
-import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../../sources/testing/services.js';
+import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../../../test/helpers/services.js';
 import type { ResolvedVariables, Row, RowStream, Source, SourceConnection } from '../../sources/types.js';
 import { resolveVariables } from '../../sources/variables/resolve.js';
 import { compileSql } from '../../sources/variables/sql.js';

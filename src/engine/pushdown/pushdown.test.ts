@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aggregateValues } from '../aggregators.js';
+import { aggregateValues } from '../../../test/helpers/aggregate-values.js';
 import { DAY_MS } from '../calendar.js';
 import type { ChartInput, DatasetConfigInput } from '../types.js';
 import { ZoneClock } from '../zone-clock.js';

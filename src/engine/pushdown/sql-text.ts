@@ -72,7 +72,7 @@ export function int(n: number): Sql {
   return Sql.trusted(n < 0 ? `(${n})` : String(n));
 }
 
-export const TRUE = Sql.trusted('TRUE');
+const TRUE = Sql.trusted('TRUE');
 export const FALSE = Sql.trusted('FALSE');
 
 export function bool(value: boolean): Sql {

@@ -4,12 +4,12 @@ import { AppError } from '../../errors/index.js';
 import type { OutboundClient } from '../../sources/outbound/http-client.js';
 import type { Delivery } from './alerts-repository.js';
 
-export const SIGNATURE_HEADER = 'x-plotline-signature';
+const SIGNATURE_HEADER = 'x-plotline-signature';
 const WEBHOOK_TIMEOUT_MS = 10_000;
 const WEBHOOK_MAX_RESPONSE = 64 * 1024;
 
 /** The signature a receiver recomputes: `sha256=` + hex HMAC-SHA256 of the exact body with the alert's secret. */
-export function signBody(secret: string, body: string): string {
+function signBody(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 

@@ -31,7 +31,7 @@ export type UpdateAlertInput = Static<typeof UpdateAlert>;
 
 const Delivery = Type.Object({ medium: Type.String(), ok: Type.Boolean(), detail: Type.String() });
 
-export const AlertEvent = Type.Object({
+const AlertEvent = Type.Object({
   id: Type.Integer(),
   alert_id: Type.Integer(),
   chart_id: Type.Integer(),

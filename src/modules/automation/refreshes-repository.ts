@@ -4,7 +4,6 @@ import { fromJson, toBool, toIso, toJson } from '../../store/columns.js';
 export type RefreshTrigger = 'manual' | 'schedule' | 'auto';
 export type RefreshStatus = 'success' | 'partial_failure' | 'failure';
 export type ClaimKind = 'dashboard' | 'chart';
-export type ClaimState = 'enqueued' | 'running' | 'done' | 'failed';
 
 /** A claimed period: which dashboard or chart, which period, whose team. */
 export interface ClaimKey {

@@ -3,7 +3,7 @@ import { Timestamp } from '../../platform/http-schemas.js';
 
 const Failure = Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]);
 
-export const ChartRunEntry = Type.Object({
+const ChartRunEntry = Type.Object({
   chart_id: Type.Integer(),
   status: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
   paths: Type.Array(Type.Union([Type.Literal('pushdown'), Type.Literal('stream')]), { description: 'How each dataset configuration was computed; empty when served from the cache' }),
@@ -13,7 +13,7 @@ export const ChartRunEntry = Type.Object({
   error: Failure,
 });
 
-export const RefreshRun = Type.Object({
+const RefreshRun = Type.Object({
   id: Type.Integer(),
   project_id: Type.Integer(),
   chart_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Set for a single-chart refresh; null for a whole dashboard' }),

@@ -23,7 +23,7 @@ export interface RefreshSettings {
 const MAX_ERROR_MESSAGE = 500;
 
 /** Code and message of a failure for the history: typed errors keep theirs, anything else is generic. */
-export function describeError(error: unknown): { code: string; message: string } {
+function describeError(error: unknown): { code: string; message: string } {
   if (error instanceof AppError) return { code: error.code, message: error.message.slice(0, MAX_ERROR_MESSAGE) };
   return { code: 'INTERNAL_ERROR', message: 'The refresh failed with an internal error (see the server log)' };
 }

@@ -29,7 +29,7 @@ export interface DashboardViewsDeps {
 }
 
 // Serialized by Fastify's own compiler from the response schema's parts, so the bytes are those
-// the whole `Project` schema gives (test/http/dashboard-views.test.ts holds them equal).
+// the whole `Project` schema gives (test/http/dashboard-views.int.test.ts holds them equal).
 const serializeHead = lazySerializer<DashboardHead>(ProjectHead);
 const serializeCharts = lazySerializer<unknown[]>(Type.Array(Chart));
 const serializePolicies = lazySerializer<unknown[]>(Type.Array(SharePolicy));

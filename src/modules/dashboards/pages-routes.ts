@@ -12,7 +12,7 @@ export interface PageOptions {
 }
 
 /** The package root holds package.json; this file runs from src/ (tsx) or dist/ (built). */
-export function defaultWebRoot(): string {
+function defaultWebRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) {
     const parent = path.dirname(dir);

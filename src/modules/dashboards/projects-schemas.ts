@@ -4,8 +4,8 @@ import { Chart } from './charts-schemas.js';
 import { SharePolicy } from './sharing-schemas.js';
 
 /** The frequencies the dashboard scheduler understands. */
-export const FREQUENCIES = ['every_x_minutes', 'every_x_hours', 'every_x_days', 'daily', 'weekly'] as const;
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+const FREQUENCIES = ['every_x_minutes', 'every_x_hours', 'every_x_days', 'daily', 'weekly'] as const;
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Opt = Type.Optional;
@@ -20,7 +20,7 @@ const ScheduleTime = Type.Object({
   millisecond: Opt(Type.Integer({ minimum: 0, maximum: 999 })),
 });
 
-export const UpdateScheduleInput = Type.Object({
+const UpdateScheduleInput = Type.Object({
   timezone: Opt(Type.String({ minLength: 1, maxLength: 100 })),
   frequency: Opt(Type.Enum([...FREQUENCIES])),
   frequencyNumber: Opt(
@@ -33,7 +33,7 @@ export const UpdateScheduleInput = Type.Object({
 export type UpdateScheduleBody = Static<typeof UpdateScheduleInput>;
 
 /** Stored and returned shape: `frequencyNumber` is always a string, as in the spec. */
-export const UpdateSchedule = Type.Object({
+const UpdateSchedule = Type.Object({
   timezone: Opt(Type.String()),
   frequency: Opt(Type.String()),
   frequencyNumber: Opt(Type.String()),

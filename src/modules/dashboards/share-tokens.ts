@@ -14,9 +14,9 @@ import { shareErrors } from './sharing-errors.js';
  *
  * A signature proves only that we issued the token; the policy it names is re-checked on every use.
  */
-export const SHARE_AUDIENCE = 'plotline:share';
+const SHARE_AUDIENCE = 'plotline:share';
 /** Default lifetime when the issuer gives no `exp`: 99999 days, as the contract says. */
-export const DEFAULT_LIFETIME_SECONDS = 99_999 * 24 * 60 * 60;
+const DEFAULT_LIFETIME_SECONDS = 99_999 * 24 * 60 * 60;
 /** Longer strings are not tokens we issued; refusing them early keeps the verifier's work bounded. */
 const MAX_TOKEN_LENGTH = 2048;
 

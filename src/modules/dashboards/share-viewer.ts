@@ -251,7 +251,7 @@ function assertPolicyOpen(policy: SharePolicyRecord): void {
  * The variables of a view: the policy's params, then (only when the policy allows it) the URL's
  * parameters other than token/theme/pass, which override or extend them.
  */
-export function shareVariables(policy: SharePolicyRecord | undefined, query: Record<string, unknown>): Record<string, string> {
+function shareVariables(policy: SharePolicyRecord | undefined, query: Record<string, unknown>): Record<string, string> {
   // No prototype: a parameter named __proto__ or constructor is just a (useless) variable name.
   const variables: Record<string, string> = Object.create(null) as Record<string, string>;
   if (!policy) return variables;
@@ -273,7 +273,7 @@ export function shareVariables(policy: SharePolicyRecord | undefined, query: Rec
 }
 
 /** The display projection of a chart: its identity, data and display options, picked by name so nothing else can slip through. */
-export function publicChart(chart: Chart, chartData: unknown, chartDataUpdated: string | null): PublicChartView {
+function publicChart(chart: Chart, chartData: unknown, chartDataUpdated: string | null): PublicChartView {
   return {
     id: chart.id,
     name: chart.name,

@@ -4,7 +4,7 @@ import { AppError } from '../../errors/index.js';
  * Stable codes of the public share surfaces. The report and embed pages branch on them to tell a
  * person what happened (expired, revoked, wrong password…), so they never change meaning.
  */
-export const SHARE_CODES = {
+const SHARE_CODES = {
   /** The entity is not public and no token was sent. */
   tokenRequired: 'SHARE_TOKEN_REQUIRED',
   /** Bad signature or algorithm, malformed, or issued for another dashboard or chart. */

@@ -8,7 +8,7 @@ export interface PublicShareLimits {
   share: number;
 }
 
-export const DEFAULT_SHARE_LIMITS: PublicShareLimits = { share: 120 };
+const DEFAULT_SHARE_LIMITS: PublicShareLimits = { share: 120 };
 
 const MINUTE = 60_000;
 

@@ -11,11 +11,11 @@ import { ChartDisplay } from './chart-display.js';
  */
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const THEMES = ['light', 'dark', 'os'] as const;
+const THEMES = ['light', 'dark', 'os'] as const;
 export type Theme = (typeof THEMES)[number];
-export const ThemeParam = Type.Enum([...THEMES], { description: 'Colour scheme of the page: light, dark, or follow the OS' });
+const ThemeParam = Type.Enum([...THEMES], { description: 'Colour scheme of the page: light, dark, or follow the OS' });
 
-export const PublicChartDatasetConfig = Type.Object({
+const PublicChartDatasetConfig = Type.Object({
   id: Type.String(),
   legend: Nullable(Type.String()),
   datasetColor: Nullable(Type.String()),
@@ -43,7 +43,7 @@ const publicChartProperties = {
   error: Type.Optional(ChartError),
 };
 
-export const PublicChart = Type.Object(publicChartProperties);
+const PublicChart = Type.Object(publicChartProperties);
 export type PublicChartView = Static<typeof PublicChart>;
 
 /** `GET /chart/share/{share_string}`: the chart plus what the embed page needs around it. */

@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { Id, Timestamp } from '../../platform/http-schemas.js';
 
-export const ENTITY_TYPES = ['Project', 'Chart'] as const;
+const ENTITY_TYPES = ['Project', 'Chart'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** `private`: a signed share token is required; `disabled`: every token of the policy is refused (403). */
-export const VISIBILITIES = ['private', 'disabled'] as const;
+const VISIBILITIES = ['private', 'disabled'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
 
 export const PolicyParam = Type.Object({

@@ -46,8 +46,8 @@ export interface ConnectionRecord {
 export type ConnectionWrite = Partial<Omit<ConnectionRecord, 'id' | 'team_id' | 'createdAt' | 'updatedAt' | 'schemaUpdatedAt'>>;
 
 /** Text columns that may hold SecretBox envelopes, per table, for key rotation. */
-export const CONNECTION_SECRET_COLUMNS = CONNECTION_SECRET_FIELDS;
-export const DATA_REQUEST_SECRET_COLUMNS = ['headers', 'body'] as const;
+const CONNECTION_SECRET_COLUMNS = CONNECTION_SECRET_FIELDS;
+const DATA_REQUEST_SECRET_COLUMNS = ['headers', 'body'] as const;
 
 type Row = Selectable<ConnectionsTable>;
 

@@ -11,7 +11,7 @@ import type { ConnectionChecks } from './connection-checks.js';
 import { FILE_FIELDS, type ConnectionFiles, type ConnectionsService, type FileField } from './connections-service.js';
 
 /** Per uploaded file; a larger one is a 413. */
-export const MAX_FILE_BYTES = 1024 * 1024;
+const MAX_FILE_BYTES = 1024 * 1024;
 
 const noFiles = () => new BadRequestError('No files were uploaded; send sslCa, sslCert or sslKey as multipart/form-data file parts', 'NO_FILES');
 

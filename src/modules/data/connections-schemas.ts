@@ -2,15 +2,15 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Id, QueryBool, Timestamp } from '../../platform/http-schemas.js';
 import { CONNECTION_SUBTYPES, CONNECTION_TYPES } from '../../sources/index.js';
 
-export const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
+const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
 export type SslMode = (typeof SSL_MODES)[number];
 import { MASK } from '../../redaction/index.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const ConnectionTypeSchema = Type.Enum([...CONNECTION_TYPES]);
-export const ConnectionSubTypeSchema = Type.Enum([...CONNECTION_SUBTYPES]);
-export const SslModeSchema = Type.Enum([...SSL_MODES]);
+const ConnectionTypeSchema = Type.Enum([...CONNECTION_TYPES]);
+const ConnectionSubTypeSchema = Type.Enum([...CONNECTION_SUBTYPES]);
+const SslModeSchema = Type.Enum([...SSL_MODES]);
 
 const FreeObject = Type.Object({}, { additionalProperties: true });
 const ObjectOrArray = Type.Union([FreeObject, Type.Array(Type.Unknown(), { maxItems: 1000 })]);

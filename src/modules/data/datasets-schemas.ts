@@ -11,16 +11,16 @@ const AnyObject = Type.Object({}, { additionalProperties: true });
  * Longest query or request body a data request may hold (256 KiB of text). Far above any hand-written
  * query, and it bounds what each run has to scan.
  */
-export const MAX_QUERY_TEXT = 262_144;
+const MAX_QUERY_TEXT = 262_144;
 const QueryText = Type.String({ maxLength: MAX_QUERY_TEXT, description: `At most ${MAX_QUERY_TEXT} characters` });
 
-export const Operation = Type.Enum([...OPERATIONS]);
-export const Method = Type.Enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
-export const BindingTypeSchema = Type.Enum(['string', 'number', 'boolean', 'date']);
+const Operation = Type.Enum([...OPERATIONS]);
+const Method = Type.Enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
+const BindingTypeSchema = Type.Enum(['string', 'number', 'boolean', 'date']);
 
 const ProjectIds = Type.Array(Type.Union([Id, Type.String({ pattern: '^[1-9][0-9]{0,9}$' })]), { maxItems: 1000 });
 
-export const JoinSchema = Type.Object({
+const JoinSchema = Type.Object({
   dr_id: Type.Integer({ minimum: 0 }),
   join_id: Type.Integer({ minimum: 0 }),
   dr_field: Str(500),
@@ -29,9 +29,9 @@ export const JoinSchema = Type.Object({
   type: Type.Optional(Type.Union([Type.Enum(['left', 'inner'], { description: 'left (default): rows without a match are kept; inner: they are dropped' }), Type.Null()])),
 });
 
-export const JoinSettings = Type.Object({ joins: Type.Optional(Type.Array(JoinSchema, { maxItems: 50 })) }, { additionalProperties: true });
+const JoinSettings = Type.Object({ joins: Type.Optional(Type.Array(JoinSchema, { maxItems: 50 })) }, { additionalProperties: true });
 
-export const Condition = Type.Object(
+const Condition = Type.Object(
   {
     id: Type.Optional(Type.Union([Str(200), Type.Number()])),
     field: Type.Optional(Str(500)),
@@ -69,7 +69,7 @@ const datasetWritable = {
 export const CreateDataset = Type.Object({ team_id: Type.Optional(Type.Unknown()), ...datasetWritable });
 export const UpdateDataset = Type.Object(datasetWritable);
 
-export const HeaderSchema = Type.Object({ key: Str(500), value: Type.Union([Str(20_000), Type.Number(), Type.Boolean(), Type.Null()]) });
+const HeaderSchema = Type.Object({ key: Str(500), value: Type.Union([Str(20_000), Type.Number(), Type.Boolean(), Type.Null()]) });
 
 const Headers = Type.Union([
   Type.Array(HeaderSchema, { maxItems: 200 }),
@@ -77,7 +77,7 @@ const Headers = Type.Union([
   Type.Record(Type.String(), Type.Union([Str(20_000), Type.Number(), Type.Boolean(), Type.Null()])),
 ]);
 
-export const dataRequestWritable = {
+const dataRequestWritable = {
   connection_id: Maybe(Id),
   method: Maybe(Method),
   route: Maybe(Str(20_000)),
@@ -131,7 +131,7 @@ export const QuickCreateDataset = Type.Object({
 
 const NullableStr = Type.Union([Type.String(), Type.Null()]);
 
-export const VariableBindingResponse = Type.Object({
+const VariableBindingResponse = Type.Object({
   id: Type.Integer(),
   entity_type: Type.String(),
   entity_id: Type.String(),

@@ -27,7 +27,7 @@ export const SessionQuery = Type.Object({
   ),
 });
 
-export const MeKey = Type.Object({
+const MeKey = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   type: Type.Enum(['team', 'personal']),

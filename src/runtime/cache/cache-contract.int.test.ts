@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { announceSkip, probeRedis, REDIS_TEST_URL } from '../../sources/testing/services.js';
+import { announceSkip, probeRedis, REDIS_TEST_URL } from '../../../test/helpers/services.js';
 import type { CacheHooks } from './base-cache.js';
 import { MemoryResultCache } from './memory-cache.js';
 import { RedisResultCache } from './redis-cache.js';

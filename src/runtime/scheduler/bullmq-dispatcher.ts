@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { jobKey, type Dispatcher, type RefreshExecutor, type RefreshJob } from './dispatch.js';
 
-export const REFRESH_QUEUE = 'plotline-refresh';
+const REFRESH_QUEUE = 'plotline-refresh';
 
 export interface BullmqDispatcherOptions {
   redisUrl: string;

@@ -43,7 +43,7 @@ export interface DueAnswer {
 }
 
 /** Timers may fire a little early or ticks of two processes drift: elapsed-time rules allow this slack. */
-export const DUE_TOLERANCE_MS = 2_000;
+const DUE_TOLERANCE_MS = 2_000;
 
 const WEEKDAY_NUMBERS: Record<string, number> = {
   monday: 1,

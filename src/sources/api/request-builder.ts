@@ -46,7 +46,7 @@ function headerEntries(headers: DataRequestSpec['headers']): Array<[string, stri
   return Object.entries(headers).map(([key, value]) => [key, value === null || value === undefined ? '' : String(value)]);
 }
 
-export function hasHeader(headers: Record<string, string>, name: string): boolean {
+function hasHeader(headers: Record<string, string>, name: string): boolean {
   const lower = name.toLowerCase();
   return Object.keys(headers).some((key) => key.toLowerCase() === lower);
 }

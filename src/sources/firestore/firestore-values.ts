@@ -22,7 +22,7 @@ export function documentPath(name: string): string {
   return at === -1 ? name : name.slice(at + '/documents/'.length);
 }
 
-export function decodeValue(value: FirestoreValue | undefined): unknown {
+function decodeValue(value: FirestoreValue | undefined): unknown {
   if (!value || typeof value !== 'object') return null;
   if ('nullValue' in value) return null;
   if ('booleanValue' in value) return Boolean(value['booleanValue']);
@@ -47,7 +47,7 @@ export function decodeValue(value: FirestoreValue | undefined): unknown {
   return null;
 }
 
-export function decodeFields(fields: Record<string, FirestoreValue> | undefined): Record<string, unknown> {
+function decodeFields(fields: Record<string, FirestoreValue> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(fields ?? {})) {
     Object.defineProperty(out, key, { value: decodeValue(inner), enumerable: true, writable: true, configurable: true });
@@ -62,7 +62,7 @@ export function documentRow(doc: FirestoreDocument): Record<string, unknown> {
 }
 
 /** Nanosecond timestamps keep millisecond precision, as every other source's dates do. */
-export function timestampToIso(text: string): string {
+function timestampToIso(text: string): string {
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? text : new Date(ms).toISOString();
 }

@@ -169,7 +169,7 @@ export class GoogleAnalyticsSource implements Source {
 }
 
 /** A service account when one is stored, else the OAuth refresh token in `authentication`. */
-export function credentialOf(conn: SourceConnection): GoogleCredential {
+function credentialOf(conn: SourceConnection): GoogleCredential {
   if (conn.firebaseServiceAccount) return { kind: 'service_account', account: parseServiceAccount(conn.firebaseServiceAccount) };
   const auth = conn.authentication;
   if (auth?.token) {

@@ -105,7 +105,7 @@ class DriverCursor implements BatchCursor {
  * that is shorter. Never 0 (the server reads 0 as "no limit"), never past the run's limit, whatever
  * the option holds.
  */
-export function effectiveMaxTimeMS(runLimitMs: number, own: unknown): number {
+function effectiveMaxTimeMS(runLimitMs: number, own: unknown): number {
   const limit = Math.max(1, Math.floor(runLimitMs) || 1);
   return typeof own === 'number' && Number.isSafeInteger(own) && own >= 1 ? Math.min(limit, own) : limit;
 }
@@ -261,7 +261,7 @@ export class MongoSource implements Source {
   }
 }
 
-export function translateMongoError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
+function translateMongoError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
   if (error instanceof AppError) return error;
   const err = error as { name?: string; code?: number | string; codeName?: string; message?: string };
   const message = redactSecrets(err?.message ?? String(error), conn);

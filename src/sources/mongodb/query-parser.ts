@@ -99,7 +99,7 @@ export function compileMongoQuery(text: string, variables: ResolvedVariables | u
   return bindMongoPlan(parseMongoQuery(text), variables);
 }
 
-export function bindMongoPlan(plan: MongoPlan, variables: ResolvedVariables | undefined): MongoPlan {
+function bindMongoPlan(plan: MongoPlan, variables: ResolvedVariables | undefined): MongoPlan {
   const bound: MongoPlan = {
     collection: plan.collection,
     method: plan.method,

@@ -222,7 +222,7 @@ const UNREACHABLE = new Set([
 /** MariaDB max_statement_time, MySQL max_execution_time, "query interrupted". */
 const TIMEOUT_ERRNOS = new Set([1969, 3024, 1317]);
 
-export function translateMysqlError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
+function translateMysqlError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
   return translateSqlError(error, conn, timeoutMs, 'MySQL', (error) => {
     const err = error as { code?: string; errno?: number; sqlState?: string; sqlMessage?: string; message?: string } | undefined;
     return { failure: mysqlFailure(err), message: err?.sqlMessage ?? err?.message ?? String(error) };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PoolManager } from '../pool-manager.js';
-import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../testing/services.js';
+import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../../../test/helpers/services.js';
 import { MysqlSource } from './mysql-source.js';
 
 /*

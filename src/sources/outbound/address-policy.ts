@@ -100,7 +100,7 @@ function parseAddress(text: string): Address {
   return ipaddr.parse(bare.replace(/%.*$/, ''));
 }
 
-export function normalizeHostname(hostname: string): string {
+function normalizeHostname(hostname: string): string {
   let host = hostname.toLowerCase();
   if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
   return host.replace(/\.+$/, '');

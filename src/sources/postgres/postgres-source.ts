@@ -223,7 +223,7 @@ export class PostgresSource extends SqlSource<pg.PoolClient, PostgresPool> {
 }
 
 /** Translates driver errors once, here: SQLSTATE errors are the server's answer, the rest is the network. */
-export function translatePostgresError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
+function translatePostgresError(error: unknown, conn: SourceConnection, timeoutMs: number): AppError {
   return translateSqlError(error, conn, timeoutMs, 'PostgreSQL', (error) => {
     const err = error as { code?: string; message?: string; severity?: string } | undefined;
     return { failure: postgresFailure(err?.code ?? '', err?.severity), message: err?.message ?? String(error) };

@@ -121,7 +121,7 @@ function databaseUrl(conn: SourceConnection): string {
 }
 
 /** The route as a database path; placeholders are URL-encoded and cannot add segments. */
-export function compilePath(raw: string, variables: ResolvedVariables | undefined): string {
+function compilePath(raw: string, variables: ResolvedVariables | undefined): string {
   const path = raw.trim().replace(/^\/+|\/+$/g, '').replace(/\.json$/, '');
   if (path.includes('?') || path.includes('#')) throw new InvalidQueryError('The route is a database path; put query options in configuration', 'route');
   if (!path) return '';

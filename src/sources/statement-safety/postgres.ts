@@ -83,7 +83,7 @@ type ParseSync = (sql: string) => unknown;
 let loaded: Promise<ParseSync> | undefined;
 
 /** Loads the parser (WebAssembly) once, on the first Postgres check rather than at boot. */
-export function loadPostgresParser(): Promise<ParseSync> {
+function loadPostgresParser(): Promise<ParseSync> {
   loaded ??= (async () => {
     const parser = await import('libpg-query');
     await parser.loadModule();

@@ -7,9 +7,9 @@ import { createTempDatabase } from '../../../test/helpers/postgres-server.js';
 import { MysqlSource } from '../mysql/mysql-source.js';
 import { PoolManager } from '../pool-manager.js';
 import { PostgresSource } from '../postgres/postgres-source.js';
-import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../testing/services.js';
+import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../../../test/helpers/services.js';
 import type { DataRequestSpec, Row, RunResult, SourceConnection } from '../types.js';
-import { MYSQL_READS, MYSQL_REFUSED, POSTGRES_READS, POSTGRES_REFUSED } from './cases.js';
+import { MYSQL_READS, MYSQL_REFUSED, POSTGRES_READS, POSTGRES_REFUSED } from '../../../test/helpers/statement-safety-cases.js';
 
 /*
  * Every case of the statement table run through the real sources against real servers: Postgres

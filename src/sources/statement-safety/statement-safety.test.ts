@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MYSQL_READS, MYSQL_REFUSED, POSTGRES_READS, POSTGRES_REFUSED } from './cases.js';
+import { MYSQL_READS, MYSQL_REFUSED, POSTGRES_READS, POSTGRES_REFUSED } from '../../../test/helpers/statement-safety-cases.js';
 import { assertReadOnlyStatement } from './index.js';
 
 const FILE = '/tmp/plotline-never-written';

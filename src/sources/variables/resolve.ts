@@ -82,7 +82,7 @@ export function resolveVariables(inputs: VariableInputs): ResolvedVariables {
 }
 
 /** Converts one raw value to a binding type; a value that does not fit is a 400 naming the variable. */
-export function convertVariable(name: string, type: VariableType, raw: unknown): string | number | boolean {
+function convertVariable(name: string, type: VariableType, raw: unknown): string | number | boolean {
   switch (type) {
     case 'string':
       if (typeof raw === 'string') return raw;

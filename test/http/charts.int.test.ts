@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/platform/authorization.js';
 import { CHART_DISPLAY_DEFAULTS, CHART_DISPLAY_KEYS, ChartDisplayInput } from '../../src/modules/dashboards/chart-display.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
-import { insertDataset } from '../helpers/fixtures.js';
+import { insertDataset, sharedUser } from '../helpers/fixtures.js';
 
 type Person = Awaited<ReturnType<TestApp['signup']>>;
 type Json = Record<string, any>;
@@ -242,7 +242,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('charts round trip (%s)', (stor
     // A missing legend defaults to the dataset name.
     expect(chart.ChartDatasetConfigs[1]).toMatchObject({ yAxis: 'cost', legend: 'Orders', order: 1 });
 
-    const stranger = await t.signup('Stranger');
+    const stranger = await sharedUser(t, 'Stranger');
     const foreignDataset = await insertDataset(t, stranger.teamId, 'Theirs');
     const before = await t.container.store.db.selectFrom('charts').select('id').execute();
     const bad = await t.request({
@@ -312,7 +312,7 @@ describe('charts', () => {
       expect(put.json()).toMatchObject({ name: 'Renamed', chartData: { data: { labels: ['a'], datasets: [{ data: [1] }] } }, chartDataUpdated: '2024-05-01T10:00:00.000Z' });
       const loaded = await t.container.charts.loadForRun(owner.teamId, chart.id);
       expect(loaded?.chart.chartData).toEqual({ data: { labels: ['a'], datasets: [{ data: [1] }] } });
-      const stranger = await t.signup('Stranger');
+      const stranger = await sharedUser(t, 'Stranger');
       expect(await t.container.charts.loadForRun(stranger.teamId, chart.id)).toBeUndefined();
     });
 
@@ -445,7 +445,7 @@ describe('charts', () => {
     it('rejects a dataset of another team, or one a project role may not use', async () => {
       const chart = await newChart();
       const url = `/project/${projectId}/chart/${chart.id}/chart-dataset-config`;
-      const stranger = await t.signup('Stranger');
+      const stranger = await sharedUser(t, 'Stranger');
       const foreign = await insertDataset(t, stranger.teamId, 'Foreign');
       expectFieldError(await t.request({ method: 'POST', url, token: owner.token, payload: { dataset_id: foreign } }), 'body.dataset_id');
       expectFieldError(await t.request({ method: 'POST', url, token: owner.token, payload: { dataset_id: 99999999 } }), 'body.dataset_id');
@@ -477,7 +477,7 @@ describe('charts', () => {
   describe('tenancy', () => {
     it('never shows another team’s charts', async () => {
       const chart = await newChart({ name: 'Private numbers' });
-      const stranger = await t.signup('Stranger');
+      const stranger = await sharedUser(t, 'Stranger');
       const theirProject = await createProject(t, stranger, 'Theirs');
       const urls = [
         ['GET', `/project/${projectId}/chart`],

@@ -1,7 +1,7 @@
 /**
  * Statements the check must let through or refuse, shared by the unit table
- * (`statement-safety.test.ts`) and the runs against real servers
- * (`statement-safety.int.test.ts`). They use a table `guard (id, note)` holding one row
+ * (src/sources/statement-safety/statement-safety.test.ts) and the runs against real servers
+ * (statement-safety.int.test.ts beside it). They use a table `guard (id, note)` holding one row
  * `(1, 'kept')` and a sequence `guard_seq`; `__FILE__` stands for a path that must never be
  * written. A refused case names a fragment of the expected message. A statement that could reach
  * other sessions (pg_terminate_backend over pg_stat_activity) keeps to the test's own database,

@@ -9,7 +9,7 @@ import { makeServiceAccount, startFakeGoogle, type FakeGoogle } from '../helpers
 import { startMongoWireServer, type MongoWireServer } from '../helpers/mongo-wire-server.js';
 import { installRtdb } from '../helpers/rtdb-fake.js';
 import { sourceJourney, type JourneyClient, type JourneyInput } from '../helpers/source-journey.js';
-import { browserAvailable, buildWebIfStale, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { fetchRequester } from './share-seed.js';
 
 /** Canvas pixels that are not fully transparent. */
@@ -40,7 +40,6 @@ describe.skipIf(!browserAvailable())('provider charts on share pages in Chromium
     google.trust(account);
     mongo = await startMongoWireServer();
     cio = await startCustomerioFake(cioKey);
-    await buildWebIfStale();
     live = await startLiveApp({
       PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
       PLOTLINE_GOOGLE_TOKEN_URL: google.tokenUrl,

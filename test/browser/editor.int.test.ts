@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { browserAvailable, buildWebIfStale, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable } from './share-seed.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -51,7 +51,6 @@ describe.skipIf(!browserAvailable())('the editor in Chromium', () => {
   beforeAll(async () => {
     db = await createTempDatabase(inject('postgresUrl'));
     await createOrdersTable(db.url);
-    await buildWebIfStale();
     live = await startLiveApp();
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

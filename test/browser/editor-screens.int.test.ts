@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { browserAvailable, buildWebIfStale, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable, fetchRequester, type Requester } from './share-seed.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -64,7 +64,6 @@ describe.skipIf(!browserAvailable())('editor screens in Chromium', () => {
     // Regions of two of the four countries of the orders: an inner join keeps half the orders.
     await client.query(`create table regions (code text primary key, region text); insert into regions values ('FR', 'Europe West'), ('DE', 'Europe Central');`);
     await client.end();
-    await buildWebIfStale();
     live = await startLiveApp();
     api = fetchRequester(live.url);
     const email = `editor-${Date.now()}@example.com`;

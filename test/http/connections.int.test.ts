@@ -4,6 +4,7 @@ import { CONNECTION_SUBTYPES, CONNECTION_TYPES } from '../../src/sources/index.j
 import type { Role } from '../../src/platform/authorization.js';
 import { now } from '../../src/store/columns.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
+import { sharedUser } from '../helpers/fixtures.js';
 
 const MASK = '********';
 
@@ -247,7 +248,7 @@ describe('connections', () => {
     });
 
     it('rejects a project of another team', async () => {
-      const other = await t.signup('Other');
+      const other = await sharedUser(t, 'Other');
       const foreign = await insertProject(t, other.teamId);
       const res = await create({ name: 'n', type: 'postgres', project_ids: [foreign] });
       expect(res.statusCode).toBe(400);
@@ -392,7 +393,7 @@ describe('connections', () => {
     });
 
     it('404 for a connection of another team, 403 for a project role', async () => {
-      const other = await t.signup('Other');
+      const other = await sharedUser(t, 'Other');
       const res = await upload([{ name: 'sslCa', filename: 'ca.pem', content: 'x' }], other, id, other.teamId);
       expect(res.statusCode).toBe(404);
       const editor = await addMember(t, owner, 'projectEditor', [projectId]);

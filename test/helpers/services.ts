@@ -14,7 +14,7 @@ export interface ServiceProbe {
   reason: string;
 }
 
-export const MYSQL_TEST_URL = process.env['PLOTLINE_TEST_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306/test';
+const MYSQL_TEST_URL = process.env['PLOTLINE_TEST_MYSQL_URL'] ?? 'mysql://root@127.0.0.1:3306/test';
 export const REDIS_TEST_URL = process.env['PLOTLINE_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 /** Throws under CI=true; otherwise prints one line saying what is skipped and why. */

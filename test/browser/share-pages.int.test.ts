@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ShareTokens } from '../../src/modules/dashboards/share-tokens.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { browserAvailable, buildWebIfStale, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable, fetchRequester, SECRETS, seedDashboard, type Requester, type SeededDashboard } from './share-seed.js';
 
 type Json = Record<string, any>;
@@ -64,7 +64,6 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
   const owner = () => seed.ownerToken;
 
   beforeAll(async () => {
-    await buildWebIfStale();
     db = await createTempDatabase(inject('postgresUrl'));
     await createOrdersTable(db.url);
     live = await startLiveApp();

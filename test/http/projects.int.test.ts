@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/platform/authorization.js';
 import { now } from '../../src/store/columns.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
+import { sharedUser } from '../helpers/fixtures.js';
 
 type Person = Awaited<ReturnType<TestApp['signup']>>;
 type Json = Record<string, any>;
@@ -278,7 +279,7 @@ describe('projects', () => {
 
   describe('tenancy', () => {
     it('answers 404 for another team’s dashboard and 403 for a team you are not in', async () => {
-      const stranger = await t.signup('Stranger');
+      const stranger = await sharedUser(t, 'Stranger');
       for (const method of ['GET', 'PUT', 'DELETE'] as const) {
         const res = await t.request({ method, url: `/project/${project.id}`, token: stranger.token, ...(method === 'PUT' ? { payload: { name: 'pwned' } } : {}) });
         expect(res.statusCode, method).toBe(404);
@@ -294,7 +295,7 @@ describe('projects', () => {
     });
 
     it('treats an API key of another team like a stranger', async () => {
-      const other = await t.signup('KeyHolder');
+      const other = await sharedUser(t, 'Stranger');
       const key = await t.request({ method: 'POST', url: `/team/${other.teamId}/apikey`, token: other.token, payload: { name: 'ci' } });
       const token = key.json().token as string;
       expect((await t.request({ method: 'GET', url: `/project/${project.id}`, token })).statusCode).toBe(404);
