@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
-import { Id } from '../../platform/http-schemas.js';
+import { Id, Ref } from '../../platform/http-schemas.js';
 import { RunPage, RunPageQuery } from './refreshes-schemas.js';
 import type { RefreshService } from './refreshes-service.js';
 
@@ -13,10 +13,12 @@ export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshServic
     {
       schema: {
         tags,
+        // Path-like operation ids, kept as generated clients already call them.
+        operationId: 'getProjectByIdRuns',
         summary: "The dashboard's refreshes (manual, scheduled, auto-update), newest first",
         params: Type.Object({ id: Id }),
         querystring: RunPageQuery,
-        response: { 200: RunPage },
+        response: { 200: Ref(RunPage) },
       },
     },
     async (request) => refreshes.listProjectRuns(actorOf(request), request.params.id, { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 }),
@@ -27,10 +29,11 @@ export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshServic
     {
       schema: {
         tags,
+        operationId: 'getProjectByProjectIdChartByIdRuns',
         summary: "The refreshes a chart took part in, newest first, with that chart's entry",
         params: Type.Object({ project_id: Id, id: Id }),
         querystring: RunPageQuery,
-        response: { 200: RunPage },
+        response: { 200: Ref(RunPage) },
       },
     },
     async (request) =>

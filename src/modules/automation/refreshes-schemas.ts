@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Timestamp } from '../../platform/http-schemas.js';
+import { Ref, Timestamp } from '../../platform/http-schemas.js';
 
 const Failure = Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]);
 
@@ -11,7 +11,7 @@ export const ChartRunEntry = Type.Object({
   cacheHit: Type.Boolean(),
   durationMs: Type.Integer(),
   error: Failure,
-});
+}, { $id: 'RefreshRunChart' });
 
 export const RefreshRun = Type.Object({
   id: Type.Integer(),
@@ -22,17 +22,20 @@ export const RefreshRun = Type.Object({
   startedAt: Timestamp,
   durationMs: Type.Integer(),
   error: Failure,
-  charts: Type.Array(ChartRunEntry),
-});
+  charts: Type.Array(Ref(ChartRunEntry)),
+}, { $id: 'RefreshRun' });
 
 export const RunPage = Type.Object({
-  runs: Type.Array(RefreshRun),
+  runs: Type.Array(Ref(RefreshRun)),
   total: Type.Integer(),
   limit: Type.Integer(),
   offset: Type.Integer(),
-});
+}, { $id: 'RefreshRunPage' });
 
 export const RunPageQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
 });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const REFRESH_COMPONENTS = [ChartRunEntry, RefreshRun, RunPage];

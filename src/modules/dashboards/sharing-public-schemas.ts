@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Timestamp } from '../../platform/http-schemas.js';
+import { Ref, Timestamp } from '../../platform/http-schemas.js';
 
 /**
  * What anonymous viewers of a share link receive, and nothing more: display fields only. No
@@ -24,7 +24,7 @@ export const PublicChartDatasetConfig = Type.Object({
   order: Nullable(Type.Number()),
   goal: Nullable(Type.Number()),
   formula: Nullable(Type.String()),
-});
+}, { $id: 'PublicChartDatasetConfig' });
 
 const ChartError = Type.Object({ code: Type.String(), message: Type.String() });
 
@@ -53,12 +53,12 @@ const publicChartProperties = {
   dashedLastPoint: Type.Boolean(),
   mode: Type.String(),
   onReport: Type.Boolean(),
-  ChartDatasetConfigs: Type.Array(PublicChartDatasetConfig),
+  ChartDatasetConfigs: Type.Array(Ref(PublicChartDatasetConfig)),
   /** Set when this chart could not be computed for the link; the other charts still show. */
   error: Type.Optional(ChartError),
 };
 
-export const PublicChart = Type.Object(publicChartProperties);
+export const PublicChart = Type.Object(publicChartProperties, { $id: 'PublicChart' });
 export type PublicChartView = Static<typeof PublicChart>;
 
 /** `GET /chart/share/{share_string}`: the chart plus what the embed page needs around it. */
@@ -67,7 +67,7 @@ export const SharedChart = Type.Object({
   showBranding: Type.Boolean(),
   allowExport: Type.Boolean({ description: "The team's allowReportExport: the page may offer CSV/XLSX exports of its charts" }),
   theme: ThemeParam,
-});
+}, { $id: 'SharedChart' });
 export type SharedChartView = Static<typeof SharedChart>;
 
 /** `GET /project/dashboard/{brewName}`: the report. */
@@ -86,8 +86,8 @@ export const SharedDashboard = Type.Object({
   allowExport: Type.Boolean({ description: "The team's allowReportExport: the page may offer CSV/XLSX exports of its charts" }),
   timezone: Nullable(Type.String()),
   theme: ThemeParam,
-  Charts: Type.Array(PublicChart),
-});
+  Charts: Type.Array(Ref(PublicChart)),
+}, { $id: 'SharedDashboard' });
 export type SharedDashboardView = Static<typeof SharedDashboard>;
 
 /** `token` and `theme` are named; every other query parameter is a candidate variable. */
@@ -102,3 +102,6 @@ export const SharedChartQuery = Type.Object(
 export const SharedChartParams = Type.Object({ share_string: Type.String({ minLength: 1, maxLength: 200 }) });
 export const SharedDashboardParams = Type.Object({ brewName: Type.String({ minLength: 1, maxLength: 300 }) });
 export const SharedDashboardHeaders = Type.Object({ pass: Type.Optional(Type.String({ maxLength: 1024 })) }, { additionalProperties: true });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const PUBLIC_SHARE_COMPONENTS = [PublicChartDatasetConfig, PublicChart, SharedChart, SharedDashboard];

@@ -1033,6 +1033,1466 @@ export interface components {
                 message: string;
             }[];
         };
+        Deleted: {
+            deleted: boolean;
+        };
+        Removed: {
+            removed: boolean;
+        };
+        Readiness: {
+            status: "ready" | "degraded";
+            checks: {
+                /** @enum {string} */
+                store: "ok";
+                redis: "ok" | "degraded" | "disabled";
+            };
+            /** @description What the operator should fix although the service is ready (e.g. /metrics reachable without PLOTLINE_METRICS_TOKEN); absent when there is nothing */
+            warnings?: string[];
+        };
+        SignUp: {
+            name: string;
+            email: string;
+            password: string;
+        };
+        LogIn: {
+            email: string;
+            password: string;
+        };
+        User: {
+            id: number;
+            name: string;
+            email: string;
+            /** @description Session bearer token (30 days); shown only here. Absent with `?session=cookie`, where it goes into an HttpOnly cookie instead */
+            token?: string;
+        };
+        /** @description The caller: a signed-in user, a user through a personal API key, or a team API key */
+        Me: {
+            /** @description The user's id; for a team API key, the key's id */
+            id: number;
+            name: string;
+            /** @description Absent for a team API key, which is not its creator */
+            email?: string;
+            /** Format: date-time */
+            createdAt: string;
+            apiKey?: {
+                id: number;
+                name: string;
+                /** @enum {unknown} */
+                type: "team" | "personal";
+                /** @description The team of a team key; null for a personal key */
+                team_id: number | null;
+                /** @description A team key's effective role, or a personal key's ceiling (null: none) */
+                role: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+                projects: number[];
+            };
+        };
+        LoggedOut: {
+            loggedOut: boolean;
+        };
+        CreateTeam: {
+            name: string;
+            showBranding?: boolean;
+            allowReportRefresh?: boolean;
+            allowReportExport?: boolean;
+        };
+        UpdateTeam: {
+            name?: string;
+            showBranding?: boolean;
+            allowReportRefresh?: boolean;
+            allowReportExport?: boolean;
+        };
+        TeamRole: {
+            id: number;
+            team_id: number;
+            user_id: number;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects: number[];
+            canExport: boolean;
+        };
+        Team: {
+            id: number;
+            name: string;
+            showBranding?: boolean;
+            allowReportRefresh?: boolean;
+            allowReportExport?: boolean;
+            TeamRoles: components["schemas"]["TeamRole"][];
+            Projects?: {
+                id: number;
+                name: string;
+            }[];
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        TeamMember: {
+            id: number;
+            team_id: number;
+            user_id: number;
+            name: string;
+            email: string;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects: number[];
+            canExport: boolean;
+        };
+        AddTeamMember: {
+            email: string;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects?: number[];
+        };
+        UpdateTeamMember: {
+            /** @enum {unknown} */
+            role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects?: number[];
+        };
+        ApiKey: {
+            id: number;
+            name: string;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects: number[];
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+        };
+        ApiKeyWithToken: {
+            id: number;
+            name: string;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects: number[];
+            /** @description Shown only in this response */
+            token: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CreateApiKey: {
+            name: string;
+            /** @enum {unknown} */
+            role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects?: number[];
+        };
+        PersonalApiKey: {
+            id: number;
+            name: string;
+            /** @description The highest role the key acts with in any team; null: the user's own role */
+            ceiling: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+        };
+        PersonalApiKeyWithToken: {
+            id: number;
+            name: string;
+            /** @description The highest role the key acts with in any team; null: the user's own role */
+            ceiling: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Shown only in this response */
+            token: string;
+        };
+        CreatePersonalApiKey: {
+            name: string;
+            ceiling?: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+        };
+        CreateConnection: {
+            name: string;
+            /** @enum {unknown} */
+            type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            project_ids?: (number | string)[];
+            oauth_id?: string | null;
+            subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
+            active?: boolean;
+            host?: string | null;
+            dbName?: string | null;
+            port?: string | null;
+            username?: string | null;
+            password?: string | null;
+            srv?: boolean;
+            options?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+            connectionString?: string | null;
+            authentication?: {
+                type?: string | null;
+                token?: string | null;
+                user?: string | null;
+                pass?: string | null;
+            } | null;
+            firebaseServiceAccount?: {
+                [key: string]: unknown;
+            } | null;
+            ssl?: boolean;
+            sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+            schema?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+        };
+        UpdateConnection: {
+            name?: string;
+            /** @enum {unknown} */
+            type?: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            project_ids?: (number | string)[];
+            oauth_id?: string | null;
+            subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
+            active?: boolean;
+            host?: string | null;
+            dbName?: string | null;
+            port?: string | null;
+            username?: string | null;
+            password?: string | null;
+            srv?: boolean;
+            options?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+            connectionString?: string | null;
+            authentication?: {
+                type?: string | null;
+                token?: string | null;
+                user?: string | null;
+                pass?: string | null;
+            } | null;
+            firebaseServiceAccount?: {
+                [key: string]: unknown;
+            } | null;
+            ssl?: boolean;
+            sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+            schema?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+        };
+        Connection: {
+            id: number;
+            team_id: number;
+            project_ids: string[];
+            oauth_id: string | null;
+            name: string;
+            /** @enum {unknown} */
+            type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            /** @enum {unknown} */
+            subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            active: boolean;
+            host?: string | null;
+            dbName?: string | null;
+            port?: string | null;
+            username?: string | null;
+            password?: string | null;
+            srv: boolean;
+            options?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+            connectionString?: string | null;
+            authentication?: {
+                type?: string | null;
+                token?: string | null;
+                user?: string | null;
+                pass?: string | null;
+            } | null;
+            firebaseServiceAccount?: {
+                [key: string]: unknown;
+            } | null;
+            ssl: boolean;
+            sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+            sslCa?: string | null;
+            sslCert?: string | null;
+            sslKey?: string | null;
+            schema: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ConnectionProvider: {
+            /** @enum {unknown} */
+            id: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            /** @enum {unknown} */
+            type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            /** @enum {unknown} */
+            subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            name: string;
+            category: string;
+            description: string;
+            capabilities: {
+                test: boolean;
+                schema: boolean;
+                query: boolean;
+                pushdown: boolean;
+                streaming: boolean;
+            };
+        };
+        CreateDataset: {
+            team_id?: unknown;
+            project_ids?: (number | string)[];
+            name?: string | null;
+            legend?: string | null;
+            connection_id?: number | null;
+            type?: string | null;
+            query?: string | null;
+            datasetColor?: string | null;
+            draft?: boolean;
+            xAxis?: string | null;
+            xAxisOperation?: string | null;
+            yAxis?: string | null;
+            yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dateField?: string | null;
+            dateFormat?: string | null;
+            conditions?: ({
+                id?: string | number;
+                field?: string;
+                operator?: string;
+                value?: unknown;
+                displayValues?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            fieldsSchema?: {
+                [key: string]: unknown;
+            } | null;
+            excludedFields?: string[] | null;
+            configuration?: {
+                [key: string]: unknown;
+            } | null;
+            joinSettings?: ({
+                joins?: {
+                    dr_id: number;
+                    join_id: number;
+                    dr_field: string;
+                    join_field: string;
+                    alias?: string | null;
+                    type?: ("left" | "inner") | null;
+                }[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            main_dr_id?: number | null;
+        };
+        UpdateDataset: {
+            project_ids?: (number | string)[];
+            name?: string | null;
+            legend?: string | null;
+            connection_id?: number | null;
+            type?: string | null;
+            query?: string | null;
+            datasetColor?: string | null;
+            draft?: boolean;
+            xAxis?: string | null;
+            xAxisOperation?: string | null;
+            yAxis?: string | null;
+            yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dateField?: string | null;
+            dateFormat?: string | null;
+            conditions?: ({
+                id?: string | number;
+                field?: string;
+                operator?: string;
+                value?: unknown;
+                displayValues?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            fieldsSchema?: {
+                [key: string]: unknown;
+            } | null;
+            excludedFields?: string[] | null;
+            configuration?: {
+                [key: string]: unknown;
+            } | null;
+            joinSettings?: ({
+                joins?: {
+                    dr_id: number;
+                    join_id: number;
+                    dr_field: string;
+                    join_field: string;
+                    alias?: string | null;
+                    type?: ("left" | "inner") | null;
+                }[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            main_dr_id?: number | null;
+        };
+        QuickCreateDataset: {
+            team_id?: unknown;
+            project_ids?: (number | string)[];
+            name?: string | null;
+            legend?: string | null;
+            connection_id?: number | null;
+            type?: string | null;
+            query?: string | null;
+            datasetColor?: string | null;
+            draft?: boolean;
+            xAxis?: string | null;
+            xAxisOperation?: string | null;
+            yAxis?: string | null;
+            yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dateField?: string | null;
+            dateFormat?: string | null;
+            conditions?: ({
+                id?: string | number;
+                field?: string;
+                operator?: string;
+                value?: unknown;
+                displayValues?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            fieldsSchema?: {
+                [key: string]: unknown;
+            } | null;
+            excludedFields?: string[] | null;
+            configuration?: {
+                [key: string]: unknown;
+            } | null;
+            joinSettings?: ({
+                joins?: {
+                    dr_id: number;
+                    join_id: number;
+                    dr_field: string;
+                    join_field: string;
+                    alias?: string | null;
+                    type?: ("left" | "inner") | null;
+                }[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            main_dr_id?: number | null;
+            dimension?: string | null;
+            metric?: string | null;
+            metricOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dataRequests?: {
+                connection_id?: number | null;
+                method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
+                route?: string | null;
+                headers?: ({
+                    key: string;
+                    value: string | number | boolean | null;
+                }[] | {
+                    [key: string]: string | number | boolean | null;
+                }) | null;
+                body?: string | null;
+                useGlobalHeaders?: boolean;
+                query?: string | null;
+                pagination?: boolean;
+                items?: string | null;
+                itemsLimit?: number | null;
+                offset?: string | null;
+                paginationField?: string | null;
+                template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
+                conditions?: ({
+                    id?: string | number;
+                    field?: string;
+                    operator?: string;
+                    value?: unknown;
+                    displayValues?: boolean;
+                } & {
+                    [key: string]: unknown;
+                })[] | null;
+                configuration?: {
+                    [key: string]: unknown;
+                } | null;
+                variables?: {
+                    [key: string]: unknown;
+                } | null;
+                transform?: {
+                    [key: string]: unknown;
+                } | null;
+                variableBindings?: components["schemas"]["CreateVariableBinding"][];
+            }[];
+            main_dr_index?: number;
+            variableBindings?: components["schemas"]["CreateVariableBinding"][];
+        };
+        DataRequestInput: {
+            connection_id?: number | null;
+            method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
+            route?: string | null;
+            headers?: ({
+                key: string;
+                value: string | number | boolean | null;
+            }[] | {
+                [key: string]: string | number | boolean | null;
+            }) | null;
+            body?: string | null;
+            useGlobalHeaders?: boolean;
+            query?: string | null;
+            pagination?: boolean;
+            items?: string | null;
+            itemsLimit?: number | null;
+            offset?: string | null;
+            paginationField?: string | null;
+            template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
+            conditions?: ({
+                id?: string | number;
+                field?: string;
+                operator?: string;
+                value?: unknown;
+                displayValues?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            configuration?: {
+                [key: string]: unknown;
+            } | null;
+            variables?: {
+                [key: string]: unknown;
+            } | null;
+            transform?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        CreateVariableBinding: {
+            name: string;
+            /** @enum {unknown} */
+            type?: "string" | "number" | "boolean" | "date";
+            default_value?: (string | number | boolean) | null;
+            required?: boolean;
+        };
+        UpdateVariableBinding: {
+            name?: string;
+            /** @enum {unknown} */
+            type?: "string" | "number" | "boolean" | "date";
+            default_value?: (string | number | boolean) | null;
+            required?: boolean;
+        };
+        VariableBinding: {
+            id: number;
+            entity_type: string;
+            entity_id: string;
+            name: string;
+            type: string;
+            default_value: string | null;
+            required: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DataRequest: {
+            id: number;
+            dataset_id: number;
+            connection_id: number | null;
+            method: string | null;
+            route: string | null;
+            headers: {
+                key: string;
+                value: string;
+            }[];
+            body: string | null;
+            useGlobalHeaders: boolean;
+            query: string | null;
+            pagination: boolean;
+            items: string | null;
+            itemsLimit: number | null;
+            offset: string | null;
+            paginationField: string | null;
+            template: string | null;
+            conditions: unknown[];
+            configuration: {
+                [key: string]: unknown;
+            };
+            variables: {
+                [key: string]: unknown;
+            };
+            transform: {
+                [key: string]: unknown;
+            } | null;
+            Connection: {
+                id: number;
+                name: string;
+                type: string;
+                subType: string | null;
+                host?: string | null;
+            } | null;
+            VariableBindings: components["schemas"]["VariableBinding"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Dataset: {
+            id: number;
+            team_id: number;
+            project_ids: number[];
+            chart_id: number | null;
+            connection_id: number | null;
+            main_dr_id: number | null;
+            draft: boolean;
+            name: string | null;
+            type: string | null;
+            query: string | null;
+            datasetColor: string | null;
+            xAxis: string | null;
+            xAxisOperation: string | null;
+            yAxis: string | null;
+            yAxisOperation: string | null;
+            dateField: string | null;
+            dateFormat: string | null;
+            legend: string | null;
+            conditions: unknown[];
+            fieldsSchema: {
+                [key: string]: unknown;
+            };
+            excludedFields: string[];
+            configuration: {
+                [key: string]: unknown;
+            };
+            joinSettings: {
+                joins: unknown[];
+            } & {
+                [key: string]: unknown;
+            };
+            DataRequests: components["schemas"]["DataRequest"][];
+            VariableBindings: components["schemas"]["VariableBinding"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        RunInput: {
+            variables?: {
+                [key: string]: unknown;
+            };
+            filters?: unknown[] | {
+                [key: string]: unknown;
+            };
+            getCache?: boolean;
+            noSource?: boolean;
+            limit?: number;
+            offset?: number;
+        } | null;
+        RunMeta: {
+            columns: ({
+                name: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            rowCount: number;
+            /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
+            truncated: boolean;
+            /**
+             * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+             * @enum {unknown}
+             */
+            truncatedBy?: "rows" | "bytes" | "pages";
+            /** @description The row limit of the run, when truncated */
+            rowLimit?: number;
+            /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
+            pageLimit?: number;
+            /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
+            byteLimit?: number;
+            durationMs: number;
+        };
+        /** @description The dataset, its rows (joined and filtered), run metadata and cache status */
+        DatasetRun: {
+            options: {
+                [key: string]: unknown;
+            };
+            data: unknown;
+            meta: components["schemas"]["RunMeta"];
+            cache: {
+                status: string;
+                createdAt: string;
+            };
+        };
+        DataRequestRun: {
+            options: {
+                [key: string]: unknown;
+            };
+            dataRequest: {
+                responseData: {
+                    data: unknown;
+                    configuration: unknown;
+                };
+                meta: components["schemas"]["RunMeta"];
+            };
+        };
+        CreateChartDatasetConfig: {
+            dataset_id: number;
+            xAxis?: string | null;
+            xAxisOperation?: string | null;
+            yAxis?: string | null;
+            yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dateField?: string | null;
+            dateFormat?: string | null;
+            conditions?: {
+                id?: string;
+                field?: string;
+                /** @enum {unknown} */
+                operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
+                value?: string | number | boolean | null;
+                displayValues?: boolean;
+                exposed?: boolean;
+                items?: (string | number | boolean | null)[];
+            }[] | null;
+            formula?: string | null;
+            datasetColor?: string | null;
+            fillColor?: (string | string[]) | null;
+            fill?: boolean;
+            multiFill?: boolean;
+            legend?: string | null;
+            pointRadius?: number | null;
+            excludedFields?: string[] | null;
+            sort?: ("asc" | "desc") | null;
+            columnsOrder?: string[] | null;
+            order?: number | null;
+            maxRecords?: number | null;
+            goal?: number | null;
+            configuration?: ({
+                variables?: {
+                    name: string;
+                    value?: string | number | boolean | null;
+                }[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        };
+        UpdateChartDatasetConfig: {
+            dataset_id?: number;
+            xAxis?: string | null;
+            xAxisOperation?: string | null;
+            yAxis?: string | null;
+            yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dateField?: string | null;
+            dateFormat?: string | null;
+            conditions?: {
+                id?: string;
+                field?: string;
+                /** @enum {unknown} */
+                operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
+                value?: string | number | boolean | null;
+                displayValues?: boolean;
+                exposed?: boolean;
+                items?: (string | number | boolean | null)[];
+            }[] | null;
+            formula?: string | null;
+            datasetColor?: string | null;
+            fillColor?: (string | string[]) | null;
+            fill?: boolean;
+            multiFill?: boolean;
+            legend?: string | null;
+            pointRadius?: number | null;
+            excludedFields?: string[] | null;
+            sort?: ("asc" | "desc") | null;
+            columnsOrder?: string[] | null;
+            order?: number | null;
+            maxRecords?: number | null;
+            goal?: number | null;
+            configuration?: ({
+                variables?: {
+                    name: string;
+                    value?: string | number | boolean | null;
+                }[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        };
+        ChartDatasetConfig: {
+            /** Format: uuid */
+            id: string;
+            chart_id: number;
+            dataset_id: number;
+            xAxis: string | null;
+            xAxisOperation: string | null;
+            yAxis: string | null;
+            yAxisOperation: string | null;
+            dateField: string | null;
+            dateFormat: string | null;
+            conditions: unknown[];
+            formula: string | null;
+            datasetColor: string | null;
+            /** @description A colour or an array of colours (one per slice) */
+            fillColor: unknown;
+            fill: boolean;
+            multiFill: boolean;
+            legend: string | null;
+            pointRadius: number | null;
+            excludedFields: string[];
+            sort: string | null;
+            columnsOrder: string[];
+            order: number | null;
+            maxRecords: number | null;
+            goal: number | null;
+            /** @description Object; holds `variables: [{name, value}]` */
+            configuration: unknown;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CreateChart: {
+            name: string;
+            /** @enum {unknown} */
+            type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+            subType?: string | null;
+            public?: boolean;
+            shareable?: boolean;
+            displayLegend?: boolean;
+            pointRadius?: number | null;
+            dataLabels?: boolean;
+            startDate?: (string) | null;
+            endDate?: (string) | null;
+            dateVarsFormat?: string | null;
+            includeZeros?: boolean;
+            currentEndDate?: boolean;
+            fixedStartDate?: boolean;
+            /** @enum {unknown} */
+            timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+            autoUpdate?: number | null;
+            draft?: boolean;
+            /** @enum {unknown} */
+            mode?: "chart" | "kpichart";
+            maxValue?: number | null;
+            minValue?: number | null;
+            disabledExport?: boolean | null;
+            onReport?: boolean;
+            xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+            stacked?: boolean;
+            horizontal?: boolean;
+            showGrowth?: boolean;
+            invertGrowth?: boolean;
+            layout?: {
+                [key: string]: unknown;
+            } | null;
+            isLogarithmic?: boolean;
+            content?: string | null;
+            ranges?: unknown[] | null;
+            dashedLastPoint?: boolean;
+            defaultRowsPerPage?: number | null;
+            dashboardOrder?: number | null;
+        };
+        UpdateChart: {
+            name?: string;
+            /** @enum {unknown} */
+            type?: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+            subType?: string | null;
+            public?: boolean;
+            shareable?: boolean;
+            displayLegend?: boolean;
+            pointRadius?: number | null;
+            dataLabels?: boolean;
+            startDate?: (string) | null;
+            endDate?: (string) | null;
+            dateVarsFormat?: string | null;
+            includeZeros?: boolean;
+            currentEndDate?: boolean;
+            fixedStartDate?: boolean;
+            /** @enum {unknown} */
+            timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+            autoUpdate?: number | null;
+            draft?: boolean;
+            /** @enum {unknown} */
+            mode?: "chart" | "kpichart";
+            maxValue?: number | null;
+            minValue?: number | null;
+            disabledExport?: boolean | null;
+            onReport?: boolean;
+            xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+            stacked?: boolean;
+            horizontal?: boolean;
+            showGrowth?: boolean;
+            invertGrowth?: boolean;
+            layout?: {
+                [key: string]: unknown;
+            } | null;
+            isLogarithmic?: boolean;
+            content?: string | null;
+            ranges?: unknown[] | null;
+            dashedLastPoint?: boolean;
+            defaultRowsPerPage?: number | null;
+            dashboardOrder?: number | null;
+        };
+        QuickCreateChart: {
+            name: string;
+            /** @enum {unknown} */
+            type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+            subType?: string | null;
+            public?: boolean;
+            shareable?: boolean;
+            displayLegend?: boolean;
+            pointRadius?: number | null;
+            dataLabels?: boolean;
+            startDate?: (string) | null;
+            endDate?: (string) | null;
+            dateVarsFormat?: string | null;
+            includeZeros?: boolean;
+            currentEndDate?: boolean;
+            fixedStartDate?: boolean;
+            /** @enum {unknown} */
+            timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+            autoUpdate?: number | null;
+            draft?: boolean;
+            /** @enum {unknown} */
+            mode?: "chart" | "kpichart";
+            maxValue?: number | null;
+            minValue?: number | null;
+            disabledExport?: boolean | null;
+            onReport?: boolean;
+            xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+            stacked?: boolean;
+            horizontal?: boolean;
+            showGrowth?: boolean;
+            invertGrowth?: boolean;
+            layout?: {
+                [key: string]: unknown;
+            } | null;
+            isLogarithmic?: boolean;
+            content?: string | null;
+            ranges?: unknown[] | null;
+            dashedLastPoint?: boolean;
+            defaultRowsPerPage?: number | null;
+            dashboardOrder?: number | null;
+            chartDatasetConfigs?: components["schemas"]["CreateChartDatasetConfig"][];
+        };
+        PreviewChart: {
+            name?: string;
+            /** @enum {unknown} */
+            type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+            subType?: string | null;
+            public?: boolean;
+            shareable?: boolean;
+            displayLegend?: boolean;
+            pointRadius?: number | null;
+            dataLabels?: boolean;
+            startDate?: (string) | null;
+            endDate?: (string) | null;
+            dateVarsFormat?: string | null;
+            includeZeros?: boolean;
+            currentEndDate?: boolean;
+            fixedStartDate?: boolean;
+            /** @enum {unknown} */
+            timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+            autoUpdate?: number | null;
+            draft?: boolean;
+            /** @enum {unknown} */
+            mode?: "chart" | "kpichart";
+            maxValue?: number | null;
+            minValue?: number | null;
+            disabledExport?: boolean | null;
+            onReport?: boolean;
+            xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+            stacked?: boolean;
+            horizontal?: boolean;
+            showGrowth?: boolean;
+            invertGrowth?: boolean;
+            layout?: {
+                [key: string]: unknown;
+            } | null;
+            isLogarithmic?: boolean;
+            content?: string | null;
+            ranges?: unknown[] | null;
+            dashedLastPoint?: boolean;
+            defaultRowsPerPage?: number | null;
+            dashboardOrder?: number | null;
+            chartDatasetConfigs: components["schemas"]["CreateChartDatasetConfig"][];
+            variables?: {
+                [key: string]: unknown;
+            };
+            filters?: unknown[] | {
+                [key: string]: unknown;
+            };
+        };
+        ChartPreview: {
+            /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated`, `truncatedBy`, `rowLimit` and, for bytes or pages, `byteLimit` or `pageLimit` when a limit cut it) */
+            chartData: unknown;
+            /** @description A limit cut the data the chart was computed from */
+            truncated: boolean;
+            /**
+             * @description Which limit, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+             * @enum {unknown}
+             */
+            truncatedBy?: "rows" | "bytes" | "pages";
+            /** @description The row limit of the run, when truncated */
+            rowLimit?: number;
+            /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
+            pageLimit?: number;
+            /** @description The byte limit that cut it, when `truncatedBy` is `bytes` */
+            byteLimit?: number;
+            /** @description How each dataset config was computed: grouped by the database, or by the streaming engine */
+            paths: ("pushdown" | "stream")[];
+        };
+        Chart: {
+            id: number;
+            project_id: number;
+            name: string | null;
+            type: string | null;
+            subType: string | null;
+            public: boolean;
+            shareable: boolean;
+            /** @description Last computed chart payload (server-owned) */
+            chartData: unknown;
+            chartDataUpdated: string | null;
+            displayLegend: boolean;
+            pointRadius: number | null;
+            dataLabels: boolean;
+            startDate: string | null;
+            endDate: string | null;
+            dateVarsFormat: string | null;
+            includeZeros: boolean;
+            currentEndDate: boolean;
+            fixedStartDate: boolean;
+            timeInterval: string;
+            autoUpdate: number | null;
+            lastAutoUpdate: string | null;
+            draft: boolean;
+            mode: string;
+            maxValue: number | null;
+            minValue: number | null;
+            disabledExport: boolean | null;
+            onReport: boolean;
+            xLabelTicks: string | null;
+            stacked: boolean;
+            horizontal: boolean;
+            showGrowth: boolean;
+            invertGrowth: boolean;
+            layout: unknown;
+            isLogarithmic: boolean;
+            content: string | null;
+            ranges: unknown;
+            dashedLastPoint: boolean;
+            defaultRowsPerPage: number | null;
+            dashboardOrder: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            ChartDatasetConfigs: components["schemas"]["ChartDatasetConfig"][];
+        };
+        RunChart: {
+            filters?: unknown[] | {
+                [key: string]: unknown;
+            };
+            variables?: {
+                [key: string]: unknown;
+            };
+        } | null;
+        CreateProject: {
+            name: string;
+            team_id: number;
+            dashboardTitle?: string | null;
+            description?: string | null;
+            backgroundColor?: string | null;
+            titleColor?: string | null;
+            headerCode?: string | null;
+            footerCode?: string | null;
+            logo?: string | null;
+            logoLink?: string | null;
+            public?: boolean;
+            passwordProtected?: boolean;
+            password?: string | null;
+            timezone?: string | null;
+            updateSchedule?: {
+                timezone?: string;
+                /** @enum {unknown} */
+                frequency?: "every_x_minutes" | "every_x_hours" | "every_x_days" | "daily" | "weekly";
+                frequencyNumber?: number | string;
+                time?: {
+                    hour?: number;
+                    minute?: number;
+                    second?: number;
+                    millisecond?: number;
+                };
+                dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+            } | null;
+        };
+        UpdateProject: {
+            name?: string;
+            dashboardTitle?: string | null;
+            description?: string | null;
+            backgroundColor?: string | null;
+            titleColor?: string | null;
+            headerCode?: string | null;
+            footerCode?: string | null;
+            logo?: string | null;
+            logoLink?: string | null;
+            public?: boolean;
+            passwordProtected?: boolean;
+            password?: string | null;
+            timezone?: string | null;
+            updateSchedule?: {
+                timezone?: string;
+                /** @enum {unknown} */
+                frequency?: "every_x_minutes" | "every_x_hours" | "every_x_days" | "daily" | "weekly";
+                frequencyNumber?: number | string;
+                time?: {
+                    hour?: number;
+                    minute?: number;
+                    second?: number;
+                    millisecond?: number;
+                };
+                dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+            } | null;
+        };
+        Project: {
+            id: number;
+            team_id: number;
+            name: string;
+            /** @description Unique slug of the dashboard, used in report URLs */
+            brewName: string;
+            dashboardTitle: string | null;
+            description: string | null;
+            backgroundColor: string | null;
+            titleColor: string | null;
+            headerCode: string | null;
+            footerCode: string | null;
+            logo: string | null;
+            logoLink: string | null;
+            public: boolean;
+            passwordProtected: boolean;
+            timezone: string | null;
+            updateSchedule: {
+                timezone?: string;
+                frequency?: string;
+                frequencyNumber?: string;
+                time?: {
+                    hour?: number;
+                    minute?: number;
+                    second?: number;
+                    millisecond?: number;
+                };
+                dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+            } | null;
+            lastUpdatedAt: string | null;
+            /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
+            nextUpdateAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            Charts: components["schemas"]["Chart"][];
+            SharePolicies?: components["schemas"]["SharePolicy"][];
+        };
+        ProjectSummary: {
+            id: number;
+            team_id: number;
+            name: string;
+            /** @description Unique slug of the dashboard, used in report URLs */
+            brewName: string;
+            dashboardTitle: string | null;
+            description: string | null;
+            backgroundColor: string | null;
+            titleColor: string | null;
+            headerCode: string | null;
+            footerCode: string | null;
+            logo: string | null;
+            logoLink: string | null;
+            public: boolean;
+            passwordProtected: boolean;
+            timezone: string | null;
+            updateSchedule: {
+                timezone?: string;
+                frequency?: string;
+                frequencyNumber?: string;
+                time?: {
+                    hour?: number;
+                    minute?: number;
+                    second?: number;
+                    millisecond?: number;
+                };
+                dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+            } | null;
+            lastUpdatedAt: string | null;
+            /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
+            nextUpdateAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            Charts: {
+                id: number;
+                name: string | null;
+                layout: unknown;
+            }[];
+        };
+        SharePolicyParam: {
+            key: string;
+            value: string;
+        };
+        SharePolicy: {
+            id: number;
+            /** @enum {unknown} */
+            entity_type: "Project" | "Chart";
+            entity_id: number;
+            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+            share_string: string;
+            /** @enum {unknown} */
+            visibility: "private" | "disabled";
+            params: components["schemas"]["SharePolicyParam"][];
+            allow_params: boolean;
+            expires_at: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        UpdateSharePolicy: {
+            params?: components["schemas"]["SharePolicyParam"][];
+            allow_params?: boolean;
+            expires_at?: string | null;
+            /** @enum {unknown} */
+            visibility?: "private" | "disabled";
+        };
+        CreateShareToken: {
+            share_policy?: {
+                params?: components["schemas"]["SharePolicyParam"][];
+                allow_params?: boolean;
+            };
+            /** @description ISO 8601 date-time when the token stops working; default 99999 days */
+            exp?: string;
+            sharePolicyId?: number;
+        } | null;
+        ShareToken: {
+            /** @description Signed JWT (HS256) naming the policy; re-checked against it on every use */
+            token: string;
+            /** @description Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=… */
+            url: string;
+        };
+        PublicChartDatasetConfig: {
+            id: string;
+            legend: string | null;
+            datasetColor: string | null;
+            /** @description A colour or an array of colours */
+            fillColor: unknown;
+            fill: boolean;
+            multiFill: boolean;
+            pointRadius: number | null;
+            order: number | null;
+            goal: number | null;
+            formula: string | null;
+        };
+        PublicChart: {
+            id: number;
+            name: string | null;
+            type: string | null;
+            subType: string | null;
+            /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
+            chartData: unknown;
+            chartDataUpdated: string | null;
+            layout: unknown;
+            displayLegend: boolean;
+            dataLabels: boolean;
+            stacked: boolean;
+            horizontal: boolean;
+            showGrowth: boolean;
+            invertGrowth: boolean;
+            isLogarithmic: boolean;
+            content: string | null;
+            ranges: unknown;
+            defaultRowsPerPage: number | null;
+            maxValue: number | null;
+            minValue: number | null;
+            xLabelTicks: string | null;
+            pointRadius: number | null;
+            dashedLastPoint: boolean;
+            mode: string;
+            onReport: boolean;
+            ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            error?: {
+                code: string;
+                message: string;
+            };
+        };
+        SharedChart: {
+            id: number;
+            name: string | null;
+            type: string | null;
+            subType: string | null;
+            /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
+            chartData: unknown;
+            chartDataUpdated: string | null;
+            layout: unknown;
+            displayLegend: boolean;
+            dataLabels: boolean;
+            stacked: boolean;
+            horizontal: boolean;
+            showGrowth: boolean;
+            invertGrowth: boolean;
+            isLogarithmic: boolean;
+            content: string | null;
+            ranges: unknown;
+            defaultRowsPerPage: number | null;
+            maxValue: number | null;
+            minValue: number | null;
+            xLabelTicks: string | null;
+            pointRadius: number | null;
+            dashedLastPoint: boolean;
+            mode: string;
+            onReport: boolean;
+            ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            error?: {
+                code: string;
+                message: string;
+            };
+            showBranding: boolean;
+            /** @description The team's allowReportExport: the page may offer CSV/XLSX exports of its charts */
+            allowExport: boolean;
+            /**
+             * @description Colour scheme of the page: light, dark, or follow the OS
+             * @enum {unknown}
+             */
+            theme: "light" | "dark" | "os";
+        };
+        SharedDashboard: {
+            name: string;
+            brewName: string;
+            dashboardTitle: string | null;
+            description: string | null;
+            logo: string | null;
+            logoLink: string | null;
+            backgroundColor: string | null;
+            titleColor: string | null;
+            headerCode: string | null;
+            footerCode: string | null;
+            showBranding: boolean;
+            /** @description The team's allowReportExport: the page may offer CSV/XLSX exports of its charts */
+            allowExport: boolean;
+            timezone: string | null;
+            /**
+             * @description Colour scheme of the page: light, dark, or follow the OS
+             * @enum {unknown}
+             */
+            theme: "light" | "dark" | "os";
+            Charts: components["schemas"]["PublicChart"][];
+        };
+        CreateAlert: {
+            /** @enum {unknown} */
+            type: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
+            name?: string | null;
+            cdc_id?: string | null;
+            rules?: {
+                /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                value?: number;
+            };
+            /** @description Emails of team members */
+            recipients?: string[];
+            mediums?: {
+                email?: {
+                    enabled: boolean;
+                };
+                webhook?: {
+                    enabled: boolean;
+                    url?: string;
+                };
+            };
+            /** @description Seconds before the alert may notify again (default 600) */
+            timeout?: number;
+            active?: boolean;
+        };
+        UpdateAlert: {
+            /** @enum {unknown} */
+            type?: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
+            name?: string | null;
+            cdc_id?: string | null;
+            rules?: {
+                /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                value?: number;
+            };
+            /** @description Emails of team members */
+            recipients?: string[];
+            mediums?: {
+                email?: {
+                    enabled: boolean;
+                };
+                webhook?: {
+                    enabled: boolean;
+                    url?: string;
+                };
+            };
+            /** @description Seconds before the alert may notify again (default 600) */
+            timeout?: number;
+            active?: boolean;
+        };
+        AlertEvent: {
+            id: number;
+            alert_id: number;
+            chart_id: number;
+            run_id: number | null;
+            value: number | null;
+            message: string;
+            deliveries: {
+                medium: string;
+                ok: boolean;
+                detail: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Alert: {
+            id: number;
+            chart_id: number;
+            project_id: number;
+            cdc_id: string | null;
+            name: string | null;
+            type: string;
+            rules: {
+                /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                value?: number;
+            };
+            recipients: string[];
+            mediums: {
+                email?: {
+                    enabled: boolean;
+                };
+                webhook?: {
+                    enabled: boolean;
+                    url: string;
+                };
+            };
+            timeout: number;
+            active: boolean;
+            lastTriggeredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
+            webhookSecret?: string;
+            /** @description Latest notifications, newest first (single-alert reads) */
+            events?: components["schemas"]["AlertEvent"][];
+        };
+        RefreshRunChart: {
+            chart_id: number;
+            status: "success" | "failure";
+            /** @description How each dataset configuration was computed; empty when served from the cache */
+            paths: ("pushdown" | "stream")[];
+            rowsRead: number;
+            cacheHit: boolean;
+            durationMs: number;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        RefreshRun: {
+            id: number;
+            project_id: number;
+            /** @description Set for a single-chart refresh; null for a whole dashboard */
+            chart_id: number | null;
+            trigger: "manual" | "schedule" | "auto";
+            status: "success" | "partial_failure" | "failure";
+            /** Format: date-time */
+            startedAt: string;
+            durationMs: number;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            charts: components["schemas"]["RefreshRunChart"][];
+        };
+        RefreshRunPage: {
+            runs: components["schemas"]["RefreshRun"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
     };
     responses: {
         /** @description Every non-2xx answer */
@@ -1097,16 +2557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: "ready" | "degraded";
-                        checks: {
-                            /** @enum {string} */
-                            store: "ok";
-                            redis: "ok" | "degraded" | "disabled";
-                        };
-                        /** @description What the operator should fix although the service is ready (e.g. /metrics reachable without PLOTLINE_METRICS_TOKEN); absent when there is nothing */
-                        warnings?: string[];
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1139,11 +2590,7 @@ export interface operations {
                  *       "password": "correct horse battery"
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    email: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["SignUp"];
             };
         };
         responses: {
@@ -1153,13 +2600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        email: string;
-                        /** @description Session bearer token (30 days); shown only here. Absent with `?session=cookie`, where it goes into an HttpOnly cookie instead */
-                        token?: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1190,10 +2631,7 @@ export interface operations {
                  *       "password": "correct horse battery"
                  *     }
                  */
-                "application/json": {
-                    email: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["LogIn"];
             };
         };
         responses: {
@@ -1203,13 +2641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        email: string;
-                        /** @description Session bearer token (30 days); shown only here. Absent with `?session=cookie`, where it goes into an HttpOnly cookie instead */
-                        token?: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1243,58 +2675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        layout: unknown;
-                        displayLegend: boolean;
-                        dataLabels: boolean;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        defaultRowsPerPage: number | null;
-                        maxValue: number | null;
-                        minValue: number | null;
-                        xLabelTicks: string | null;
-                        pointRadius: number | null;
-                        dashedLastPoint: boolean;
-                        mode: string;
-                        onReport: boolean;
-                        ChartDatasetConfigs: {
-                            id: string;
-                            legend: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            pointRadius: number | null;
-                            order: number | null;
-                            goal: number | null;
-                            formula: string | null;
-                        }[];
-                        error?: {
-                            code: string;
-                            message: string;
-                        };
-                        showBranding: boolean;
-                        /** @description The team's allowReportExport: the page may offer CSV/XLSX exports of its charts */
-                        allowExport: boolean;
-                        /**
-                         * @description Colour scheme of the page: light, dark, or follow the OS
-                         * @enum {unknown}
-                         */
-                        theme: "light" | "dark" | "os";
-                    };
+                    "application/json": components["schemas"]["SharedChart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1330,71 +2711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        name: string;
-                        brewName: string;
-                        dashboardTitle: string | null;
-                        description: string | null;
-                        logo: string | null;
-                        logoLink: string | null;
-                        backgroundColor: string | null;
-                        titleColor: string | null;
-                        headerCode: string | null;
-                        footerCode: string | null;
-                        showBranding: boolean;
-                        /** @description The team's allowReportExport: the page may offer CSV/XLSX exports of its charts */
-                        allowExport: boolean;
-                        timezone: string | null;
-                        /**
-                         * @description Colour scheme of the page: light, dark, or follow the OS
-                         * @enum {unknown}
-                         */
-                        theme: "light" | "dark" | "os";
-                        Charts: {
-                            id: number;
-                            name: string | null;
-                            type: string | null;
-                            subType: string | null;
-                            /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
-                            chartData: unknown;
-                            chartDataUpdated: string | null;
-                            layout: unknown;
-                            displayLegend: boolean;
-                            dataLabels: boolean;
-                            stacked: boolean;
-                            horizontal: boolean;
-                            showGrowth: boolean;
-                            invertGrowth: boolean;
-                            isLogarithmic: boolean;
-                            content: string | null;
-                            ranges: unknown;
-                            defaultRowsPerPage: number | null;
-                            maxValue: number | null;
-                            minValue: number | null;
-                            xLabelTicks: string | null;
-                            pointRadius: number | null;
-                            dashedLastPoint: boolean;
-                            mode: string;
-                            onReport: boolean;
-                            ChartDatasetConfigs: {
-                                id: string;
-                                legend: string | null;
-                                datasetColor: string | null;
-                                /** @description A colour or an array of colours */
-                                fillColor: unknown;
-                                fill: boolean;
-                                multiFill: boolean;
-                                pointRadius: number | null;
-                                order: number | null;
-                                goal: number | null;
-                                formula: string | null;
-                            }[];
-                            error?: {
-                                code: string;
-                                message: string;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["SharedDashboard"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1497,9 +2814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        loggedOut: boolean;
-                    };
+                    "application/json": components["schemas"]["LoggedOut"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1527,26 +2842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The user's id; for a team API key, the key's id */
-                        id: number;
-                        name: string;
-                        /** @description Absent for a team API key, which is not its creator */
-                        email?: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        apiKey?: {
-                            id: number;
-                            name: string;
-                            /** @enum {unknown} */
-                            type: "team" | "personal";
-                            /** @description The team of a team key; null for a personal key */
-                            team_id: number | null;
-                            /** @description A team key's effective role, or a personal key's ceiling (null: none) */
-                            role: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
-                            projects: number[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Me"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1574,30 +2870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        showBranding?: boolean;
-                        allowReportRefresh?: boolean;
-                        allowReportExport?: boolean;
-                        TeamRoles: {
-                            id: number;
-                            team_id: number;
-                            user_id: number;
-                            /** @enum {unknown} */
-                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                            projects: number[];
-                            canExport: boolean;
-                        }[];
-                        Projects?: {
-                            id: number;
-                            name: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt?: string;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    }[];
+                    "application/json": components["schemas"]["Team"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -1625,12 +2898,7 @@ export interface operations {
                  *       "allowReportExport": true
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    showBranding?: boolean;
-                    allowReportRefresh?: boolean;
-                    allowReportExport?: boolean;
-                };
+                "application/json": components["schemas"]["CreateTeam"];
             };
         };
         responses: {
@@ -1640,30 +2908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        showBranding?: boolean;
-                        allowReportRefresh?: boolean;
-                        allowReportExport?: boolean;
-                        TeamRoles: {
-                            id: number;
-                            team_id: number;
-                            user_id: number;
-                            /** @enum {unknown} */
-                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                            projects: number[];
-                            canExport: boolean;
-                        }[];
-                        Projects?: {
-                            id: number;
-                            name: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt?: string;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["Team"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1693,30 +2938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        showBranding?: boolean;
-                        allowReportRefresh?: boolean;
-                        allowReportExport?: boolean;
-                        TeamRoles: {
-                            id: number;
-                            team_id: number;
-                            user_id: number;
-                            /** @enum {unknown} */
-                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                            projects: number[];
-                            canExport: boolean;
-                        }[];
-                        Projects?: {
-                            id: number;
-                            name: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt?: string;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["Team"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1748,12 +2970,7 @@ export interface operations {
                  *       "allowReportExport": true
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    showBranding?: boolean;
-                    allowReportRefresh?: boolean;
-                    allowReportExport?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateTeam"];
             };
         };
         responses: {
@@ -1763,30 +2980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        showBranding?: boolean;
-                        allowReportRefresh?: boolean;
-                        allowReportExport?: boolean;
-                        TeamRoles: {
-                            id: number;
-                            team_id: number;
-                            user_id: number;
-                            /** @enum {unknown} */
-                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                            projects: number[];
-                            canExport: boolean;
-                        }[];
-                        Projects?: {
-                            id: number;
-                            name: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt?: string;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["Team"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1816,9 +3010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1848,30 +3040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        showBranding?: boolean;
-                        allowReportRefresh?: boolean;
-                        allowReportExport?: boolean;
-                        TeamRoles: {
-                            id: number;
-                            team_id: number;
-                            user_id: number;
-                            /** @enum {unknown} */
-                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                            projects: number[];
-                            canExport: boolean;
-                        }[];
-                        Projects?: {
-                            id: number;
-                            name: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt?: string;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    }[];
+                    "application/json": components["schemas"]["Team"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -1901,17 +3070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        user_id: number;
-                        name: string;
-                        email: string;
-                        /** @enum {unknown} */
-                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                        projects: number[];
-                        canExport: boolean;
-                    }[];
+                    "application/json": components["schemas"]["TeamMember"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -1944,12 +3103,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    email: string;
-                    /** @enum {unknown} */
-                    role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                    projects?: number[];
-                };
+                "application/json": components["schemas"]["AddTeamMember"];
             };
         };
         responses: {
@@ -1959,17 +3113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        user_id: number;
-                        name: string;
-                        email: string;
-                        /** @enum {unknown} */
-                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                        projects: number[];
-                        canExport: boolean;
-                    };
+                    "application/json": components["schemas"]["TeamMember"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2002,11 +3146,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                    projects?: number[];
-                };
+                "application/json": components["schemas"]["UpdateTeamMember"];
             };
         };
         responses: {
@@ -2016,17 +3156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        user_id: number;
-                        name: string;
-                        email: string;
-                        /** @enum {unknown} */
-                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                        projects: number[];
-                        canExport: boolean;
-                    };
+                    "application/json": components["schemas"]["TeamMember"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2057,9 +3187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2089,16 +3217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @enum {unknown} */
-                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                        projects: number[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        lastUsedAt: string | null;
-                    }[];
+                    "application/json": components["schemas"]["ApiKey"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -2131,12 +3250,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @enum {unknown} */
-                    role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                    projects?: number[];
-                };
+                "application/json": components["schemas"]["CreateApiKey"];
             };
         };
         responses: {
@@ -2146,17 +3260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @enum {unknown} */
-                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                        projects: number[];
-                        /** @description Shown only in this response */
-                        token: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["ApiKeyWithToken"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2187,9 +3291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2217,15 +3319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @description The highest role the key acts with in any team; null: the user's own role */
-                        ceiling: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lastUsedAt: string | null;
-                    }[];
+                    "application/json": components["schemas"]["PersonalApiKey"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -2253,10 +3347,7 @@ export interface operations {
                  *       "ceiling": "projectEditor"
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    ceiling?: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
-                };
+                "application/json": components["schemas"]["CreatePersonalApiKey"];
             };
         };
         responses: {
@@ -2266,16 +3357,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @description The highest role the key acts with in any team; null: the user's own role */
-                        ceiling: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** @description Shown only in this response */
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["PersonalApiKeyWithToken"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2305,9 +3387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2337,110 +3417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: number[];
-                        chart_id: number | null;
-                        connection_id: number | null;
-                        main_dr_id: number | null;
-                        draft: boolean;
-                        name: string | null;
-                        type: string | null;
-                        query: string | null;
-                        datasetColor: string | null;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        legend: string | null;
-                        conditions: unknown[];
-                        fieldsSchema: {
-                            [key: string]: unknown;
-                        };
-                        excludedFields: string[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        joinSettings: {
-                            joins: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        DataRequests: {
-                            id: number;
-                            dataset_id: number;
-                            connection_id: number | null;
-                            method: string | null;
-                            route: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            body: string | null;
-                            useGlobalHeaders: boolean;
-                            query: string | null;
-                            pagination: boolean;
-                            items: string | null;
-                            itemsLimit: number | null;
-                            offset: string | null;
-                            paginationField: string | null;
-                            template: string | null;
-                            conditions: unknown[];
-                            configuration: {
-                                [key: string]: unknown;
-                            };
-                            variables: {
-                                [key: string]: unknown;
-                            };
-                            transform: {
-                                [key: string]: unknown;
-                            } | null;
-                            Connection: {
-                                id: number;
-                                name: string;
-                                type: string;
-                                subType: string | null;
-                                host?: string | null;
-                            } | null;
-                            VariableBindings: {
-                                id: number;
-                                entity_type: string;
-                                entity_id: string;
-                                name: string;
-                                type: string;
-                                default_value: string | null;
-                                required: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Dataset"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -2473,52 +3450,7 @@ export interface operations {
                  *       "legend": "Orders"
                  *     }
                  */
-                "application/json": {
-                    team_id?: unknown;
-                    project_ids?: (number | string)[];
-                    name?: string | null;
-                    legend?: string | null;
-                    connection_id?: number | null;
-                    type?: string | null;
-                    query?: string | null;
-                    datasetColor?: string | null;
-                    draft?: boolean;
-                    xAxis?: string | null;
-                    xAxisOperation?: string | null;
-                    yAxis?: string | null;
-                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dateField?: string | null;
-                    dateFormat?: string | null;
-                    conditions?: ({
-                        id?: string | number;
-                        field?: string;
-                        operator?: string;
-                        value?: unknown;
-                        displayValues?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    fieldsSchema?: {
-                        [key: string]: unknown;
-                    } | null;
-                    excludedFields?: string[] | null;
-                    configuration?: {
-                        [key: string]: unknown;
-                    } | null;
-                    joinSettings?: ({
-                        joins?: {
-                            dr_id: number;
-                            join_id: number;
-                            dr_field: string;
-                            join_field: string;
-                            alias?: string | null;
-                            type?: ("left" | "inner") | null;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                    main_dr_id?: number | null;
-                };
+                "application/json": components["schemas"]["CreateDataset"];
             };
         };
         responses: {
@@ -2528,110 +3460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: number[];
-                        chart_id: number | null;
-                        connection_id: number | null;
-                        main_dr_id: number | null;
-                        draft: boolean;
-                        name: string | null;
-                        type: string | null;
-                        query: string | null;
-                        datasetColor: string | null;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        legend: string | null;
-                        conditions: unknown[];
-                        fieldsSchema: {
-                            [key: string]: unknown;
-                        };
-                        excludedFields: string[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        joinSettings: {
-                            joins: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        DataRequests: {
-                            id: number;
-                            dataset_id: number;
-                            connection_id: number | null;
-                            method: string | null;
-                            route: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            body: string | null;
-                            useGlobalHeaders: boolean;
-                            query: string | null;
-                            pagination: boolean;
-                            items: string | null;
-                            itemsLimit: number | null;
-                            offset: string | null;
-                            paginationField: string | null;
-                            template: string | null;
-                            conditions: unknown[];
-                            configuration: {
-                                [key: string]: unknown;
-                            };
-                            variables: {
-                                [key: string]: unknown;
-                            };
-                            transform: {
-                                [key: string]: unknown;
-                            } | null;
-                            Connection: {
-                                id: number;
-                                name: string;
-                                type: string;
-                                subType: string | null;
-                                host?: string | null;
-                            } | null;
-                            VariableBindings: {
-                                id: number;
-                                entity_type: string;
-                                entity_id: string;
-                                name: string;
-                                type: string;
-                                default_value: string | null;
-                                required: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Dataset"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2676,108 +3505,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    team_id?: unknown;
-                    project_ids?: (number | string)[];
-                    name?: string | null;
-                    legend?: string | null;
-                    connection_id?: number | null;
-                    type?: string | null;
-                    query?: string | null;
-                    datasetColor?: string | null;
-                    draft?: boolean;
-                    xAxis?: string | null;
-                    xAxisOperation?: string | null;
-                    yAxis?: string | null;
-                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dateField?: string | null;
-                    dateFormat?: string | null;
-                    conditions?: ({
-                        id?: string | number;
-                        field?: string;
-                        operator?: string;
-                        value?: unknown;
-                        displayValues?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    fieldsSchema?: {
-                        [key: string]: unknown;
-                    } | null;
-                    excludedFields?: string[] | null;
-                    configuration?: {
-                        [key: string]: unknown;
-                    } | null;
-                    joinSettings?: ({
-                        joins?: {
-                            dr_id: number;
-                            join_id: number;
-                            dr_field: string;
-                            join_field: string;
-                            alias?: string | null;
-                            type?: ("left" | "inner") | null;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                    main_dr_id?: number | null;
-                    dimension?: string | null;
-                    metric?: string | null;
-                    metricOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dataRequests?: {
-                        connection_id?: number | null;
-                        method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
-                        route?: string | null;
-                        headers?: ({
-                            key: string;
-                            value: string | number | boolean | null;
-                        }[] | {
-                            [key: string]: string | number | boolean | null;
-                        }) | null;
-                        body?: string | null;
-                        useGlobalHeaders?: boolean;
-                        query?: string | null;
-                        pagination?: boolean;
-                        items?: string | null;
-                        itemsLimit?: number | null;
-                        offset?: string | null;
-                        paginationField?: string | null;
-                        template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
-                        conditions?: ({
-                            id?: string | number;
-                            field?: string;
-                            operator?: string;
-                            value?: unknown;
-                            displayValues?: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        })[] | null;
-                        configuration?: {
-                            [key: string]: unknown;
-                        } | null;
-                        variables?: {
-                            [key: string]: unknown;
-                        } | null;
-                        transform?: {
-                            [key: string]: unknown;
-                        } | null;
-                        variableBindings?: {
-                            name: string;
-                            /** @enum {unknown} */
-                            type?: "string" | "number" | "boolean" | "date";
-                            default_value?: (string | number | boolean) | null;
-                            required?: boolean;
-                        }[];
-                    }[];
-                    main_dr_index?: number;
-                    variableBindings?: {
-                        name: string;
-                        /** @enum {unknown} */
-                        type?: "string" | "number" | "boolean" | "date";
-                        default_value?: (string | number | boolean) | null;
-                        required?: boolean;
-                    }[];
-                };
+                "application/json": components["schemas"]["QuickCreateDataset"];
             };
         };
         responses: {
@@ -2787,110 +3515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: number[];
-                        chart_id: number | null;
-                        connection_id: number | null;
-                        main_dr_id: number | null;
-                        draft: boolean;
-                        name: string | null;
-                        type: string | null;
-                        query: string | null;
-                        datasetColor: string | null;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        legend: string | null;
-                        conditions: unknown[];
-                        fieldsSchema: {
-                            [key: string]: unknown;
-                        };
-                        excludedFields: string[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        joinSettings: {
-                            joins: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        DataRequests: {
-                            id: number;
-                            dataset_id: number;
-                            connection_id: number | null;
-                            method: string | null;
-                            route: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            body: string | null;
-                            useGlobalHeaders: boolean;
-                            query: string | null;
-                            pagination: boolean;
-                            items: string | null;
-                            itemsLimit: number | null;
-                            offset: string | null;
-                            paginationField: string | null;
-                            template: string | null;
-                            conditions: unknown[];
-                            configuration: {
-                                [key: string]: unknown;
-                            };
-                            variables: {
-                                [key: string]: unknown;
-                            };
-                            transform: {
-                                [key: string]: unknown;
-                            } | null;
-                            Connection: {
-                                id: number;
-                                name: string;
-                                type: string;
-                                subType: string | null;
-                                host?: string | null;
-                            } | null;
-                            VariableBindings: {
-                                id: number;
-                                entity_type: string;
-                                entity_id: string;
-                                name: string;
-                                type: string;
-                                default_value: string | null;
-                                required: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Dataset"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2921,110 +3546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: number[];
-                        chart_id: number | null;
-                        connection_id: number | null;
-                        main_dr_id: number | null;
-                        draft: boolean;
-                        name: string | null;
-                        type: string | null;
-                        query: string | null;
-                        datasetColor: string | null;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        legend: string | null;
-                        conditions: unknown[];
-                        fieldsSchema: {
-                            [key: string]: unknown;
-                        };
-                        excludedFields: string[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        joinSettings: {
-                            joins: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        DataRequests: {
-                            id: number;
-                            dataset_id: number;
-                            connection_id: number | null;
-                            method: string | null;
-                            route: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            body: string | null;
-                            useGlobalHeaders: boolean;
-                            query: string | null;
-                            pagination: boolean;
-                            items: string | null;
-                            itemsLimit: number | null;
-                            offset: string | null;
-                            paginationField: string | null;
-                            template: string | null;
-                            conditions: unknown[];
-                            configuration: {
-                                [key: string]: unknown;
-                            };
-                            variables: {
-                                [key: string]: unknown;
-                            };
-                            transform: {
-                                [key: string]: unknown;
-                            } | null;
-                            Connection: {
-                                id: number;
-                                name: string;
-                                type: string;
-                                subType: string | null;
-                                host?: string | null;
-                            } | null;
-                            VariableBindings: {
-                                id: number;
-                                entity_type: string;
-                                entity_id: string;
-                                name: string;
-                                type: string;
-                                default_value: string | null;
-                                required: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Dataset"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3055,51 +3577,7 @@ export interface operations {
                  *       "legend": "Paid orders"
                  *     }
                  */
-                "application/json": {
-                    project_ids?: (number | string)[];
-                    name?: string | null;
-                    legend?: string | null;
-                    connection_id?: number | null;
-                    type?: string | null;
-                    query?: string | null;
-                    datasetColor?: string | null;
-                    draft?: boolean;
-                    xAxis?: string | null;
-                    xAxisOperation?: string | null;
-                    yAxis?: string | null;
-                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dateField?: string | null;
-                    dateFormat?: string | null;
-                    conditions?: ({
-                        id?: string | number;
-                        field?: string;
-                        operator?: string;
-                        value?: unknown;
-                        displayValues?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    fieldsSchema?: {
-                        [key: string]: unknown;
-                    } | null;
-                    excludedFields?: string[] | null;
-                    configuration?: {
-                        [key: string]: unknown;
-                    } | null;
-                    joinSettings?: ({
-                        joins?: {
-                            dr_id: number;
-                            join_id: number;
-                            dr_field: string;
-                            join_field: string;
-                            alias?: string | null;
-                            type?: ("left" | "inner") | null;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                    main_dr_id?: number | null;
-                };
+                "application/json": components["schemas"]["UpdateDataset"];
             };
         };
         responses: {
@@ -3109,110 +3587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: number[];
-                        chart_id: number | null;
-                        connection_id: number | null;
-                        main_dr_id: number | null;
-                        draft: boolean;
-                        name: string | null;
-                        type: string | null;
-                        query: string | null;
-                        datasetColor: string | null;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        legend: string | null;
-                        conditions: unknown[];
-                        fieldsSchema: {
-                            [key: string]: unknown;
-                        };
-                        excludedFields: string[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        joinSettings: {
-                            joins: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        DataRequests: {
-                            id: number;
-                            dataset_id: number;
-                            connection_id: number | null;
-                            method: string | null;
-                            route: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            body: string | null;
-                            useGlobalHeaders: boolean;
-                            query: string | null;
-                            pagination: boolean;
-                            items: string | null;
-                            itemsLimit: number | null;
-                            offset: string | null;
-                            paginationField: string | null;
-                            template: string | null;
-                            conditions: unknown[];
-                            configuration: {
-                                [key: string]: unknown;
-                            };
-                            variables: {
-                                [key: string]: unknown;
-                            };
-                            transform: {
-                                [key: string]: unknown;
-                            } | null;
-                            Connection: {
-                                id: number;
-                                name: string;
-                                type: string;
-                                subType: string | null;
-                                host?: string | null;
-                            } | null;
-                            VariableBindings: {
-                                id: number;
-                                entity_type: string;
-                                entity_id: string;
-                                name: string;
-                                type: string;
-                                default_value: string | null;
-                                required: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Dataset"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3274,60 +3649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["DataRequest"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -3358,44 +3680,7 @@ export interface operations {
                  *       "query": "select created_at, amount, country from orders where status = {{status}}"
                  *     }
                  */
-                "application/json": {
-                    connection_id?: number | null;
-                    method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
-                    route?: string | null;
-                    headers?: ({
-                        key: string;
-                        value: string | number | boolean | null;
-                    }[] | {
-                        [key: string]: string | number | boolean | null;
-                    }) | null;
-                    body?: string | null;
-                    useGlobalHeaders?: boolean;
-                    query?: string | null;
-                    pagination?: boolean;
-                    items?: string | null;
-                    itemsLimit?: number | null;
-                    offset?: string | null;
-                    paginationField?: string | null;
-                    template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
-                    conditions?: ({
-                        id?: string | number;
-                        field?: string;
-                        operator?: string;
-                        value?: unknown;
-                        displayValues?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    configuration?: {
-                        [key: string]: unknown;
-                    } | null;
-                    variables?: {
-                        [key: string]: unknown;
-                    } | null;
-                    transform?: {
-                        [key: string]: unknown;
-                    } | null;
-                };
+                "application/json": components["schemas"]["DataRequestInput"];
             };
         };
         responses: {
@@ -3405,60 +3690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3490,60 +3722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3574,44 +3753,7 @@ export interface operations {
                  *       "query": "select * from orders where country = {{country}}"
                  *     }
                  */
-                "application/json": {
-                    connection_id?: number | null;
-                    method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
-                    route?: string | null;
-                    headers?: ({
-                        key: string;
-                        value: string | number | boolean | null;
-                    }[] | {
-                        [key: string]: string | number | boolean | null;
-                    }) | null;
-                    body?: string | null;
-                    useGlobalHeaders?: boolean;
-                    query?: string | null;
-                    pagination?: boolean;
-                    items?: string | null;
-                    itemsLimit?: number | null;
-                    offset?: string | null;
-                    paginationField?: string | null;
-                    template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
-                    conditions?: ({
-                        id?: string | number;
-                        field?: string;
-                        operator?: string;
-                        value?: unknown;
-                        displayValues?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    configuration?: {
-                        [key: string]: unknown;
-                    } | null;
-                    variables?: {
-                        [key: string]: unknown;
-                    } | null;
-                    transform?: {
-                        [key: string]: unknown;
-                    } | null;
-                };
+                "application/json": components["schemas"]["DataRequestInput"];
             };
         };
         responses: {
@@ -3621,60 +3763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3706,9 +3795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3742,13 +3829,7 @@ export interface operations {
                  *       "required": false
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @enum {unknown} */
-                    type?: "string" | "number" | "boolean" | "date";
-                    default_value?: (string | number | boolean) | null;
-                    required?: boolean;
-                };
+                "application/json": components["schemas"]["CreateVariableBinding"];
             };
         };
         responses: {
@@ -3758,60 +3839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3843,13 +3871,7 @@ export interface operations {
                  *       "default_value": "DE"
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    /** @enum {unknown} */
-                    type?: "string" | "number" | "boolean" | "date";
-                    default_value?: (string | number | boolean) | null;
-                    required?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateVariableBinding"];
             };
         };
         responses: {
@@ -3859,60 +3881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3945,60 +3914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4032,18 +3948,7 @@ export interface operations {
                  *       "limit": 100
                  *     }
                  */
-                "application/json": {
-                    variables?: {
-                        [key: string]: unknown;
-                    };
-                    filters?: unknown[] | {
-                        [key: string]: unknown;
-                    };
-                    getCache?: boolean;
-                    noSource?: boolean;
-                    limit?: number;
-                    offset?: number;
-                } | null;
+                "application/json": components["schemas"]["RunInput"];
             };
         };
         responses: {
@@ -4053,40 +3958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        options: {
-                            [key: string]: unknown;
-                        };
-                        dataRequest: {
-                            responseData: {
-                                data: unknown;
-                                configuration: unknown;
-                            };
-                            meta: {
-                                columns: ({
-                                    name: string;
-                                    type: string;
-                                } & {
-                                    [key: string]: unknown;
-                                })[];
-                                rowCount: number;
-                                /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
-                                truncated: boolean;
-                                /**
-                                 * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
-                                 * @enum {unknown}
-                                 */
-                                truncatedBy?: "rows" | "bytes" | "pages";
-                                /** @description The row limit of the run, when truncated */
-                                rowLimit?: number;
-                                /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
-                                pageLimit?: number;
-                                /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
-                                byteLimit?: number;
-                                durationMs: number;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["DataRequestRun"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4125,39 +3997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        options: {
-                            [key: string]: unknown;
-                        };
-                        data: unknown;
-                        meta: {
-                            columns: ({
-                                name: string;
-                                type: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            rowCount: number;
-                            /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
-                            truncated: boolean;
-                            /**
-                             * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
-                             * @enum {unknown}
-                             */
-                            truncatedBy?: "rows" | "bytes" | "pages";
-                            /** @description The row limit of the run, when truncated */
-                            rowLimit?: number;
-                            /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
-                            pageLimit?: number;
-                            /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
-                            byteLimit?: number;
-                            durationMs: number;
-                        };
-                        cache: {
-                            status: string;
-                            createdAt: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["DatasetRun"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4190,18 +4030,7 @@ export interface operations {
                  *       "limit": 100
                  *     }
                  */
-                "application/json": {
-                    variables?: {
-                        [key: string]: unknown;
-                    };
-                    filters?: unknown[] | {
-                        [key: string]: unknown;
-                    };
-                    getCache?: boolean;
-                    noSource?: boolean;
-                    limit?: number;
-                    offset?: number;
-                } | null;
+                "application/json": components["schemas"]["RunInput"];
             };
         };
         responses: {
@@ -4211,39 +4040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        options: {
-                            [key: string]: unknown;
-                        };
-                        data: unknown;
-                        meta: {
-                            columns: ({
-                                name: string;
-                                type: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            rowCount: number;
-                            /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
-                            truncated: boolean;
-                            /**
-                             * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
-                             * @enum {unknown}
-                             */
-                            truncatedBy?: "rows" | "bytes" | "pages";
-                            /** @description The row limit of the run, when truncated */
-                            rowLimit?: number;
-                            /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
-                            pageLimit?: number;
-                            /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
-                            byteLimit?: number;
-                            durationMs: number;
-                        };
-                        cache: {
-                            status: string;
-                            createdAt: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["DatasetRun"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4287,14 +4084,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    filters?: unknown[] | {
-                        [key: string]: unknown;
-                    };
-                    variables?: {
-                        [key: string]: unknown;
-                    };
-                } | null;
+                "application/json": components["schemas"]["RunChart"];
             };
         };
         responses: {
@@ -4304,85 +4094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        displayLegend: boolean;
-                        pointRadius: number | null;
-                        dataLabels: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
-                        disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Chart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4427,93 +4139,7 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    /** @enum {unknown} */
-                    type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
-                    subType?: string | null;
-                    public?: boolean;
-                    shareable?: boolean;
-                    displayLegend?: boolean;
-                    pointRadius?: number | null;
-                    dataLabels?: boolean;
-                    startDate?: (string) | null;
-                    endDate?: (string) | null;
-                    dateVarsFormat?: string | null;
-                    includeZeros?: boolean;
-                    currentEndDate?: boolean;
-                    fixedStartDate?: boolean;
-                    /** @enum {unknown} */
-                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
-                    autoUpdate?: number | null;
-                    draft?: boolean;
-                    /** @enum {unknown} */
-                    mode?: "chart" | "kpichart";
-                    maxValue?: number | null;
-                    minValue?: number | null;
-                    disabledExport?: boolean | null;
-                    onReport?: boolean;
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    stacked?: boolean;
-                    horizontal?: boolean;
-                    showGrowth?: boolean;
-                    invertGrowth?: boolean;
-                    layout?: {
-                        [key: string]: unknown;
-                    } | null;
-                    isLogarithmic?: boolean;
-                    content?: string | null;
-                    ranges?: unknown[] | null;
-                    dashedLastPoint?: boolean;
-                    defaultRowsPerPage?: number | null;
-                    dashboardOrder?: number | null;
-                    chartDatasetConfigs: {
-                        dataset_id: number;
-                        xAxis?: string | null;
-                        xAxisOperation?: string | null;
-                        yAxis?: string | null;
-                        yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                        dateField?: string | null;
-                        dateFormat?: string | null;
-                        conditions?: {
-                            id?: string;
-                            field?: string;
-                            /** @enum {unknown} */
-                            operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
-                            value?: string | number | boolean | null;
-                            displayValues?: boolean;
-                            exposed?: boolean;
-                            items?: (string | number | boolean | null)[];
-                        }[] | null;
-                        formula?: string | null;
-                        datasetColor?: string | null;
-                        fillColor?: (string | string[]) | null;
-                        fill?: boolean;
-                        multiFill?: boolean;
-                        legend?: string | null;
-                        pointRadius?: number | null;
-                        excludedFields?: string[] | null;
-                        sort?: ("asc" | "desc") | null;
-                        columnsOrder?: string[] | null;
-                        order?: number | null;
-                        maxRecords?: number | null;
-                        goal?: number | null;
-                        configuration?: ({
-                            variables?: {
-                                name: string;
-                                value?: string | number | boolean | null;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                    }[];
-                    variables?: {
-                        [key: string]: unknown;
-                    };
-                    filters?: unknown[] | {
-                        [key: string]: unknown;
-                    };
-                };
+                "application/json": components["schemas"]["PreviewChart"];
             };
         };
         responses: {
@@ -4523,25 +4149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated`, `truncatedBy`, `rowLimit` and, for bytes or pages, `byteLimit` or `pageLimit` when a limit cut it) */
-                        chartData: unknown;
-                        /** @description A limit cut the data the chart was computed from */
-                        truncated: boolean;
-                        /**
-                         * @description Which limit, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
-                         * @enum {unknown}
-                         */
-                        truncatedBy?: "rows" | "bytes" | "pages";
-                        /** @description The row limit of the run, when truncated */
-                        rowLimit?: number;
-                        /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
-                        pageLimit?: number;
-                        /** @description The byte limit that cut it, when `truncatedBy` is `bytes` */
-                        byteLimit?: number;
-                        /** @description How each dataset config was computed: grouped by the database, or by the streaming engine */
-                        paths: ("pushdown" | "stream")[];
-                    };
+                    "application/json": components["schemas"]["ChartPreview"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4574,39 +4182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runs: {
-                            id: number;
-                            project_id: number;
-                            /** @description Set for a single-chart refresh; null for a whole dashboard */
-                            chart_id: number | null;
-                            trigger: "manual" | "schedule" | "auto";
-                            status: "success" | "partial_failure" | "failure";
-                            /** Format: date-time */
-                            startedAt: string;
-                            durationMs: number;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            charts: {
-                                chart_id: number;
-                                status: "success" | "failure";
-                                /** @description How each dataset configuration was computed; empty when served from the cache */
-                                paths: ("pushdown" | "stream")[];
-                                rowsRead: number;
-                                cacheHit: boolean;
-                                durationMs: number;
-                                error: {
-                                    code: string;
-                                    message: string;
-                                } | null;
-                            }[];
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["RefreshRunPage"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4640,39 +4216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runs: {
-                            id: number;
-                            project_id: number;
-                            /** @description Set for a single-chart refresh; null for a whole dashboard */
-                            chart_id: number | null;
-                            trigger: "manual" | "schedule" | "auto";
-                            status: "success" | "partial_failure" | "failure";
-                            /** Format: date-time */
-                            startedAt: string;
-                            durationMs: number;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            charts: {
-                                chart_id: number;
-                                status: "success" | "failure";
-                                /** @description How each dataset configuration was computed; empty when served from the cache */
-                                paths: ("pushdown" | "stream")[];
-                                rowsRead: number;
-                                cacheHit: boolean;
-                                durationMs: number;
-                                error: {
-                                    code: string;
-                                    message: string;
-                                } | null;
-                            }[];
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["RefreshRunPage"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4703,53 +4247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        chart_id: number;
-                        project_id: number;
-                        cdc_id: string | null;
-                        name: string | null;
-                        type: string;
-                        rules: {
-                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                            value?: number;
-                        };
-                        recipients: string[];
-                        mediums: {
-                            email?: {
-                                enabled: boolean;
-                            };
-                            webhook?: {
-                                enabled: boolean;
-                                url: string;
-                            };
-                        };
-                        timeout: number;
-                        active: boolean;
-                        lastTriggeredAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
-                        webhookSecret?: string;
-                        /** @description Latest notifications, newest first (single-alert reads) */
-                        events?: {
-                            id: number;
-                            alert_id: number;
-                            chart_id: number;
-                            run_id: number | null;
-                            value: number | null;
-                            message: string;
-                            deliveries: {
-                                medium: string;
-                                ok: boolean;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    }[];
+                    "application/json": components["schemas"]["Alert"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -4776,33 +4274,22 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "type": "milestone"
+                 *       "name": "Revenue above target",
+                 *       "type": "threshold_above",
+                 *       "rules": {
+                 *         "value": 10000
+                 *       },
+                 *       "recipients": [
+                 *         "ada@example.com"
+                 *       ],
+                 *       "mediums": {
+                 *         "email": {
+                 *           "enabled": true
+                 *         }
+                 *       }
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    type: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
-                    name?: string | null;
-                    cdc_id?: string | null;
-                    rules?: {
-                        /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                        value?: number;
-                    };
-                    /** @description Emails of team members */
-                    recipients?: string[];
-                    mediums?: {
-                        email?: {
-                            enabled: boolean;
-                        };
-                        webhook?: {
-                            enabled: boolean;
-                            url?: string;
-                        };
-                    };
-                    /** @description Seconds before the alert may notify again (default 600) */
-                    timeout?: number;
-                    active?: boolean;
-                };
+                "application/json": components["schemas"]["CreateAlert"];
             };
         };
         responses: {
@@ -4812,53 +4299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        chart_id: number;
-                        project_id: number;
-                        cdc_id: string | null;
-                        name: string | null;
-                        type: string;
-                        rules: {
-                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                            value?: number;
-                        };
-                        recipients: string[];
-                        mediums: {
-                            email?: {
-                                enabled: boolean;
-                            };
-                            webhook?: {
-                                enabled: boolean;
-                                url: string;
-                            };
-                        };
-                        timeout: number;
-                        active: boolean;
-                        lastTriggeredAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
-                        webhookSecret?: string;
-                        /** @description Latest notifications, newest first (single-alert reads) */
-                        events?: {
-                            id: number;
-                            alert_id: number;
-                            chart_id: number;
-                            run_id: number | null;
-                            value: number | null;
-                            message: string;
-                            deliveries: {
-                                medium: string;
-                                ok: boolean;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Alert"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4890,53 +4331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        chart_id: number;
-                        project_id: number;
-                        cdc_id: string | null;
-                        name: string | null;
-                        type: string;
-                        rules: {
-                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                            value?: number;
-                        };
-                        recipients: string[];
-                        mediums: {
-                            email?: {
-                                enabled: boolean;
-                            };
-                            webhook?: {
-                                enabled: boolean;
-                                url: string;
-                            };
-                        };
-                        timeout: number;
-                        active: boolean;
-                        lastTriggeredAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
-                        webhookSecret?: string;
-                        /** @description Latest notifications, newest first (single-alert reads) */
-                        events?: {
-                            id: number;
-                            alert_id: number;
-                            chart_id: number;
-                            run_id: number | null;
-                            value: number | null;
-                            message: string;
-                            deliveries: {
-                                medium: string;
-                                ok: boolean;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Alert"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4962,31 +4357,15 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
-                "application/json": {
-                    /** @enum {unknown} */
-                    type?: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
-                    name?: string | null;
-                    cdc_id?: string | null;
-                    rules?: {
-                        /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                        value?: number;
-                    };
-                    /** @description Emails of team members */
-                    recipients?: string[];
-                    mediums?: {
-                        email?: {
-                            enabled: boolean;
-                        };
-                        webhook?: {
-                            enabled: boolean;
-                            url?: string;
-                        };
-                    };
-                    /** @description Seconds before the alert may notify again (default 600) */
-                    timeout?: number;
-                    active?: boolean;
-                };
+                /**
+                 * @example {
+                 *       "rules": {
+                 *         "value": 12000
+                 *       },
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateAlert"];
             };
         };
         responses: {
@@ -4996,53 +4375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        chart_id: number;
-                        project_id: number;
-                        cdc_id: string | null;
-                        name: string | null;
-                        type: string;
-                        rules: {
-                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                            value?: number;
-                        };
-                        recipients: string[];
-                        mediums: {
-                            email?: {
-                                enabled: boolean;
-                            };
-                            webhook?: {
-                                enabled: boolean;
-                                url: string;
-                            };
-                        };
-                        timeout: number;
-                        active: boolean;
-                        lastTriggeredAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
-                        webhookSecret?: string;
-                        /** @description Latest notifications, newest first (single-alert reads) */
-                        events?: {
-                            id: number;
-                            alert_id: number;
-                            chart_id: number;
-                            run_id: number | null;
-                            value: number | null;
-                            message: string;
-                            deliveries: {
-                                medium: string;
-                                ok: boolean;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Alert"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5074,9 +4407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5106,49 +4437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        name: string;
-                        /** @description Unique slug of the dashboard, used in report URLs */
-                        brewName: string;
-                        dashboardTitle: string | null;
-                        description: string | null;
-                        backgroundColor: string | null;
-                        titleColor: string | null;
-                        headerCode: string | null;
-                        footerCode: string | null;
-                        logo: string | null;
-                        logoLink: string | null;
-                        public: boolean;
-                        passwordProtected: boolean;
-                        timezone: string | null;
-                        updateSchedule: {
-                            timezone?: string;
-                            frequency?: string;
-                            frequencyNumber?: string;
-                            time?: {
-                                hour?: number;
-                                minute?: number;
-                                second?: number;
-                                millisecond?: number;
-                            };
-                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                        } | null;
-                        lastUpdatedAt: string | null;
-                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
-                        nextUpdateAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        Charts: {
-                            id: number;
-                            name: string | null;
-                            layout: unknown;
-                        }[];
-                    }[];
+                    "application/json": components["schemas"]["ProjectSummary"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -5185,36 +4474,7 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    team_id: number;
-                    dashboardTitle?: string | null;
-                    description?: string | null;
-                    backgroundColor?: string | null;
-                    titleColor?: string | null;
-                    headerCode?: string | null;
-                    footerCode?: string | null;
-                    logo?: string | null;
-                    logoLink?: string | null;
-                    public?: boolean;
-                    passwordProtected?: boolean;
-                    password?: string | null;
-                    timezone?: string | null;
-                    updateSchedule?: {
-                        timezone?: string;
-                        /** @enum {unknown} */
-                        frequency?: "every_x_minutes" | "every_x_hours" | "every_x_days" | "daily" | "weekly";
-                        frequencyNumber?: number | string;
-                        time?: {
-                            hour?: number;
-                            minute?: number;
-                            second?: number;
-                            millisecond?: number;
-                        };
-                        dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                        daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                    } | null;
-                };
+                "application/json": components["schemas"]["CreateProject"];
             };
         };
         responses: {
@@ -5224,143 +4484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        name: string;
-                        /** @description Unique slug of the dashboard, used in report URLs */
-                        brewName: string;
-                        dashboardTitle: string | null;
-                        description: string | null;
-                        backgroundColor: string | null;
-                        titleColor: string | null;
-                        headerCode: string | null;
-                        footerCode: string | null;
-                        logo: string | null;
-                        logoLink: string | null;
-                        public: boolean;
-                        passwordProtected: boolean;
-                        timezone: string | null;
-                        updateSchedule: {
-                            timezone?: string;
-                            frequency?: string;
-                            frequencyNumber?: string;
-                            time?: {
-                                hour?: number;
-                                minute?: number;
-                                second?: number;
-                                millisecond?: number;
-                            };
-                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                        } | null;
-                        lastUpdatedAt: string | null;
-                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
-                        nextUpdateAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        Charts: {
-                            id: number;
-                            project_id: number;
-                            name: string | null;
-                            type: string | null;
-                            subType: string | null;
-                            public: boolean;
-                            shareable: boolean;
-                            /** @description Last computed chart payload (server-owned) */
-                            chartData: unknown;
-                            chartDataUpdated: string | null;
-                            displayLegend: boolean;
-                            pointRadius: number | null;
-                            dataLabels: boolean;
-                            startDate: string | null;
-                            endDate: string | null;
-                            dateVarsFormat: string | null;
-                            includeZeros: boolean;
-                            currentEndDate: boolean;
-                            fixedStartDate: boolean;
-                            timeInterval: string;
-                            autoUpdate: number | null;
-                            lastAutoUpdate: string | null;
-                            draft: boolean;
-                            mode: string;
-                            maxValue: number | null;
-                            minValue: number | null;
-                            disabledExport: boolean | null;
-                            onReport: boolean;
-                            xLabelTicks: string | null;
-                            stacked: boolean;
-                            horizontal: boolean;
-                            showGrowth: boolean;
-                            invertGrowth: boolean;
-                            layout: unknown;
-                            isLogarithmic: boolean;
-                            content: string | null;
-                            ranges: unknown;
-                            dashedLastPoint: boolean;
-                            defaultRowsPerPage: number | null;
-                            dashboardOrder: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            ChartDatasetConfigs: {
-                                /** Format: uuid */
-                                id: string;
-                                chart_id: number;
-                                dataset_id: number;
-                                xAxis: string | null;
-                                xAxisOperation: string | null;
-                                yAxis: string | null;
-                                yAxisOperation: string | null;
-                                dateField: string | null;
-                                dateFormat: string | null;
-                                conditions: unknown[];
-                                formula: string | null;
-                                datasetColor: string | null;
-                                /** @description A colour or an array of colours (one per slice) */
-                                fillColor: unknown;
-                                fill: boolean;
-                                multiFill: boolean;
-                                legend: string | null;
-                                pointRadius: number | null;
-                                excludedFields: string[];
-                                sort: string | null;
-                                columnsOrder: string[];
-                                order: number | null;
-                                maxRecords: number | null;
-                                goal: number | null;
-                                /** @description Object; holds `variables: [{name, value}]` */
-                                configuration: unknown;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        }[];
-                        SharePolicies?: {
-                            id: number;
-                            /** @enum {unknown} */
-                            entity_type: "Project" | "Chart";
-                            entity_id: number;
-                            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                            share_string: string;
-                            /** @enum {unknown} */
-                            visibility: "private" | "disabled";
-                            params: {
-                                key: string;
-                                value: string;
-                            }[];
-                            allow_params: boolean;
-                            expires_at: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5390,143 +4514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        name: string;
-                        /** @description Unique slug of the dashboard, used in report URLs */
-                        brewName: string;
-                        dashboardTitle: string | null;
-                        description: string | null;
-                        backgroundColor: string | null;
-                        titleColor: string | null;
-                        headerCode: string | null;
-                        footerCode: string | null;
-                        logo: string | null;
-                        logoLink: string | null;
-                        public: boolean;
-                        passwordProtected: boolean;
-                        timezone: string | null;
-                        updateSchedule: {
-                            timezone?: string;
-                            frequency?: string;
-                            frequencyNumber?: string;
-                            time?: {
-                                hour?: number;
-                                minute?: number;
-                                second?: number;
-                                millisecond?: number;
-                            };
-                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                        } | null;
-                        lastUpdatedAt: string | null;
-                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
-                        nextUpdateAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        Charts: {
-                            id: number;
-                            project_id: number;
-                            name: string | null;
-                            type: string | null;
-                            subType: string | null;
-                            public: boolean;
-                            shareable: boolean;
-                            /** @description Last computed chart payload (server-owned) */
-                            chartData: unknown;
-                            chartDataUpdated: string | null;
-                            displayLegend: boolean;
-                            pointRadius: number | null;
-                            dataLabels: boolean;
-                            startDate: string | null;
-                            endDate: string | null;
-                            dateVarsFormat: string | null;
-                            includeZeros: boolean;
-                            currentEndDate: boolean;
-                            fixedStartDate: boolean;
-                            timeInterval: string;
-                            autoUpdate: number | null;
-                            lastAutoUpdate: string | null;
-                            draft: boolean;
-                            mode: string;
-                            maxValue: number | null;
-                            minValue: number | null;
-                            disabledExport: boolean | null;
-                            onReport: boolean;
-                            xLabelTicks: string | null;
-                            stacked: boolean;
-                            horizontal: boolean;
-                            showGrowth: boolean;
-                            invertGrowth: boolean;
-                            layout: unknown;
-                            isLogarithmic: boolean;
-                            content: string | null;
-                            ranges: unknown;
-                            dashedLastPoint: boolean;
-                            defaultRowsPerPage: number | null;
-                            dashboardOrder: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            ChartDatasetConfigs: {
-                                /** Format: uuid */
-                                id: string;
-                                chart_id: number;
-                                dataset_id: number;
-                                xAxis: string | null;
-                                xAxisOperation: string | null;
-                                yAxis: string | null;
-                                yAxisOperation: string | null;
-                                dateField: string | null;
-                                dateFormat: string | null;
-                                conditions: unknown[];
-                                formula: string | null;
-                                datasetColor: string | null;
-                                /** @description A colour or an array of colours (one per slice) */
-                                fillColor: unknown;
-                                fill: boolean;
-                                multiFill: boolean;
-                                legend: string | null;
-                                pointRadius: number | null;
-                                excludedFields: string[];
-                                sort: string | null;
-                                columnsOrder: string[];
-                                order: number | null;
-                                maxRecords: number | null;
-                                goal: number | null;
-                                /** @description Object; holds `variables: [{name, value}]` */
-                                configuration: unknown;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        }[];
-                        SharePolicies?: {
-                            id: number;
-                            /** @enum {unknown} */
-                            entity_type: "Project" | "Chart";
-                            entity_id: number;
-                            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                            share_string: string;
-                            /** @enum {unknown} */
-                            visibility: "private" | "disabled";
-                            params: {
-                                key: string;
-                                value: string;
-                            }[];
-                            allow_params: boolean;
-                            expires_at: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5558,35 +4546,7 @@ export interface operations {
                  *       "timezone": "UTC"
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    dashboardTitle?: string | null;
-                    description?: string | null;
-                    backgroundColor?: string | null;
-                    titleColor?: string | null;
-                    headerCode?: string | null;
-                    footerCode?: string | null;
-                    logo?: string | null;
-                    logoLink?: string | null;
-                    public?: boolean;
-                    passwordProtected?: boolean;
-                    password?: string | null;
-                    timezone?: string | null;
-                    updateSchedule?: {
-                        timezone?: string;
-                        /** @enum {unknown} */
-                        frequency?: "every_x_minutes" | "every_x_hours" | "every_x_days" | "daily" | "weekly";
-                        frequencyNumber?: number | string;
-                        time?: {
-                            hour?: number;
-                            minute?: number;
-                            second?: number;
-                            millisecond?: number;
-                        };
-                        dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                        daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                    } | null;
-                };
+                "application/json": components["schemas"]["UpdateProject"];
             };
         };
         responses: {
@@ -5596,143 +4556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        name: string;
-                        /** @description Unique slug of the dashboard, used in report URLs */
-                        brewName: string;
-                        dashboardTitle: string | null;
-                        description: string | null;
-                        backgroundColor: string | null;
-                        titleColor: string | null;
-                        headerCode: string | null;
-                        footerCode: string | null;
-                        logo: string | null;
-                        logoLink: string | null;
-                        public: boolean;
-                        passwordProtected: boolean;
-                        timezone: string | null;
-                        updateSchedule: {
-                            timezone?: string;
-                            frequency?: string;
-                            frequencyNumber?: string;
-                            time?: {
-                                hour?: number;
-                                minute?: number;
-                                second?: number;
-                                millisecond?: number;
-                            };
-                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                        } | null;
-                        lastUpdatedAt: string | null;
-                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
-                        nextUpdateAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        Charts: {
-                            id: number;
-                            project_id: number;
-                            name: string | null;
-                            type: string | null;
-                            subType: string | null;
-                            public: boolean;
-                            shareable: boolean;
-                            /** @description Last computed chart payload (server-owned) */
-                            chartData: unknown;
-                            chartDataUpdated: string | null;
-                            displayLegend: boolean;
-                            pointRadius: number | null;
-                            dataLabels: boolean;
-                            startDate: string | null;
-                            endDate: string | null;
-                            dateVarsFormat: string | null;
-                            includeZeros: boolean;
-                            currentEndDate: boolean;
-                            fixedStartDate: boolean;
-                            timeInterval: string;
-                            autoUpdate: number | null;
-                            lastAutoUpdate: string | null;
-                            draft: boolean;
-                            mode: string;
-                            maxValue: number | null;
-                            minValue: number | null;
-                            disabledExport: boolean | null;
-                            onReport: boolean;
-                            xLabelTicks: string | null;
-                            stacked: boolean;
-                            horizontal: boolean;
-                            showGrowth: boolean;
-                            invertGrowth: boolean;
-                            layout: unknown;
-                            isLogarithmic: boolean;
-                            content: string | null;
-                            ranges: unknown;
-                            dashedLastPoint: boolean;
-                            defaultRowsPerPage: number | null;
-                            dashboardOrder: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            ChartDatasetConfigs: {
-                                /** Format: uuid */
-                                id: string;
-                                chart_id: number;
-                                dataset_id: number;
-                                xAxis: string | null;
-                                xAxisOperation: string | null;
-                                yAxis: string | null;
-                                yAxisOperation: string | null;
-                                dateField: string | null;
-                                dateFormat: string | null;
-                                conditions: unknown[];
-                                formula: string | null;
-                                datasetColor: string | null;
-                                /** @description A colour or an array of colours (one per slice) */
-                                fillColor: unknown;
-                                fill: boolean;
-                                multiFill: boolean;
-                                legend: string | null;
-                                pointRadius: number | null;
-                                excludedFields: string[];
-                                sort: string | null;
-                                columnsOrder: string[];
-                                order: number | null;
-                                maxRecords: number | null;
-                                goal: number | null;
-                                /** @description Object; holds `variables: [{name, value}]` */
-                                configuration: unknown;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        }[];
-                        SharePolicies?: {
-                            id: number;
-                            /** @enum {unknown} */
-                            entity_type: "Project" | "Chart";
-                            entity_id: number;
-                            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                            share_string: string;
-                            /** @enum {unknown} */
-                            visibility: "private" | "disabled";
-                            params: {
-                                key: string;
-                                value: string;
-                            }[];
-                            allow_params: boolean;
-                            expires_at: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5762,9 +4586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        removed: boolean;
-                    };
+                    "application/json": components["schemas"]["Removed"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5794,85 +4616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        displayLegend: boolean;
-                        pointRadius: number | null;
-                        dataLabels: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
-                        disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    }[];
+                    "application/json": components["schemas"]["Chart"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -5904,47 +4648,7 @@ export interface operations {
                  *       "includeZeros": true
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @enum {unknown} */
-                    type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
-                    subType?: string | null;
-                    public?: boolean;
-                    shareable?: boolean;
-                    displayLegend?: boolean;
-                    pointRadius?: number | null;
-                    dataLabels?: boolean;
-                    startDate?: (string) | null;
-                    endDate?: (string) | null;
-                    dateVarsFormat?: string | null;
-                    includeZeros?: boolean;
-                    currentEndDate?: boolean;
-                    fixedStartDate?: boolean;
-                    /** @enum {unknown} */
-                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
-                    autoUpdate?: number | null;
-                    draft?: boolean;
-                    /** @enum {unknown} */
-                    mode?: "chart" | "kpichart";
-                    maxValue?: number | null;
-                    minValue?: number | null;
-                    disabledExport?: boolean | null;
-                    onReport?: boolean;
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    stacked?: boolean;
-                    horizontal?: boolean;
-                    showGrowth?: boolean;
-                    invertGrowth?: boolean;
-                    layout?: {
-                        [key: string]: unknown;
-                    } | null;
-                    isLogarithmic?: boolean;
-                    content?: string | null;
-                    ranges?: unknown[] | null;
-                    dashedLastPoint?: boolean;
-                    defaultRowsPerPage?: number | null;
-                    dashboardOrder?: number | null;
-                };
+                "application/json": components["schemas"]["CreateChart"];
             };
         };
         responses: {
@@ -5954,85 +4658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        displayLegend: boolean;
-                        pointRadius: number | null;
-                        dataLabels: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
-                        disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Chart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6082,87 +4708,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @enum {unknown} */
-                    type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
-                    subType?: string | null;
-                    public?: boolean;
-                    shareable?: boolean;
-                    displayLegend?: boolean;
-                    pointRadius?: number | null;
-                    dataLabels?: boolean;
-                    startDate?: (string) | null;
-                    endDate?: (string) | null;
-                    dateVarsFormat?: string | null;
-                    includeZeros?: boolean;
-                    currentEndDate?: boolean;
-                    fixedStartDate?: boolean;
-                    /** @enum {unknown} */
-                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
-                    autoUpdate?: number | null;
-                    draft?: boolean;
-                    /** @enum {unknown} */
-                    mode?: "chart" | "kpichart";
-                    maxValue?: number | null;
-                    minValue?: number | null;
-                    disabledExport?: boolean | null;
-                    onReport?: boolean;
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    stacked?: boolean;
-                    horizontal?: boolean;
-                    showGrowth?: boolean;
-                    invertGrowth?: boolean;
-                    layout?: {
-                        [key: string]: unknown;
-                    } | null;
-                    isLogarithmic?: boolean;
-                    content?: string | null;
-                    ranges?: unknown[] | null;
-                    dashedLastPoint?: boolean;
-                    defaultRowsPerPage?: number | null;
-                    dashboardOrder?: number | null;
-                    chartDatasetConfigs?: {
-                        dataset_id: number;
-                        xAxis?: string | null;
-                        xAxisOperation?: string | null;
-                        yAxis?: string | null;
-                        yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                        dateField?: string | null;
-                        dateFormat?: string | null;
-                        conditions?: {
-                            id?: string;
-                            field?: string;
-                            /** @enum {unknown} */
-                            operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
-                            value?: string | number | boolean | null;
-                            displayValues?: boolean;
-                            exposed?: boolean;
-                            items?: (string | number | boolean | null)[];
-                        }[] | null;
-                        formula?: string | null;
-                        datasetColor?: string | null;
-                        fillColor?: (string | string[]) | null;
-                        fill?: boolean;
-                        multiFill?: boolean;
-                        legend?: string | null;
-                        pointRadius?: number | null;
-                        excludedFields?: string[] | null;
-                        sort?: ("asc" | "desc") | null;
-                        columnsOrder?: string[] | null;
-                        order?: number | null;
-                        maxRecords?: number | null;
-                        goal?: number | null;
-                        configuration?: ({
-                            variables?: {
-                                name: string;
-                                value?: string | number | boolean | null;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                    }[];
-                };
+                "application/json": components["schemas"]["QuickCreateChart"];
             };
         };
         responses: {
@@ -6172,85 +4718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        displayLegend: boolean;
-                        pointRadius: number | null;
-                        dataLabels: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
-                        disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Chart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6281,85 +4749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        displayLegend: boolean;
-                        pointRadius: number | null;
-                        dataLabels: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
-                        disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Chart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6398,47 +4788,7 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    /** @enum {unknown} */
-                    type?: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
-                    subType?: string | null;
-                    public?: boolean;
-                    shareable?: boolean;
-                    displayLegend?: boolean;
-                    pointRadius?: number | null;
-                    dataLabels?: boolean;
-                    startDate?: (string) | null;
-                    endDate?: (string) | null;
-                    dateVarsFormat?: string | null;
-                    includeZeros?: boolean;
-                    currentEndDate?: boolean;
-                    fixedStartDate?: boolean;
-                    /** @enum {unknown} */
-                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
-                    autoUpdate?: number | null;
-                    draft?: boolean;
-                    /** @enum {unknown} */
-                    mode?: "chart" | "kpichart";
-                    maxValue?: number | null;
-                    minValue?: number | null;
-                    disabledExport?: boolean | null;
-                    onReport?: boolean;
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    stacked?: boolean;
-                    horizontal?: boolean;
-                    showGrowth?: boolean;
-                    invertGrowth?: boolean;
-                    layout?: {
-                        [key: string]: unknown;
-                    } | null;
-                    isLogarithmic?: boolean;
-                    content?: string | null;
-                    ranges?: unknown[] | null;
-                    dashedLastPoint?: boolean;
-                    defaultRowsPerPage?: number | null;
-                    dashboardOrder?: number | null;
-                };
+                "application/json": components["schemas"]["UpdateChart"];
             };
         };
         responses: {
@@ -6448,85 +4798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        displayLegend: boolean;
-                        pointRadius: number | null;
-                        dataLabels: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        mode: string;
-                        maxValue: number | null;
-                        minValue: number | null;
-                        disabledExport: boolean | null;
-                        onReport: boolean;
-                        xLabelTicks: string | null;
-                        stacked: boolean;
-                        horizontal: boolean;
-                        showGrowth: boolean;
-                        invertGrowth: boolean;
-                        layout: unknown;
-                        isLogarithmic: boolean;
-                        content: string | null;
-                        ranges: unknown;
-                        dashedLastPoint: boolean;
-                        defaultRowsPerPage: number | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Chart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6557,9 +4829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6594,46 +4864,7 @@ export interface operations {
                  *       "legend": "Revenue"
                  *     }
                  */
-                "application/json": {
-                    dataset_id: number;
-                    xAxis?: string | null;
-                    xAxisOperation?: string | null;
-                    yAxis?: string | null;
-                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dateField?: string | null;
-                    dateFormat?: string | null;
-                    conditions?: {
-                        id?: string;
-                        field?: string;
-                        /** @enum {unknown} */
-                        operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
-                        value?: string | number | boolean | null;
-                        displayValues?: boolean;
-                        exposed?: boolean;
-                        items?: (string | number | boolean | null)[];
-                    }[] | null;
-                    formula?: string | null;
-                    datasetColor?: string | null;
-                    fillColor?: (string | string[]) | null;
-                    fill?: boolean;
-                    multiFill?: boolean;
-                    legend?: string | null;
-                    pointRadius?: number | null;
-                    excludedFields?: string[] | null;
-                    sort?: ("asc" | "desc") | null;
-                    columnsOrder?: string[] | null;
-                    order?: number | null;
-                    maxRecords?: number | null;
-                    goal?: number | null;
-                    configuration?: ({
-                        variables?: {
-                            name: string;
-                            value?: string | number | boolean | null;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                };
+                "application/json": components["schemas"]["CreateChartDatasetConfig"];
             };
         };
         responses: {
@@ -6643,39 +4874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        chart_id: number;
-                        dataset_id: number;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        conditions: unknown[];
-                        formula: string | null;
-                        datasetColor: string | null;
-                        /** @description A colour or an array of colours (one per slice) */
-                        fillColor: unknown;
-                        fill: boolean;
-                        multiFill: boolean;
-                        legend: string | null;
-                        pointRadius: number | null;
-                        excludedFields: string[];
-                        sort: string | null;
-                        columnsOrder: string[];
-                        order: number | null;
-                        maxRecords: number | null;
-                        goal: number | null;
-                        /** @description Object; holds `variables: [{name, value}]` */
-                        configuration: unknown;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChartDatasetConfig"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6708,46 +4907,7 @@ export interface operations {
                  *       "datasetColor": "#4E79A7"
                  *     }
                  */
-                "application/json": {
-                    dataset_id?: number;
-                    xAxis?: string | null;
-                    xAxisOperation?: string | null;
-                    yAxis?: string | null;
-                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dateField?: string | null;
-                    dateFormat?: string | null;
-                    conditions?: {
-                        id?: string;
-                        field?: string;
-                        /** @enum {unknown} */
-                        operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
-                        value?: string | number | boolean | null;
-                        displayValues?: boolean;
-                        exposed?: boolean;
-                        items?: (string | number | boolean | null)[];
-                    }[] | null;
-                    formula?: string | null;
-                    datasetColor?: string | null;
-                    fillColor?: (string | string[]) | null;
-                    fill?: boolean;
-                    multiFill?: boolean;
-                    legend?: string | null;
-                    pointRadius?: number | null;
-                    excludedFields?: string[] | null;
-                    sort?: ("asc" | "desc") | null;
-                    columnsOrder?: string[] | null;
-                    order?: number | null;
-                    maxRecords?: number | null;
-                    goal?: number | null;
-                    configuration?: ({
-                        variables?: {
-                            name: string;
-                            value?: string | number | boolean | null;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                };
+                "application/json": components["schemas"]["UpdateChartDatasetConfig"];
             };
         };
         responses: {
@@ -6757,39 +4917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        chart_id: number;
-                        dataset_id: number;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        conditions: unknown[];
-                        formula: string | null;
-                        datasetColor: string | null;
-                        /** @description A colour or an array of colours (one per slice) */
-                        fillColor: unknown;
-                        fill: boolean;
-                        multiFill: boolean;
-                        legend: string | null;
-                        pointRadius: number | null;
-                        excludedFields: string[];
-                        sort: string | null;
-                        columnsOrder: string[];
-                        order: number | null;
-                        maxRecords: number | null;
-                        goal: number | null;
-                        /** @description Object; holds `variables: [{name, value}]` */
-                        configuration: unknown;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChartDatasetConfig"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6821,9 +4949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        removed: boolean;
-                    };
+                    "application/json": components["schemas"]["Removed"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6853,26 +4979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["SharePolicy"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -6902,26 +5009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6959,16 +5047,7 @@ export interface operations {
                  *       "visibility": "private"
                  *     }
                  */
-                "application/json": {
-                    params?: {
-                        key: string;
-                        value: string;
-                    }[];
-                    allow_params?: boolean;
-                    expires_at?: string | null;
-                    /** @enum {unknown} */
-                    visibility?: "private" | "disabled";
-                };
+                "application/json": components["schemas"]["UpdateSharePolicy"];
             };
         };
         responses: {
@@ -6978,26 +5057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7028,9 +5088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7061,26 +5119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7111,26 +5150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["SharePolicy"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -7161,26 +5181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7219,16 +5220,7 @@ export interface operations {
                  *       "visibility": "private"
                  *     }
                  */
-                "application/json": {
-                    params?: {
-                        key: string;
-                        value: string;
-                    }[];
-                    allow_params?: boolean;
-                    expires_at?: string | null;
-                    /** @enum {unknown} */
-                    visibility?: "private" | "disabled";
-                };
+                "application/json": components["schemas"]["UpdateSharePolicy"];
             };
         };
         responses: {
@@ -7238,26 +5230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7289,9 +5262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7323,26 +5294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7372,18 +5324,7 @@ export interface operations {
                  *       "exp": "2030-01-01T00:00:00.000Z"
                  *     }
                  */
-                "application/json": {
-                    share_policy?: {
-                        params?: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params?: boolean;
-                    };
-                    /** @description ISO 8601 date-time when the token stops working; default 99999 days */
-                    exp?: string;
-                    sharePolicyId?: number;
-                } | null;
+                "application/json": components["schemas"]["CreateShareToken"];
             };
         };
         responses: {
@@ -7393,12 +5334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Signed JWT (HS256) naming the policy; re-checked against it on every use */
-                        token: string;
-                        /** @description Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=… */
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ShareToken"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7429,18 +5365,7 @@ export interface operations {
                  *       "exp": "2030-01-01T00:00:00.000Z"
                  *     }
                  */
-                "application/json": {
-                    share_policy?: {
-                        params?: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params?: boolean;
-                    };
-                    /** @description ISO 8601 date-time when the token stops working; default 99999 days */
-                    exp?: string;
-                    sharePolicyId?: number;
-                } | null;
+                "application/json": components["schemas"]["CreateShareToken"];
             };
         };
         responses: {
@@ -7450,12 +5375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Signed JWT (HS256) naming the policy; re-checked against it on every use */
-                        token: string;
-                        /** @description Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=… */
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ShareToken"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7483,24 +5403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        id: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        name: string;
-                        category: string;
-                        description: string;
-                        capabilities: {
-                            test: boolean;
-                            schema: boolean;
-                            query: boolean;
-                            pushdown: boolean;
-                            streaming: boolean;
-                        };
-                    }[];
+                    "application/json": components["schemas"]["ConnectionProvider"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -7530,49 +5433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: string[];
-                        oauth_id: string | null;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        active: boolean;
-                        host?: string | null;
-                        dbName?: string | null;
-                        port?: string | null;
-                        username?: string | null;
-                        password?: string | null;
-                        srv: boolean;
-                        options?: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        connectionString?: string | null;
-                        authentication?: {
-                            type?: string | null;
-                            token?: string | null;
-                            user?: string | null;
-                            pass?: string | null;
-                        } | null;
-                        firebaseServiceAccount?: {
-                            [key: string]: unknown;
-                        } | null;
-                        ssl: boolean;
-                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                        sslCa?: string | null;
-                        sslCert?: string | null;
-                        sslKey?: string | null;
-                        schema: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Connection"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -7609,39 +5470,7 @@ export interface operations {
                  *       "sslMode": "require"
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @enum {unknown} */
-                    type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                    project_ids?: (number | string)[];
-                    oauth_id?: string | null;
-                    subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
-                    active?: boolean;
-                    host?: string | null;
-                    dbName?: string | null;
-                    port?: string | null;
-                    username?: string | null;
-                    password?: string | null;
-                    srv?: boolean;
-                    options?: ({
-                        [key: string]: unknown;
-                    } | unknown[]) | null;
-                    connectionString?: string | null;
-                    authentication?: {
-                        type?: string | null;
-                        token?: string | null;
-                        user?: string | null;
-                        pass?: string | null;
-                    } | null;
-                    firebaseServiceAccount?: {
-                        [key: string]: unknown;
-                    } | null;
-                    ssl?: boolean;
-                    sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                    schema?: ({
-                        [key: string]: unknown;
-                    } | unknown[]) | null;
-                };
+                "application/json": components["schemas"]["CreateConnection"];
             };
         };
         responses: {
@@ -7651,49 +5480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: string[];
-                        oauth_id: string | null;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        active: boolean;
-                        host?: string | null;
-                        dbName?: string | null;
-                        port?: string | null;
-                        username?: string | null;
-                        password?: string | null;
-                        srv: boolean;
-                        options?: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        connectionString?: string | null;
-                        authentication?: {
-                            type?: string | null;
-                            token?: string | null;
-                            user?: string | null;
-                            pass?: string | null;
-                        } | null;
-                        firebaseServiceAccount?: {
-                            [key: string]: unknown;
-                        } | null;
-                        ssl: boolean;
-                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                        sslCa?: string | null;
-                        sslCert?: string | null;
-                        sslKey?: string | null;
-                        schema: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Connection"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7724,49 +5511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: string[];
-                        oauth_id: string | null;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        active: boolean;
-                        host?: string | null;
-                        dbName?: string | null;
-                        port?: string | null;
-                        username?: string | null;
-                        password?: string | null;
-                        srv: boolean;
-                        options?: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        connectionString?: string | null;
-                        authentication?: {
-                            type?: string | null;
-                            token?: string | null;
-                            user?: string | null;
-                            pass?: string | null;
-                        } | null;
-                        firebaseServiceAccount?: {
-                            [key: string]: unknown;
-                        } | null;
-                        ssl: boolean;
-                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                        sslCa?: string | null;
-                        sslCert?: string | null;
-                        sslKey?: string | null;
-                        schema: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Connection"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7798,39 +5543,7 @@ export interface operations {
                  *       "password": "********"
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    /** @enum {unknown} */
-                    type?: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                    project_ids?: (number | string)[];
-                    oauth_id?: string | null;
-                    subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
-                    active?: boolean;
-                    host?: string | null;
-                    dbName?: string | null;
-                    port?: string | null;
-                    username?: string | null;
-                    password?: string | null;
-                    srv?: boolean;
-                    options?: ({
-                        [key: string]: unknown;
-                    } | unknown[]) | null;
-                    connectionString?: string | null;
-                    authentication?: {
-                        type?: string | null;
-                        token?: string | null;
-                        user?: string | null;
-                        pass?: string | null;
-                    } | null;
-                    firebaseServiceAccount?: {
-                        [key: string]: unknown;
-                    } | null;
-                    ssl?: boolean;
-                    sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                    schema?: ({
-                        [key: string]: unknown;
-                    } | unknown[]) | null;
-                };
+                "application/json": components["schemas"]["UpdateConnection"];
             };
         };
         responses: {
@@ -7840,49 +5553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: string[];
-                        oauth_id: string | null;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        active: boolean;
-                        host?: string | null;
-                        dbName?: string | null;
-                        port?: string | null;
-                        username?: string | null;
-                        password?: string | null;
-                        srv: boolean;
-                        options?: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        connectionString?: string | null;
-                        authentication?: {
-                            type?: string | null;
-                            token?: string | null;
-                            user?: string | null;
-                            pass?: string | null;
-                        } | null;
-                        firebaseServiceAccount?: {
-                            [key: string]: unknown;
-                        } | null;
-                        ssl: boolean;
-                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                        sslCa?: string | null;
-                        sslCert?: string | null;
-                        sslKey?: string | null;
-                        schema: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Connection"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7915,9 +5586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        removed: boolean;
-                    };
+                    "application/json": components["schemas"]["Removed"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7948,49 +5617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: string[];
-                        oauth_id: string | null;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        active: boolean;
-                        host?: string | null;
-                        dbName?: string | null;
-                        port?: string | null;
-                        username?: string | null;
-                        password?: string | null;
-                        srv: boolean;
-                        options?: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        connectionString?: string | null;
-                        authentication?: {
-                            type?: string | null;
-                            token?: string | null;
-                            user?: string | null;
-                            pass?: string | null;
-                        } | null;
-                        firebaseServiceAccount?: {
-                            [key: string]: unknown;
-                        } | null;
-                        ssl: boolean;
-                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                        sslCa?: string | null;
-                        sslCert?: string | null;
-                        sslKey?: string | null;
-                        schema: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Connection"];
                 };
             };
             400: components["responses"]["Error"];
@@ -8100,22 +5727,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8124,22 +5737,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8148,22 +5747,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8172,22 +5757,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8196,22 +5767,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8220,22 +5777,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8244,22 +5787,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8268,22 +5797,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
         };
