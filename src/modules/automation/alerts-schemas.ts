@@ -65,6 +65,7 @@ export const Alert = Type.Object({
   ),
   events: Opt(Type.Array(Ref(AlertEvent), { description: 'Latest notifications, newest first (single-alert reads)' })),
 }, { $id: 'Alert' });
+export type AlertView = Static<typeof Alert>;
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
 export const ALERT_COMPONENTS = [CreateAlert, UpdateAlert, AlertEvent, Alert];

@@ -4,7 +4,8 @@ import type { Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
 import { assertUniqueBindingName, checkBinding, type BindingInput, type DataRequestInput, type DatasetsService } from './datasets-service.js';
 import type { DataRequestsRepository } from './data-requests-repository.js';
-import { mergeMaskedHeaders, type DataRequestView } from './data-requests-views.js';
+import { mergeMaskedHeaders } from './data-requests-views.js';
+import type { DataRequestView } from './datasets-schemas.js';
 
 /**
  * A dataset's main request and version, written in the transaction of the data request change

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { OPERATIONS } from '../../engine/index.js';
 import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
 
@@ -171,6 +171,8 @@ export const DataRequestResponse = Type.Object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'DataRequest' });
+/** A data request as answered: secret header values masked, its connection and bindings in. */
+export type DataRequestView = Static<typeof DataRequestResponse>;
 
 export const DatasetResponse = Type.Object({
   id: Type.Integer(),
@@ -201,6 +203,8 @@ export const DatasetResponse = Type.Object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'Dataset' });
+/** A dataset as answered, with its data requests and bindings. */
+export type DatasetView = Static<typeof DatasetResponse>;
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
 export const DATASET_COMPONENTS = [

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Id, Ref, RoleSchema, Timestamp } from '../../platform/http-schemas.js';
 
 export { RoleSchema };
@@ -40,6 +40,8 @@ export const Team = Type.Object({
   createdAt: Type.Optional(Timestamp),
   updatedAt: Type.Optional(Timestamp),
 }, { $id: 'Team' });
+/** A team as the caller may see it. */
+export type TeamView = Static<typeof Team>;
 
 export const Member = Type.Object({
   id: Type.Integer(),

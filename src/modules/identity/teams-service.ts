@@ -5,6 +5,7 @@ import { can, isTeamWide, mayGrant, ownsProject, roleRank, type Membership, type
 import type { Db } from '../../store/index.js';
 import { normalizeEmail } from './users-service.js';
 import type { Member, Team, TeamFlags, TeamRole, TeamsRepository } from './teams-repository.js';
+import type { TeamView } from './teams-schemas.js';
 
 /** People who can be added to a team, found by e-mail (the users module provides it). */
 export interface UserDirectory {
@@ -15,14 +16,6 @@ export interface UserDirectory {
 export interface CreatedKeys {
   deleteCreatedBy(teamId: number, userId: number, db: Db): Promise<unknown>;
 }
-
-/** A team as the caller may see it: project roles get id and name, plus their own role. */
-export type TeamView = Partial<Omit<Team, 'id' | 'name'>> & {
-  id: number;
-  name: string;
-  TeamRoles: TeamRole[];
-  Projects?: { id: number; name: string }[];
-};
 
 export interface TeamsDeps {
   db: Db;
