@@ -26,15 +26,15 @@ import { publicUserRoutes, userRoutes } from './modules/identity/users-routes.js
 import { bearerAuth } from './platform/auth.js';
 import { BrowserSessions } from './platform/session-cookie.js';
 import { installErrorHandling } from './platform/errors.js';
-import { ErrorResponse, ReadyResponse } from './platform/http-schemas.js';
+import { ErrorResponse, ReadyResponse, Ref } from './platform/http-schemas.js';
 import { loggerOptions, requestId } from './platform/logging.js';
 import { installMetrics, metricsExposureWarning } from './platform/metrics.js';
 import { lazySerializerFactory, lazyValidatorCompiler } from './platform/schema-compilers.js';
-import { documentRoute } from './platform/openapi-docs.js';
 import { docsRoutes } from './platform/docs-page.js';
-import { shareErrorResponses } from './platform/openapi-compact.js';
+import { shareErrorResponses, unwrapBodyReferences } from './platform/openapi-compact.js';
 import { clientErrorHandler, createHttpServer } from './platform/http-server.js';
 import { failoverStore, rateLimitKey, rateLimitMax } from './platform/rate-limit.js';
+import { COMPONENT_SCHEMAS } from './openapi-components.js';
 import { isMigrated, ping } from './store/index.js';
 import { RateLimitedError } from './errors/index.js';
 
@@ -58,6 +58,8 @@ function ajvFor(coerce: boolean): Ajv {
   // Bodies are never coerced ("1" is not a number, "yes" not a boolean); path and query strings are.
   const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats.default(ajv);
+  // The named schemas that route schemas refer to (`$ref: '<$id>#'`); compiled when first reached.
+  ajv.addSchema([...COMPONENT_SCHEMAS]);
   return ajv;
 }
 
@@ -89,6 +91,8 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     serverFactory: (handler) => createHttpServer(handler, config),
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // For the response serializers, and for /openapi.json, which publishes them as `components.schemas`.
+  for (const schema of COMPONENT_SCHEMAS) app.addSchema(schema);
 
   const bodyAjv = ajvFor(false);
   const paramAjv = ajvFor(true);
@@ -108,11 +112,11 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   installErrorHandling(app);
 
   // Every route documents the error shape for its failure statuses.
+  const errorBody = Ref(ErrorResponse);
   app.addHook('onRoute', (route) => {
     const schema: FastifySchema = (route.schema ??= {});
     const response = (schema.response ??= {}) as Record<string, unknown>;
-    for (const status of ERROR_STATUSES) response[status] ??= ErrorResponse;
-    documentRoute(route);
+    for (const status of ERROR_STATUSES) response[status] ??= errorBody;
   });
 
   await app.register(cors, { origin: true, exposedHeaders: ['x-request-id'] });
@@ -140,8 +144,10 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearerAuth: [] }],
     },
-    // The error body every route documents, written once (it was half of the document).
-    transformObject: (document) => ('openapiObject' in document ? shareErrorResponses(document.openapiObject, ErrorResponse) : document.swaggerObject),
+    // A named schema keeps its `$id` as its name under `components.schemas` (the default is `def-<n>`).
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    // The error response every route documents, written once (it was half of the document).
+    transformObject: (document) => ('openapiObject' in document ? shareErrorResponses(unwrapBodyReferences(document.openapiObject)) : document.swaggerObject),
   });
   // `/docs` (Swagger UI) and `/openapi.json`, compressed and cached (src/platform/docs-page.ts).
   await docsRoutes(app);
@@ -158,14 +164,15 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   const exposed = metricsExposureWarning(config);
   const warnings = exposed ? { warnings: [exposed] } : {};
   const Status = { 200: { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] } };
-  app.get('/healthz', { schema: { ...ops, summary: 'Process is up', response: Status } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { ...ops, operationId: 'getHealth', summary: 'Process is up', response: Status } }, async () => ({ status: 'ok' }));
   app.get(
     '/readyz',
     {
       schema: {
         ...ops,
+        operationId: 'getReadiness',
         summary: 'Store reachable and migrated; Redis (optional) reported as ok or degraded; warnings about the configuration, if any',
-        response: { 200: ReadyResponse, 503: ErrorResponse },
+        response: { 200: Ref(ReadyResponse), 503: errorBody },
       },
     },
     async (_request, reply) => {

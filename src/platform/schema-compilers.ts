@@ -50,8 +50,10 @@ export function lazySerializerFactory(): SerializerFactory {
 /**
  * A serializer for `schema` outside any route, by the compiler and options Fastify uses for route
  * responses (so the bytes are the ones a route would send), compiled on first use: for parts of a
- * response serialized ahead of the reply and kept.
+ * response serialized ahead of the reply and kept. `shared` holds the named schemas (with an `$id`)
+ * that its `$ref`s reach, as the app's shared schemas do for routes.
  */
-export function lazySerializer<T>(schema: object): (value: T) => string {
-  return lazySerializerFactory()({}, undefined)({ schema, method: 'GET', url: '', httpStatus: '200' });
+export function lazySerializer<T>(schema: object, shared: readonly object[] = []): (value: T) => string {
+  const external = Object.fromEntries(shared.map((named) => [(named as { $id: string }).$id, named]));
+  return lazySerializerFactory()(external, undefined)({ schema, method: 'GET', url: '', httpStatus: '200' });
 }

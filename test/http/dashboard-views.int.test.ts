@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lazySerializer } from '../../src/platform/schema-compilers.js';
 import { Project } from '../../src/modules/dashboards/projects-schemas.js';
+import { COMPONENT_SCHEMAS } from '../../src/openapi-components.js';
 import type { Role } from '../../src/platform/authorization.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
 import { insertDataset } from '../helpers/fixtures.js';
@@ -21,7 +22,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('dashboard views (%s)', (store)
   let datasetId: number;
   let chartId: number;
   let statements: string[] = [];
-  const serializeProject = lazySerializer<Json>(Project);
+  const serializeProject = lazySerializer<Json>(Project, COMPONENT_SCHEMAS);
 
   beforeAll(async () => {
     t = await buildTestApp({ store, onStoreQuery: (sql) => statements.push(sql) });

@@ -128,7 +128,8 @@ describe('operations', () => {
     }
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
     const put = doc.paths['/team/{team_id}'].put;
-    expect(put.requestBody.content['application/json'].schema.properties.name.type).toBe('string');
+    expect(put.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UpdateTeam' });
+    expect(doc.components.schemas.UpdateTeam.properties.name.type).toBe('string');
     // Every failure status refers to the one shared error response and its schema.
     expect(put.responses['403']).toEqual({ $ref: '#/components/responses/Error' });
     expect(doc.components.responses.Error.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
-import { Deleted, Id } from '../../platform/http-schemas.js';
+import { Deleted, Id, Ref } from '../../platform/http-schemas.js';
 import { Alert, CreateAlert, UpdateAlert } from './alerts-schemas.js';
 import type { AlertsService } from './alerts-service.js';
 
@@ -12,22 +12,61 @@ export const alertRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertsService }> =
   const tags = ['alerts'];
   const base = '/project/:project_id/chart/:id/alert';
 
-  app.get(base, { schema: { tags, summary: "The chart's alerts", params: ChartParams, response: { 200: Type.Array(Alert) } } }, async (request) =>
-    alerts.list(actorOf(request), request.params.project_id, request.params.id),
+  // Path-like operation ids, kept as generated clients already call them.
+  app.get(
+    base,
+    { schema: { tags, operationId: 'getProjectByProjectIdChartByIdAlert', summary: "The chart's alerts", params: ChartParams, response: { 200: Type.Array(Ref(Alert)) } } },
+    async (request) => alerts.list(actorOf(request), request.params.project_id, request.params.id),
   );
   app.post(
     base,
-    { schema: { tags, summary: 'Create an alert (the webhook key is shown in this answer only)', params: ChartParams, body: CreateAlert, response: { 200: Alert } } },
+    {
+      schema: {
+        tags,
+        operationId: 'postProjectByProjectIdChartByIdAlert',
+        summary: 'Create an alert (the webhook key is shown in this answer only)',
+        params: ChartParams,
+        body: Ref(CreateAlert, {
+          examples: [{ name: 'Revenue above target', type: 'threshold_above', rules: { value: 10_000 }, recipients: ['ada@example.com'], mediums: { email: { enabled: true } } }],
+        }),
+        response: { 200: Ref(Alert) },
+      },
+    },
     async (request) => alerts.create(actorOf(request), request.params.project_id, request.params.id, request.body),
   );
-  app.get(`${base}/:alert_id`, { schema: { tags, summary: 'An alert with its latest events', params: AlertParams, response: { 200: Alert } } }, async (request) =>
-    alerts.get(actorOf(request), request.params.project_id, request.params.id, request.params.alert_id),
+  app.get(
+    `${base}/:alert_id`,
+    {
+      schema: {
+        tags,
+        operationId: 'getProjectByProjectIdChartByIdAlertByAlertId',
+        summary: 'An alert with its latest events',
+        params: AlertParams,
+        response: { 200: Ref(Alert) },
+      },
+    },
+    async (request) => alerts.get(actorOf(request), request.params.project_id, request.params.id, request.params.alert_id),
   );
-  app.put(`${base}/:alert_id`, { schema: { tags, summary: 'Update an alert', params: AlertParams, body: UpdateAlert, response: { 200: Alert } } }, async (request) =>
-    alerts.update(actorOf(request), request.params.project_id, request.params.id, request.params.alert_id, request.body),
+  app.put(
+    `${base}/:alert_id`,
+    {
+      schema: {
+        tags,
+        operationId: 'putProjectByProjectIdChartByIdAlertByAlertId',
+        summary: 'Update an alert',
+        params: AlertParams,
+        body: Ref(UpdateAlert, { examples: [{ rules: { value: 12_000 }, active: false }] }),
+        response: { 200: Ref(Alert) },
+      },
+    },
+    async (request) => alerts.update(actorOf(request), request.params.project_id, request.params.id, request.params.alert_id, request.body),
   );
-  app.delete(`${base}/:alert_id`, { schema: { tags, summary: 'Delete an alert', params: AlertParams, response: { 200: Deleted } } }, async (request) => {
-    await alerts.delete(actorOf(request), request.params.project_id, request.params.id, request.params.alert_id);
-    return { deleted: true };
-  });
+  app.delete(
+    `${base}/:alert_id`,
+    { schema: { tags, operationId: 'deleteProjectByProjectIdChartByIdAlertByAlertId', summary: 'Delete an alert', params: AlertParams, response: { 200: Ref(Deleted) } } },
+    async (request) => {
+      await alerts.delete(actorOf(request), request.params.project_id, request.params.id, request.params.alert_id);
+      return { deleted: true };
+    },
+  );
 };

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Timestamp } from '../../platform/http-schemas.js';
+import { Ref, Timestamp } from '../../platform/http-schemas.js';
 import { ALERT_TYPES } from './alerts-evaluate.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -24,8 +24,8 @@ const alertFields = {
   active: Opt(Type.Boolean()),
 };
 
-export const CreateAlert = Type.Object({ type: Type.Enum([...ALERT_TYPES]), ...alertFields });
-export const UpdateAlert = Type.Object({ type: Opt(Type.Enum([...ALERT_TYPES])), ...alertFields });
+export const CreateAlert = Type.Object({ type: Type.Enum([...ALERT_TYPES]), ...alertFields }, { $id: 'CreateAlert' });
+export const UpdateAlert = Type.Object({ type: Opt(Type.Enum([...ALERT_TYPES])), ...alertFields }, { $id: 'UpdateAlert' });
 export type CreateAlertInput = Static<typeof CreateAlert>;
 export type UpdateAlertInput = Static<typeof UpdateAlert>;
 
@@ -40,7 +40,7 @@ const AlertEvent = Type.Object({
   message: Type.String(),
   deliveries: Type.Array(Delivery),
   createdAt: Timestamp,
-});
+}, { $id: 'AlertEvent' });
 
 export const Alert = Type.Object({
   id: Type.Integer(),
@@ -63,5 +63,9 @@ export const Alert = Type.Object({
   webhookSecret: Opt(
     Type.String({ description: 'HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards' }),
   ),
-  events: Opt(Type.Array(AlertEvent, { description: 'Latest notifications, newest first (single-alert reads)' })),
-});
+  events: Opt(Type.Array(Ref(AlertEvent), { description: 'Latest notifications, newest first (single-alert reads)' })),
+}, { $id: 'Alert' });
+export type AlertView = Static<typeof Alert>;
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const ALERT_COMPONENTS = [CreateAlert, UpdateAlert, AlertEvent, Alert];

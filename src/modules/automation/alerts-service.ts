@@ -10,8 +10,8 @@ import { isHttpUrl } from '../dashboards/index.js';
 import type { AlertChecker } from './refreshes-service.js';
 import { evaluate, type AlertType } from './alerts-evaluate.js';
 import type { AlertNotifier } from './alerts-notifier.js';
-import type { AlertEvent, AlertFields, AlertMediums, AlertRecord, AlertsRepository, Delivery } from './alerts-repository.js';
-import type { CreateAlertInput, UpdateAlertInput } from './alerts-schemas.js';
+import type { AlertFields, AlertMediums, AlertRecord, AlertsRepository, Delivery } from './alerts-repository.js';
+import type { AlertView, CreateAlertInput, UpdateAlertInput } from './alerts-schemas.js';
 
 /** Chart types whose chartData has no numeric series to check. */
 const UNSUPPORTED_CHART_TYPES = new Set(['markdown', 'table', 'matrix']);
@@ -19,25 +19,6 @@ const UNSUPPORTED_CHART_TYPES = new Set(['markdown', 'table', 'matrix']);
 /** Who may receive a team's alert e-mails (the teams module provides it). */
 export interface TeamMembers {
   members(teamId: number): Promise<{ email: string }[]>;
-}
-
-export interface AlertView {
-  id: number;
-  chart_id: number;
-  project_id: number;
-  cdc_id: string | null;
-  name: string | null;
-  type: string;
-  rules: AlertRecord['rules'];
-  recipients: string[];
-  mediums: { email?: { enabled: boolean }; webhook?: { enabled: boolean; url: string } };
-  timeout: number;
-  active: boolean;
-  lastTriggeredAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  webhookSecret?: string;
-  events?: AlertEvent[];
 }
 
 export interface AlertsDeps {

@@ -1,28 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
-import { Id, parseQueryBool, QueryBool } from '../../platform/http-schemas.js';
+import { Id, parseQueryBool, Ref } from '../../platform/http-schemas.js';
 import { parseFilters } from '../data/index.js';
 import { ChartSchema } from '../dashboards/index.js';
-import { RunPage, RunPageQuery } from './refreshes-schemas.js';
+import { RunChartBody, RunChartQuery, RunPage, RunPageQuery } from './refreshes-schemas.js';
 import type { RefreshService } from './refreshes-service.js';
-
-// A chart run from the editor or a client: a manual refresh when it may save its data.
-const QueryBody = Type.Union([
-  Type.Object({
-    filters: Type.Optional(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Record(Type.String(), Type.Unknown())])),
-    variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  }),
-  Type.Null(),
-]);
-
-const QueryString = Type.Object({
-  getCache: Type.Optional(QueryBool),
-  noSource: Type.Optional(QueryBool),
-  // Spellings some clients send for the same switches.
-  no_source: Type.Optional(QueryBool),
-  skip_parsing: Type.Optional(QueryBool),
-});
 
 export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshService }> = async (app, { refreshes }) => {
   const tags = ['runs'];
@@ -32,11 +15,12 @@ export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshServic
     {
       schema: {
         tags: ['charts'],
-        summary: 'Run the chart: compute chartData on the server (saved unless runtime filters or variables are given)',
+        operationId: 'runChart',
+        summary: 'Run the chart: compute chartData on the server (saved, recorded as a manual refresh, unless runtime filters or variables are given)',
         params: Type.Object({ project_id: Id, id: Id }),
-        querystring: QueryString,
-        body: QueryBody,
-        response: { 200: ChartSchema },
+        querystring: RunChartQuery,
+        body: Ref(RunChartBody, { examples: [{ variables: { status: 'paid' }, filters: [{ field: 'country', operator: 'is', value: 'FR' }] }] }),
+        response: { 200: Ref(ChartSchema) },
       },
     },
     async (request) => {
@@ -56,10 +40,12 @@ export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshServic
     {
       schema: {
         tags,
+        // Path-like operation ids, kept as generated clients already call them.
+        operationId: 'getProjectByIdRuns',
         summary: "The dashboard's refreshes (manual, scheduled, auto-update), newest first",
         params: Type.Object({ id: Id }),
         querystring: RunPageQuery,
-        response: { 200: RunPage },
+        response: { 200: Ref(RunPage) },
       },
     },
     async (request) => refreshes.listProjectRuns(actorOf(request), request.params.id, { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 }),
@@ -70,10 +56,11 @@ export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshServic
     {
       schema: {
         tags,
+        operationId: 'getProjectByProjectIdChartByIdRuns',
         summary: "The refreshes a chart took part in, newest first, with that chart's entry",
         params: Type.Object({ project_id: Id, id: Id }),
         querystring: RunPageQuery,
-        response: { 200: RunPage },
+        response: { 200: Ref(RunPage) },
       },
     },
     async (request) =>

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Timestamp } from '../../platform/http-schemas.js';
+import { QueryBool, Ref, Timestamp } from '../../platform/http-schemas.js';
 
 const Failure = Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]);
 
@@ -11,7 +11,7 @@ const ChartRunEntry = Type.Object({
   cacheHit: Type.Boolean(),
   durationMs: Type.Integer(),
   error: Failure,
-});
+}, { $id: 'RefreshRunChart' });
 
 const RefreshRun = Type.Object({
   id: Type.Integer(),
@@ -22,17 +22,37 @@ const RefreshRun = Type.Object({
   startedAt: Timestamp,
   durationMs: Type.Integer(),
   error: Failure,
-  charts: Type.Array(ChartRunEntry),
-});
+  charts: Type.Array(Ref(ChartRunEntry)),
+}, { $id: 'RefreshRun' });
 
 export const RunPage = Type.Object({
-  runs: Type.Array(RefreshRun),
+  runs: Type.Array(Ref(RefreshRun)),
   total: Type.Integer(),
   limit: Type.Integer(),
   offset: Type.Integer(),
-});
+}, { $id: 'RefreshRunPage' });
 
 export const RunPageQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
 });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+/** `POST /project/{pid}/chart/{id}/query`: runtime filters and variables (either makes the run an answer only, never saved). */
+export const RunChartBody = Type.Union([
+  Type.Object({
+    filters: Type.Optional(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Record(Type.String(), Type.Unknown())])),
+    variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  }),
+  Type.Null(),
+], { $id: 'RunChart' });
+
+export const RunChartQuery = Type.Object({
+  getCache: Type.Optional(QueryBool),
+  noSource: Type.Optional(QueryBool),
+  // Spellings some clients send for the same switches.
+  no_source: Type.Optional(QueryBool),
+  skip_parsing: Type.Optional(QueryBool),
+});
+
+export const REFRESH_COMPONENTS = [ChartRunEntry, RefreshRun, RunPage, RunChartBody];

@@ -1,18 +1,11 @@
+import type { Static } from 'typebox';
 import type { Actor } from '../../platform/actor.js';
 import type { ChartsService } from './charts-service.js';
-import type { PreviewChartInput } from './charts-schemas.js';
+import type { ChartPreview, PreviewChartInput } from './charts-schemas.js';
 import type { RuntimeFilter } from '../data/index.js';
 import type { ChartRunService } from './chart-runs-service.js';
 
-export interface ChartPreviewAnswer {
-  chartData: unknown;
-  truncated: boolean;
-  truncatedBy?: 'rows' | 'bytes' | 'pages';
-  rowLimit?: number;
-  pageLimit?: number;
-  byteLimit?: number;
-  paths: ('pushdown' | 'stream')[];
-}
+export type ChartPreviewAnswer = Static<typeof ChartPreview>;
 
 export interface ChartPreviewDeps {
   charts: ChartsService;

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Id, Timestamp } from '../../platform/http-schemas.js';
+import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
 
 // The engine owns what a chart can be; the API validates against the same lists.
 import { CHART_TYPES, CONDITION_OPERATORS, OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
@@ -63,8 +63,8 @@ const cdcFields = {
 };
 
 /** `id` and `chart_id` are server-owned: a body `id` is ignored, `chart_id` comes from the path. */
-export const CreateChartDatasetConfig = Type.Object({ dataset_id: Id, ...cdcFields });
-export const UpdateChartDatasetConfig = Type.Object({ dataset_id: Opt(Id), ...cdcFields });
+export const CreateChartDatasetConfig = Type.Object({ dataset_id: Id, ...cdcFields }, { $id: 'CreateChartDatasetConfig' });
+export const UpdateChartDatasetConfig = Type.Object({ dataset_id: Opt(Id), ...cdcFields }, { $id: 'UpdateChartDatasetConfig' });
 export type CdcInput = Static<typeof UpdateChartDatasetConfig>;
 
 export const ChartDatasetConfig = Type.Object({
@@ -94,7 +94,7 @@ export const ChartDatasetConfig = Type.Object({
   configuration: Type.Unknown({ description: 'Object; holds `variables: [{name, value}]`' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-});
+}, { $id: 'ChartDatasetConfig' });
 
 // ---------- chart ----------
 
@@ -123,14 +123,14 @@ const ChartType = Type.Enum([...CHART_TYPES]);
  * `id`, `project_id` (from the path), `chartData`, `chartDataUpdated`, `lastAutoUpdate` and
  * `ChartDatasetConfigs` are server-owned: present in a body, they are ignored.
  */
-export const CreateChart = Type.Object({ name: ChartName, type: ChartType, ...chartFields });
-export const UpdateChart = Type.Object({ name: Opt(ChartName), type: Opt(ChartType), ...chartFields });
+export const CreateChart = Type.Object({ name: ChartName, type: ChartType, ...chartFields }, { $id: 'CreateChart' });
+export const UpdateChart = Type.Object({ name: Opt(ChartName), type: Opt(ChartType), ...chartFields }, { $id: 'UpdateChart' });
 export const QuickCreateChart = Type.Object({
   name: ChartName,
   type: ChartType,
   ...chartFields,
-  chartDatasetConfigs: Opt(Type.Array(CreateChartDatasetConfig, { maxItems: 50 })),
-});
+  chartDatasetConfigs: Opt(Type.Array(Ref(CreateChartDatasetConfig), { maxItems: 50 })),
+}, { $id: 'QuickCreateChart' });
 /**
  * An unsaved chart to compute (`POST /project/{pid}/chart/preview`): the quick-create body, with the
  * name optional (a draft may not have one yet), at least one dataset config, and the runtime inputs
@@ -140,10 +140,10 @@ export const PreviewChart = Type.Object({
   name: Opt(ChartName),
   type: ChartType,
   ...chartFields,
-  chartDatasetConfigs: Type.Array(CreateChartDatasetConfig, { minItems: 1, maxItems: 50 }),
+  chartDatasetConfigs: Type.Array(Ref(CreateChartDatasetConfig), { minItems: 1, maxItems: 50 }),
   variables: Opt(Type.Record(Type.String(), Type.Unknown())),
   filters: Opt(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Record(Type.String(), Type.Unknown())])),
-});
+}, { $id: 'PreviewChart' });
 export type PreviewChartInput = Static<typeof PreviewChart>;
 
 /** The computed data of an unsaved chart: what a run of the same chart, saved, would answer. */
@@ -157,7 +157,7 @@ export const ChartPreview = Type.Object({
   pageLimit: Opt(Type.Integer({ description: 'The page cap that stopped a paginating source, when `truncatedBy` is `pages`' })),
   byteLimit: Opt(Type.Integer({ description: 'The byte limit that cut it, when `truncatedBy` is `bytes`' })),
   paths: Type.Array(Type.Enum(['pushdown', 'stream']), { description: 'How each dataset config was computed: grouped by the database, or by the streaming engine' }),
-});
+}, { $id: 'ChartPreview' });
 export type ChartInput = Static<typeof UpdateChart>;
 export type CreateChartInput = Static<typeof CreateChart>;
 export type QuickCreateChartInput = Static<typeof QuickCreateChart>;
@@ -189,9 +189,12 @@ export const Chart = Type.Object({
   dashboardOrder: Nullable(Type.Integer()),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-  ChartDatasetConfigs: Type.Array(ChartDatasetConfig),
-});
+  ChartDatasetConfigs: Type.Array(Ref(ChartDatasetConfig)),
+}, { $id: 'Chart' });
 
 export const ChartListParams = Type.Object({ project_id: Id });
 export const ChartParams = Type.Object({ project_id: Id, id: Id });
 export const CdcParams = Type.Object({ project_id: Id, id: Id, cdc_id: Type.String({ format: 'uuid' }) });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const CHART_COMPONENTS = [CreateChartDatasetConfig, UpdateChartDatasetConfig, ChartDatasetConfig, CreateChart, UpdateChart, QuickCreateChart, PreviewChart, ChartPreview, Chart];

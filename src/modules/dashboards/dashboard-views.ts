@@ -1,8 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { Type, type Static } from 'typebox';
+import { Ref } from '../../platform/http-schemas.js';
 import { lazySerializer } from '../../platform/schema-compilers.js';
-import { Chart } from './charts-schemas.js';
-import { SharePolicy } from './sharing-schemas.js';
+import { Chart, CHART_COMPONENTS } from './charts-schemas.js';
+import { SharePolicy, SHARING_COMPONENTS } from './sharing-schemas.js';
 import type { ChartsRepository } from './charts-repository.js';
 import type { SharingRepository } from './sharing-repository.js';
 import { ProjectHead } from './projects-schemas.js';
@@ -31,8 +32,8 @@ export interface DashboardViewsDeps {
 // Serialized by Fastify's own compiler from the response schema's parts, so the bytes are those
 // the whole `Project` schema gives (test/http/dashboard-views.int.test.ts holds them equal).
 const serializeHead = lazySerializer<DashboardHead>(ProjectHead);
-const serializeCharts = lazySerializer<unknown[]>(Type.Array(Chart));
-const serializePolicies = lazySerializer<unknown[]>(Type.Array(SharePolicy));
+const serializeCharts = lazySerializer<unknown[]>(Type.Array(Ref(Chart)), CHART_COMPONENTS);
+const serializePolicies = lazySerializer<unknown[]>(Type.Array(Ref(SharePolicy)), SHARING_COMPONENTS);
 
 /**
  * The body of `GET /project/{id}` and of the dashboard writes: the dashboard's own fields, read

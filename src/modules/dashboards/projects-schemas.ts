@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Id, Timestamp } from '../../platform/http-schemas.js';
+import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
 import { Chart } from './charts-schemas.js';
 import { SharePolicy } from './sharing-schemas.js';
 
@@ -64,8 +64,8 @@ const projectFields = {
 const ProjectName = Type.String({ minLength: 1, maxLength: 200 });
 
 /** `brewName`, `lastUpdatedAt` and ids are server-owned; in a body they are ignored. */
-export const CreateProject = Type.Object({ name: ProjectName, team_id: Id, ...projectFields });
-export const UpdateProject = Type.Object({ name: Opt(ProjectName), ...projectFields });
+export const CreateProject = Type.Object({ name: ProjectName, team_id: Id, ...projectFields }, { $id: 'CreateProject' });
+export const UpdateProject = Type.Object({ name: Opt(ProjectName), ...projectFields }, { $id: 'UpdateProject' });
 export type ProjectInput = Static<typeof UpdateProject>;
 export type CreateProjectInput = Static<typeof CreateProject>;
 
@@ -98,13 +98,16 @@ export const ProjectHead = Type.Object(projectProperties);
 /** One dashboard with its charts; `SharePolicies` only for callers who may manage sharing. */
 export const Project = Type.Object({
   ...projectProperties,
-  Charts: Type.Array(Chart),
-  SharePolicies: Opt(Type.Array(SharePolicy)),
-});
+  Charts: Type.Array(Ref(Chart)),
+  SharePolicies: Opt(Type.Array(Ref(SharePolicy))),
+}, { $id: 'Project' });
 
 export const ProjectListItem = Type.Object({
   ...projectProperties,
   Charts: Type.Array(Type.Object({ id: Type.Integer(), name: Nullable(Type.String()), layout: Type.Unknown() })),
-});
+}, { $id: 'ProjectSummary' });
 
 export const ProjectParams = Type.Object({ id: Id });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const PROJECT_COMPONENTS = [CreateProject, UpdateProject, Project, ProjectListItem];

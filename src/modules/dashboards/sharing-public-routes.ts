@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { Ref } from '../../platform/http-schemas.js';
 import { SharedChart, SharedChartParams, SharedChartQuery, SharedDashboard, SharedDashboardHeaders, SharedDashboardParams } from './sharing-public-schemas.js';
 import type { ChartFailure, ShareViewer } from './share-viewer.js';
 
@@ -39,11 +40,12 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
       config: { rateLimit: { max: limits.share, timeWindow: MINUTE } },
       schema: {
         tags,
+        operationId: 'getSharedChart',
         summary: 'A shared chart for embedding: needs a share token of its chart policy, unless the chart is public',
         security: [],
         params: SharedChartParams,
         querystring: SharedChartQuery,
-        response: { 200: SharedChart },
+        response: { 200: Ref(SharedChart) },
       },
     },
     async (request) => {
@@ -62,12 +64,13 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
       config: { rateLimit: { max: limits.share, timeWindow: MINUTE } },
       schema: {
         tags,
+        operationId: 'getSharedDashboard',
         summary: 'A shared dashboard with its report charts and their data: needs a share token unless public; the password in the "pass" header when protected',
         security: [],
         params: SharedDashboardParams,
         querystring: SharedChartQuery,
         headers: SharedDashboardHeaders,
-        response: { 200: SharedDashboard },
+        response: { 200: Ref(SharedDashboard) },
       },
     },
     async (request) => {

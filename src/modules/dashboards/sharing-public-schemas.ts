@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Timestamp } from '../../platform/http-schemas.js';
+import { Ref, Timestamp } from '../../platform/http-schemas.js';
 import { ChartDisplay } from './chart-display.js';
 
 /**
@@ -26,7 +26,7 @@ const PublicChartDatasetConfig = Type.Object({
   order: Nullable(Type.Number()),
   goal: Nullable(Type.Number()),
   formula: Nullable(Type.String()),
-});
+}, { $id: 'PublicChartDatasetConfig' });
 
 const ChartError = Type.Object({ code: Type.String(), message: Type.String() });
 
@@ -38,12 +38,12 @@ const publicChartProperties = {
   chartData: Type.Unknown({ description: 'Computed chart payload (see docs/chart-data.md); null when it could not be computed' }),
   chartDataUpdated: Nullable(Timestamp),
   ...ChartDisplay.properties,
-  ChartDatasetConfigs: Type.Array(PublicChartDatasetConfig),
+  ChartDatasetConfigs: Type.Array(Ref(PublicChartDatasetConfig)),
   /** Set when this chart could not be computed for the link; the other charts still show. */
   error: Type.Optional(ChartError),
 };
 
-const PublicChart = Type.Object(publicChartProperties);
+export const PublicChart = Type.Object(publicChartProperties, { $id: 'PublicChart' });
 export type PublicChartView = Static<typeof PublicChart>;
 
 /** `GET /chart/share/{share_string}`: the chart plus what the embed page needs around it. */
@@ -52,7 +52,7 @@ export const SharedChart = Type.Object({
   showBranding: Type.Boolean(),
   allowExport: Type.Boolean({ description: "The team's allowReportExport: the page may offer CSV/XLSX exports of its charts" }),
   theme: ThemeParam,
-});
+}, { $id: 'SharedChart' });
 export type SharedChartView = Static<typeof SharedChart>;
 
 /** `GET /project/dashboard/{brewName}`: the report. */
@@ -71,8 +71,8 @@ export const SharedDashboard = Type.Object({
   allowExport: Type.Boolean({ description: "The team's allowReportExport: the page may offer CSV/XLSX exports of its charts" }),
   timezone: Nullable(Type.String()),
   theme: ThemeParam,
-  Charts: Type.Array(PublicChart),
-});
+  Charts: Type.Array(Ref(PublicChart)),
+}, { $id: 'SharedDashboard' });
 export type SharedDashboardView = Static<typeof SharedDashboard>;
 
 /** `token` and `theme` are named; every other query parameter is a candidate variable. */
@@ -87,3 +87,6 @@ export const SharedChartQuery = Type.Object(
 export const SharedChartParams = Type.Object({ share_string: Type.String({ minLength: 1, maxLength: 200 }) });
 export const SharedDashboardParams = Type.Object({ brewName: Type.String({ minLength: 1, maxLength: 300 }) });
 export const SharedDashboardHeaders = Type.Object({ pass: Type.Optional(Type.String({ maxLength: 1024 })) }, { additionalProperties: true });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const PUBLIC_SHARE_COMPONENTS = [PublicChartDatasetConfig, PublicChart, SharedChart, SharedDashboard];

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Timestamp } from '../../platform/http-schemas.js';
+import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
 
 const ENTITY_TYPES = ['Project', 'Chart'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
@@ -11,7 +11,7 @@ export type Visibility = (typeof VISIBILITIES)[number];
 export const PolicyParam = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 200 }),
   value: Type.String({ maxLength: 10_000 }),
-});
+}, { $id: 'SharePolicyParam' });
 
 /** token_version stays internal: tokens carry it, clients have no use for it. */
 export const SharePolicy = Type.Object({
@@ -20,19 +20,19 @@ export const SharePolicy = Type.Object({
   entity_id: Type.Integer(),
   share_string: Type.String({ description: 'Random URL-safe identifier (144 bits); the key of chart share URLs' }),
   visibility: Type.Enum([...VISIBILITIES]),
-  params: Type.Array(PolicyParam),
+  params: Type.Array(Ref(PolicyParam)),
   allow_params: Type.Boolean(),
   expires_at: Type.Union([Timestamp, Type.Null()]),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-});
+}, { $id: 'SharePolicy' });
 
 export const UpdateSharePolicy = Type.Object({
-  params: Type.Optional(Type.Array(PolicyParam, { maxItems: 100 })),
+  params: Type.Optional(Type.Array(Ref(PolicyParam), { maxItems: 100 })),
   allow_params: Type.Optional(Type.Boolean()),
   expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
   visibility: Type.Optional(Type.Enum([...VISIBILITIES])),
-});
+}, { $id: 'UpdateSharePolicy' });
 export type UpdateSharePolicyInput = Static<typeof UpdateSharePolicy>;
 
 export const ProjectPolicyParams = Type.Object({ id: Id });
@@ -47,7 +47,7 @@ export const ShareTokenBody = Type.Union([
   Type.Object({
     share_policy: Type.Optional(
       Type.Object({
-        params: Type.Optional(Type.Array(PolicyParam, { maxItems: 100 })),
+        params: Type.Optional(Type.Array(Ref(PolicyParam), { maxItems: 100 })),
         allow_params: Type.Optional(Type.Boolean()),
       }),
     ),
@@ -55,10 +55,13 @@ export const ShareTokenBody = Type.Union([
     sharePolicyId: Type.Optional(Id),
   }),
   Type.Null(),
-]);
+], { $id: 'CreateShareToken' });
 export type ShareTokenInput = Exclude<Static<typeof ShareTokenBody>, null>;
 
 export const ShareTokenResult = Type.Object({
   token: Type.String({ description: 'Signed JWT (HS256) naming the policy; re-checked against it on every use' }),
   url: Type.String({ description: 'Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=…' }),
-});
+}, { $id: 'ShareToken' });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const SHARING_COMPONENTS = [PolicyParam, SharePolicy, UpdateSharePolicy, ShareTokenBody, ShareTokenResult];

@@ -4,8 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, BadRequestError } from '../../errors/index.js';
+import { MASK } from '../../redaction/index.js';
 import { actorOf } from '../../platform/auth.js';
-import { Removed, TeamParams, parseQueryBool } from '../../platform/http-schemas.js';
+import { Ref, Removed, TeamParams, parseQueryBool } from '../../platform/http-schemas.js';
 import { Connection, ConnectionParams, ConnectionUpdate, DeleteQuery, NewConnection, Provider } from './connections-schemas.js';
 import type { ConnectionChecks } from './connection-checks.js';
 import { FILE_FIELDS, type ConnectionFiles, type ConnectionsService, type FileField } from './connections-service.js';
@@ -77,25 +78,48 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
 
   app.get(
     '/connection-providers',
-    { schema: { tags, summary: 'Every connection type and sub-type with its capabilities', response: { 200: Type.Array(Provider) } } },
+    {
+      schema: { tags, operationId: 'listConnectionProviders', summary: 'Every connection type and sub-type with its capabilities', response: { 200: Type.Array(Ref(Provider)) } },
+    },
     async () => checks.providers(),
   );
 
   app.get(
     '/team/:team_id/connections',
-    { schema: { tags, summary: "The team's connections (project roles: those of their projects, without credentials)", params: TeamParams, response: { 200: Type.Array(Connection) } } },
+    {
+      schema: {
+        tags,
+        operationId: 'listConnections',
+        summary: "The team's connections (project roles: those of their projects, without credentials)",
+        params: TeamParams,
+        response: { 200: Type.Array(Ref(Connection)) },
+      },
+    },
     async (request) => connections.list(actorOf(request), request.params.team_id),
   );
 
   app.post(
     '/team/:team_id/connections',
-    { schema: { tags, summary: 'Create a connection (teamOwner, teamAdmin)', params: TeamParams, body: NewConnection, response: { 200: Connection } } },
+    {
+      schema: {
+        tags,
+        operationId: 'createConnection',
+        summary: 'Create a connection (teamOwner, teamAdmin)',
+        params: TeamParams,
+        body: Ref(NewConnection, {
+          examples: [
+            { name: 'Shop database', type: 'postgres', host: 'db.example.com', port: '5432', dbName: 'shop', username: 'reader', password: 'secret', ssl: true, sslMode: 'require' },
+          ],
+        }),
+        response: { 200: Ref(Connection) },
+      },
+    },
     async (request) => connections.create(actorOf(request), request.params.team_id, request.body),
   );
 
   app.get(
     '/team/:team_id/connections/:connection_id',
-    { schema: { tags, summary: 'Get a connection; secrets read "********"', params: ConnectionParams, response: { 200: Connection } } },
+    { schema: { tags, operationId: 'getConnection', summary: 'Get a connection; secrets read "********"', params: ConnectionParams, response: { 200: Ref(Connection) } } },
     async (request) => connections.get(actorOf(request), request.params.team_id, request.params.connection_id),
   );
 
@@ -104,10 +128,11 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
     {
       schema: {
         tags,
+        operationId: 'updateConnection',
         summary: 'Update a connection; "********" keeps a stored secret',
         params: ConnectionParams,
-        body: ConnectionUpdate,
-        response: { 200: Connection },
+        body: Ref(ConnectionUpdate, { examples: [{ name: 'Shop database (replica)', host: 'replica.example.com', password: MASK }] }),
+        response: { 200: Ref(Connection) },
       },
     },
     async (request) => connections.update(actorOf(request), request.params.team_id, request.params.connection_id, request.body),
@@ -118,10 +143,11 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
     {
       schema: {
         tags,
+        operationId: 'deleteConnection',
         summary: 'Delete a connection; removeDatasets=true also deletes the datasets that use it',
         params: ConnectionParams,
         querystring: DeleteQuery,
-        response: { 200: Removed },
+        response: { 200: Ref(Removed) },
       },
     },
     async (request) => {
@@ -136,10 +162,11 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
     {
       schema: {
         tags,
+        operationId: 'uploadConnectionFiles',
         summary: 'Upload SSL files (multipart parts sslCa, sslCert, sslKey; 1 MiB each)',
         consumes: ['multipart/form-data'],
         params: ConnectionParams,
-        response: { 200: Connection },
+        response: { 200: Ref(Connection) },
       },
     },
     async (request) => {
@@ -155,6 +182,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
     {
       schema: {
         tags,
+        operationId: 'testConnection',
         summary: 'Connect and check the credentials',
         params: ConnectionParams,
         response: { 200: Type.Object({ success: Type.Boolean() }) },
@@ -168,6 +196,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
     {
       schema: {
         tags,
+        operationId: 'getConnectionSchema',
         summary: 'Introspect tables (or collections) with their columns and types; saved on the connection',
         params: ConnectionParams,
         response: { 200: Type.Object({ schema: Type.Unknown() }) },

@@ -58,10 +58,10 @@ const connectionFields = {
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
 /** `team_id` comes from the path; a body `team_id` (and SSL files) are ignored like unknown fields. */
-export const NewConnection = Type.Object({ name: Name, type: ConnectionTypeSchema, ...connectionFields });
+export const NewConnection = Type.Object({ name: Name, type: ConnectionTypeSchema, ...connectionFields }, { $id: 'CreateConnection' });
 export type NewConnectionBody = Static<typeof NewConnection>;
 
-export const ConnectionUpdate = Type.Object({ name: Type.Optional(Name), type: Type.Optional(ConnectionTypeSchema), ...connectionFields });
+export const ConnectionUpdate = Type.Object({ name: Type.Optional(Name), type: Type.Optional(ConnectionTypeSchema), ...connectionFields }, { $id: 'UpdateConnection' });
 export type ConnectionUpdateBody = Static<typeof ConnectionUpdate>;
 
 const Masked = (description: string) => Type.Optional(Nullable(Type.String({ description })));
@@ -106,7 +106,7 @@ export const Connection = Type.Object({
   schema: Nullable(ObjectOrArray),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-});
+}, { $id: 'Connection' });
 export type ConnectionView = Static<typeof Connection>;
 
 export const ConnectionParams = Type.Object({ team_id: Id, connection_id: Id });
@@ -127,4 +127,7 @@ export const Provider = Type.Object({
     pushdown: Type.Boolean(),
     streaming: Type.Boolean(),
   }),
-});
+}, { $id: 'ConnectionProvider' });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const CONNECTION_COMPONENTS = [NewConnection, ConnectionUpdate, Connection, Provider];

@@ -5,7 +5,8 @@ import type { Db } from '../../store/index.js';
 import { assertUniqueBindingName, checkBinding, type BindingInput, type DataRequestInput, type DatasetsService } from './datasets-service.js';
 import type { DataRequestsRepository } from './data-requests-repository.js';
 import type { DatasetsRepository } from './datasets-repository.js';
-import { mergeMaskedHeaders, type DataRequestView } from './data-requests-views.js';
+import { mergeMaskedHeaders } from './data-requests-views.js';
+import type { DataRequestView } from './datasets-schemas.js';
 
 export interface DataRequestsDeps {
   db: Db;

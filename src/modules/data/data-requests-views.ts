@@ -2,12 +2,7 @@ import { ValidationError } from '../../errors/index.js';
 import { isSecretName, MASK } from '../../redaction/index.js';
 import type { ConnectionSummary } from './connections-service.js';
 import type { BindingType, DataRequestRecord, Header, VariableBinding } from './data-requests-repository.js';
-
-export interface DataRequestView extends Omit<DataRequestRecord, 'headers'> {
-  headers: Header[];
-  Connection: { id: number; name: string; type: string; subType: string | null; host?: string | null } | null;
-  VariableBindings: VariableBinding[];
-}
+import type { DataRequestView } from './datasets-schemas.js';
 
 export function dataRequestView(
   record: DataRequestRecord,

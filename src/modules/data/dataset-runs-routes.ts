@@ -2,59 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ValidationError } from '../../errors/index.js';
 import { actorOf } from '../../platform/auth.js';
-import { Id, parseQueryBool, QueryBool } from '../../platform/http-schemas.js';
+import { Id, parseQueryBool, Ref } from '../../platform/http-schemas.js';
 import { parseFilters } from './dataset-runs-filters.js';
+import { DataRequestRun, DatasetRun, RunBody, RunQuery } from './dataset-runs-schemas.js';
 import type { FastifyReply } from 'fastify';
 import type { DatasetRunAnswer, DatasetRunsService } from './dataset-runs-service.js';
 
 const DatasetParams = Type.Object({ team_id: Id, dataset_id: Id });
 const RequestParams = Type.Object({ team_id: Id, dataset_id: Id, id: Id });
-
-const Limit = Type.Integer({ minimum: 0, maximum: 10_000_000 });
-
-const RunBody = Type.Union([
-  Type.Object({
-    variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    filters: Type.Optional(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Record(Type.String(), Type.Unknown())])),
-    getCache: Type.Optional(Type.Boolean()),
-    noSource: Type.Optional(Type.Boolean()),
-    limit: Type.Optional(Limit),
-    offset: Type.Optional(Limit),
-  }),
-  Type.Null(),
-]);
-
-const RunQuery = Type.Object({
-  noSource: Type.Optional(QueryBool),
-  getCache: Type.Optional(QueryBool),
-  filters: Type.Optional(Type.String({ maxLength: 100_000 })),
-  variables: Type.Optional(Type.String({ maxLength: 100_000, description: 'JSON object of variable values' })),
-  limit: Type.Optional(Limit),
-  offset: Type.Optional(Limit),
-});
-
-const Meta = Type.Object({
-  columns: Type.Array(Type.Object({ name: Type.String(), type: Type.String() }, { additionalProperties: true })),
-  rowCount: Type.Integer(),
-  truncated: Type.Boolean({ description: 'True when a limit cut the result (the rows are the first ones only; the source had more)' }),
-  truncatedBy: Type.Optional(
-    Type.Enum(['rows', 'bytes', 'pages'], { description: 'Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source\'s page cap' }),
-  ),
-  rowLimit: Type.Optional(Type.Integer({ description: 'The row limit of the run, when truncated' })),
-  pageLimit: Type.Optional(Type.Integer({ description: 'The page cap that stopped a paginating source, when `truncatedBy` is `pages`' })),
-  byteLimit: Type.Optional(Type.Integer({ description: 'The byte limit that cut the result, when `truncatedBy` is `bytes`' })),
-  durationMs: Type.Number(),
-});
-
-const DatasetRunResponse = Type.Object(
-  {
-    options: Type.Object({}, { additionalProperties: true }),
-    data: Type.Unknown(),
-    meta: Meta,
-    cache: Type.Object({ status: Type.String(), createdAt: Type.String() }),
-  },
-  { description: 'The dataset, its rows (joined and filtered), run metadata and cache status' },
-);
+const runExample = { variables: { status: 'paid' }, limit: 100 };
 
 function parseVariables(raw: string | undefined): Record<string, unknown> | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -78,15 +34,11 @@ export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsServ
     {
       schema: {
         tags: ['data requests'],
+        operationId: 'runDataRequest',
         summary: 'Run one data request',
         params: RequestParams,
-        body: RunBody,
-        response: {
-          200: Type.Object({
-            options: Type.Object({}, { additionalProperties: true }),
-            dataRequest: Type.Object({ responseData: Type.Object({ data: Type.Unknown(), configuration: Type.Unknown() }), meta: Meta }),
-          }),
-        },
+        body: Ref(RunBody, { examples: [runExample] }),
+        response: { 200: Ref(DataRequestRun) },
       },
     },
     async (request) => {
@@ -97,7 +49,7 @@ export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsServ
 
   app.get(
     '/team/:team_id/datasets/:dataset_id/request',
-    { schema: { tags: ['datasets'], summary: 'Run a dataset', params: DatasetParams, querystring: RunQuery, response: { 200: DatasetRunResponse } } },
+    { schema: { tags: ['datasets'], operationId: 'runDatasetGet', summary: 'Run a dataset', params: DatasetParams, querystring: RunQuery, response: { 200: Ref(DatasetRun) } } },
     async (request, reply) => {
       const q = request.query;
       const answer = await runs.runDataset(actorOf(request), request.params.team_id, request.params.dataset_id, {
@@ -114,7 +66,16 @@ export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsServ
 
   app.post(
     '/team/:team_id/datasets/:dataset_id/request',
-    { schema: { tags: ['datasets'], summary: 'Run a dataset (inputs in the body)', params: DatasetParams, body: RunBody, response: { 200: DatasetRunResponse } } },
+    {
+      schema: {
+        tags: ['datasets'],
+        operationId: 'runDataset',
+        summary: 'Run a dataset (inputs in the body)',
+        params: DatasetParams,
+        body: Ref(RunBody, { examples: [runExample] }),
+        response: { 200: Ref(DatasetRun) },
+      },
+    },
     async (request, reply) => {
       const body = request.body ?? {};
       const answer = await runs.runDataset(actorOf(request), request.params.team_id, request.params.dataset_id, {

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { NotFoundError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ResultData, RunMeta } from '../../sources/index.js';
-import type { DatasetsService, DatasetView } from './datasets-service.js';
+import type { DatasetsService } from './datasets-service.js';
+import type { DatasetView } from './datasets-schemas.js';
 import type { DatasetRunner, PreparedDataset, RunInputs } from './dataset-runner.js';
 import type { RuntimeFilter } from './dataset-runs-filters.js';
 

@@ -1,6 +1,6 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { OPERATIONS } from '../../engine/index.js';
-import { Id, Timestamp } from '../../platform/http-schemas.js';
+import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
 
 /** Optional in bodies, and `null` clears the value. */
 const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
@@ -66,8 +66,8 @@ const datasetWritable = {
   main_dr_id: Maybe(Id),
 };
 
-export const CreateDataset = Type.Object({ team_id: Type.Optional(Type.Unknown()), ...datasetWritable });
-export const UpdateDataset = Type.Object(datasetWritable);
+export const CreateDataset = Type.Object({ team_id: Type.Optional(Type.Unknown()), ...datasetWritable }, { $id: 'CreateDataset' });
+export const UpdateDataset = Type.Object(datasetWritable, { $id: 'UpdateDataset' });
 
 const HeaderSchema = Type.Object({ key: Str(500), value: Type.Union([Str(20_000), Type.Number(), Type.Boolean(), Type.Null()]) });
 
@@ -97,21 +97,21 @@ const dataRequestWritable = {
   transform: Maybe(AnyObject),
 };
 
-export const DataRequestBody = Type.Object(dataRequestWritable);
+export const DataRequestBody = Type.Object(dataRequestWritable, { $id: 'DataRequestInput' });
 
 export const BindingBody = Type.Object({
   name: Str(200),
   type: Type.Optional(BindingTypeSchema),
   default_value: Maybe(Type.Union([Str(10_000), Type.Number(), Type.Boolean()])),
   required: Type.Optional(Type.Boolean()),
-});
+}, { $id: 'CreateVariableBinding' });
 
 export const BindingUpdate = Type.Object({
   name: Type.Optional(Str(200)),
   type: Type.Optional(BindingTypeSchema),
   default_value: Maybe(Type.Union([Str(10_000), Type.Number(), Type.Boolean()])),
   required: Type.Optional(Type.Boolean()),
-});
+}, { $id: 'UpdateVariableBinding' });
 
 export const QuickCreateDataset = Type.Object({
   team_id: Type.Optional(Type.Unknown()),
@@ -121,11 +121,11 @@ export const QuickCreateDataset = Type.Object({
   metricOperation: Maybe(Operation),
   joinSettings: Maybe(JoinSettings),
   dataRequests: Type.Optional(
-    Type.Array(Type.Object({ ...dataRequestWritable, variableBindings: Type.Optional(Type.Array(BindingBody, { maxItems: 100 })) }), { maxItems: 50 }),
+    Type.Array(Type.Object({ ...dataRequestWritable, variableBindings: Type.Optional(Type.Array(Ref(BindingBody), { maxItems: 100 })) }), { maxItems: 50 }),
   ),
   main_dr_index: Type.Optional(Type.Integer({ minimum: 0 })),
-  variableBindings: Type.Optional(Type.Array(BindingBody, { maxItems: 100 })),
-});
+  variableBindings: Type.Optional(Type.Array(Ref(BindingBody), { maxItems: 100 })),
+}, { $id: 'QuickCreateDataset' });
 
 // Responses --------------------------------------------------------------------------------------
 
@@ -141,7 +141,7 @@ const VariableBindingResponse = Type.Object({
   required: Type.Boolean(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-});
+}, { $id: 'VariableBinding' });
 
 export const DataRequestResponse = Type.Object({
   id: Type.Integer(),
@@ -167,10 +167,12 @@ export const DataRequestResponse = Type.Object({
     Type.Object({ id: Type.Integer(), name: Type.String(), type: Type.String(), subType: NullableStr, host: Type.Optional(NullableStr) }),
     Type.Null(),
   ]),
-  VariableBindings: Type.Array(VariableBindingResponse),
+  VariableBindings: Type.Array(Ref(VariableBindingResponse)),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-});
+}, { $id: 'DataRequest' });
+/** A data request as answered: secret header values masked, its connection and bindings in. */
+export type DataRequestView = Static<typeof DataRequestResponse>;
 
 export const DatasetResponse = Type.Object({
   id: Type.Integer(),
@@ -196,8 +198,23 @@ export const DatasetResponse = Type.Object({
   excludedFields: Type.Array(Type.String()),
   configuration: AnyObject,
   joinSettings: Type.Object({ joins: Type.Array(Type.Unknown()) }, { additionalProperties: true }),
-  DataRequests: Type.Array(DataRequestResponse),
-  VariableBindings: Type.Array(VariableBindingResponse),
+  DataRequests: Type.Array(Ref(DataRequestResponse)),
+  VariableBindings: Type.Array(Ref(VariableBindingResponse)),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-});
+}, { $id: 'Dataset' });
+/** A dataset as answered, with its data requests and bindings. */
+export type DatasetView = Static<typeof DatasetResponse>;
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const DATASET_COMPONENTS = [
+  CreateDataset,
+  UpdateDataset,
+  QuickCreateDataset,
+  DataRequestBody,
+  BindingBody,
+  BindingUpdate,
+  VariableBindingResponse,
+  DataRequestResponse,
+  DatasetResponse,
+];

@@ -5,15 +5,10 @@ import type { Actor } from '../../platform/actor.js';
 import { can, ownsAny, projectScope, type Action, type Membership } from '../../platform/authorization.js';
 import type { Db } from '../../store/index.js';
 import type { BindingType, DataRequestFields, DataRequestRecord, DataRequestsRepository, VariableBinding } from './data-requests-repository.js';
-import { bindingDefault, bindingName, dataRequestView, normalizeHeaders, type DataRequestView } from './data-requests-views.js';
+import { bindingDefault, bindingName, dataRequestView, normalizeHeaders } from './data-requests-views.js';
 import type { Static } from 'typebox';
 import type { DatasetFields, DatasetRecord, DatasetsRepository, Join } from './datasets-repository.js';
-import type { BindingBody, DataRequestBody, QuickCreateDataset, UpdateDataset } from './datasets-schemas.js';
-
-export interface DatasetView extends Omit<DatasetRecord, 'version'> {
-  DataRequests: DataRequestView[];
-  VariableBindings: VariableBinding[];
-}
+import type { BindingBody, DataRequestBody, DataRequestView, DatasetView, QuickCreateDataset, UpdateDataset } from './datasets-schemas.js';
 
 
 /** Bodies as their schemas describe them; `null` clears a field. */

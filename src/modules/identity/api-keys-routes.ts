@@ -1,60 +1,31 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
-import { Deleted, Id, TeamParams, Timestamp } from '../../platform/http-schemas.js';
-import { RoleSchema } from './teams-schemas.js';
+import { Deleted, Id, Ref, TeamParams } from '../../platform/http-schemas.js';
+import { ApiKey, ApiKeyWithToken, NewApiKey, NewPersonalKey, PersonalKey, PersonalKeyWithToken } from './api-keys-schemas.js';
 import type { ApiKeysService } from './api-keys-service.js';
-
-const ApiKey = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  role: RoleSchema,
-  projects: Type.Array(Type.Integer()),
-  createdAt: Timestamp,
-  lastUsedAt: Type.Union([Timestamp, Type.Null()]),
-});
-
-const ApiKeyWithToken = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  role: RoleSchema,
-  projects: Type.Array(Type.Integer()),
-  token: Type.String({ description: 'Shown only in this response' }),
-  createdAt: Timestamp,
-});
-
-const NewApiKey = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  role: Type.Optional(RoleSchema),
-  projects: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
-});
-
-const PersonalKeyFields = {
-  id: Type.Integer(),
-  name: Type.String(),
-  ceiling: Type.Union([RoleSchema, Type.Null()], { description: 'The highest role the key acts with in any team; null: the user\'s own role' }),
-  createdAt: Timestamp,
-};
-
-const PersonalKey = Type.Object({ ...PersonalKeyFields, lastUsedAt: Type.Union([Timestamp, Type.Null()]) });
-const PersonalKeyWithToken = Type.Object({ ...PersonalKeyFields, token: Type.String({ description: 'Shown only in this response' }) });
-const NewPersonalKey = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  ceiling: Type.Optional(Type.Union([RoleSchema, Type.Null()])),
-});
 
 export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }> = async (app, { apiKeys }) => {
   const tags = ['api keys'];
 
   app.post(
     '/team/:team_id/apikey',
-    { schema: { tags, summary: 'Create a team API key (token shown once)', params: TeamParams, body: NewApiKey, response: { 200: ApiKeyWithToken } } },
+    {
+      schema: {
+        tags,
+        operationId: 'createTeamApiKey',
+        summary: 'Create a team API key (token shown once)',
+        params: TeamParams,
+        body: Ref(NewApiKey, { examples: [{ name: 'CI reporting', role: 'projectViewer', projects: [2] }] }),
+        response: { 200: Ref(ApiKeyWithToken) },
+      },
+    },
     async (request) => apiKeys.create(actorOf(request), request.params.team_id, request.body),
   );
 
   app.get(
     '/team/:team_id/apikey',
-    { schema: { tags, summary: "List the team's API keys", params: TeamParams, response: { 200: Type.Array(ApiKey) } } },
+    { schema: { tags, operationId: 'listTeamApiKeys', summary: "List the team's API keys", params: TeamParams, response: { 200: Type.Array(Ref(ApiKey)) } } },
     async (request) => apiKeys.list(actorOf(request), request.params.team_id),
   );
 
@@ -63,9 +34,10 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }
     {
       schema: {
         tags,
+        operationId: 'deleteTeamApiKey',
         summary: 'Delete an API key (stops working at once)',
         params: Type.Object({ team_id: Id, id: Id }),
-        response: { 200: Deleted },
+        response: { 200: Ref(Deleted) },
       },
     },
     async (request) => {
@@ -79,9 +51,10 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }
     {
       schema: {
         tags,
+        operationId: 'createPersonalApiKey',
         summary: 'Create a personal API key: acts as you in all your teams, at most at its ceiling (token shown once)',
-        body: NewPersonalKey,
-        response: { 200: PersonalKeyWithToken },
+        body: Ref(NewPersonalKey, { examples: [{ name: 'My laptop', ceiling: 'projectEditor' }] }),
+        response: { 200: Ref(PersonalKeyWithToken) },
       },
     },
     async (request) => apiKeys.createPersonal(actorOf(request), request.body),
@@ -89,13 +62,21 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }
 
   app.get(
     '/user/apikey',
-    { schema: { tags, summary: 'List your personal API keys', response: { 200: Type.Array(PersonalKey) } } },
+    { schema: { tags, operationId: 'listPersonalApiKeys', summary: 'List your personal API keys', response: { 200: Type.Array(Ref(PersonalKey)) } } },
     async (request) => apiKeys.listPersonal(actorOf(request)),
   );
 
   app.delete(
     '/user/apikey/:id',
-    { schema: { tags, summary: 'Delete a personal API key (stops working at once)', params: Type.Object({ id: Id }), response: { 200: Deleted } } },
+    {
+      schema: {
+        tags,
+        operationId: 'deletePersonalApiKey',
+        summary: 'Delete a personal API key (stops working at once)',
+        params: Type.Object({ id: Id }),
+        response: { 200: Ref(Deleted) },
+      },
+    },
     async (request) => {
       await apiKeys.deletePersonal(actorOf(request), request.params.id);
       return { deleted: true };

@@ -1,34 +1,53 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
-import { Deleted, TeamParams } from '../../platform/http-schemas.js';
+import { Deleted, Ref, TeamParams } from '../../platform/http-schemas.js';
 import { AddMember, CreateTeam, Member, MemberParams, Team, UpdateMember, UpdateTeam, UserParams } from './teams-schemas.js';
 import type { TeamsService } from './teams-service.js';
 
 export const teamRoutes: FastifyPluginAsyncTypebox<{ teams: TeamsService }> = async (app, { teams }) => {
   const tags = ['teams'];
 
-  app.post('/team', { schema: { tags, summary: 'Create a team (caller becomes teamOwner)', body: CreateTeam, response: { 200: Team } } }, async (request) =>
-    teams.create(actorOf(request), request.body),
+  app.post(
+    '/team',
+    {
+      schema: {
+        tags,
+        operationId: 'createTeam',
+        summary: 'Create a team (caller becomes teamOwner)',
+        body: Ref(CreateTeam, { examples: [{ name: 'Analytics', allowReportExport: true }] }),
+        response: { 200: Ref(Team) },
+      },
+    },
+    async (request) => teams.create(actorOf(request), request.body),
   );
 
-  app.get('/team', { schema: { tags, summary: "The caller's teams with their projects", response: { 200: Type.Array(Team) } } }, async (request) =>
+  app.get('/team', { schema: { tags, operationId: 'listTeams', summary: "The caller's teams with their projects", response: { 200: Type.Array(Ref(Team)) } } }, async (request) =>
     teams.listMine(actorOf(request)),
   );
 
-  app.get('/team/:team_id', { schema: { tags, summary: 'Get a team', params: TeamParams, response: { 200: Team } } }, async (request) =>
+  app.get('/team/:team_id', { schema: { tags, operationId: 'getTeam', summary: 'Get a team', params: TeamParams, response: { 200: Ref(Team) } } }, async (request) =>
     teams.get(actorOf(request), request.params.team_id),
   );
 
   app.put(
     '/team/:team_id',
-    { schema: { tags, summary: 'Update name and flags (teamOwner, teamAdmin)', params: TeamParams, body: UpdateTeam, response: { 200: Team } } },
+    {
+      schema: {
+        tags,
+        operationId: 'updateTeam',
+        summary: 'Update name and flags (teamOwner, teamAdmin)',
+        params: TeamParams,
+        body: Ref(UpdateTeam, { examples: [{ name: 'Analytics', showBranding: false, allowReportRefresh: true, allowReportExport: true }] }),
+        response: { 200: Ref(Team) },
+      },
+    },
     async (request) => teams.update(actorOf(request), request.params.team_id, request.body),
   );
 
   app.delete(
     '/team/:team_id',
-    { schema: { tags, summary: 'Delete a team and everything it owns (teamOwner)', params: TeamParams, response: { 200: Deleted } } },
+    { schema: { tags, operationId: 'deleteTeam', summary: 'Delete a team and everything it owns (teamOwner)', params: TeamParams, response: { 200: Ref(Deleted) } } },
     async (request) => {
       await teams.delete(actorOf(request), request.params.team_id);
       return { deleted: true };
@@ -37,31 +56,49 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ teams: TeamsService }> = as
 
   app.get(
     '/team/user/:user_id',
-    { schema: { tags, summary: "A user's teams visible to the caller", params: UserParams, response: { 200: Type.Array(Team) } } },
+    { schema: { tags, operationId: 'listUserTeams', summary: "A user's teams visible to the caller", params: UserParams, response: { 200: Type.Array(Ref(Team)) } } },
     async (request) => teams.listForUser(actorOf(request), request.params.user_id),
   );
 
   app.get(
     '/team/:team_id/members',
-    { schema: { tags, summary: 'List members (teamOwner, teamAdmin)', params: TeamParams, response: { 200: Type.Array(Member) } } },
+    { schema: { tags, operationId: 'listMembers', summary: 'List members (teamOwner, teamAdmin)', params: TeamParams, response: { 200: Type.Array(Ref(Member)) } } },
     async (request) => teams.members(actorOf(request), request.params.team_id),
   );
 
   app.post(
     '/team/:team_id/members',
-    { schema: { tags, summary: 'Add an existing user to the team', params: TeamParams, body: AddMember, response: { 200: Member } } },
+    {
+      schema: {
+        tags,
+        operationId: 'addMember',
+        summary: 'Add an existing user to the team',
+        params: TeamParams,
+        body: Ref(AddMember, { examples: [{ email: 'grace@example.com', role: 'projectEditor', projects: [2] }] }),
+        response: { 200: Ref(Member) },
+      },
+    },
     async (request) => teams.addMember(actorOf(request), request.params.team_id, request.body),
   );
 
   app.put(
     '/team/:team_id/members/:user_id',
-    { schema: { tags, summary: "Change a member's role or projects", params: MemberParams, body: UpdateMember, response: { 200: Member } } },
+    {
+      schema: {
+        tags,
+        operationId: 'updateMember',
+        summary: "Change a member's role or projects",
+        params: MemberParams,
+        body: Ref(UpdateMember, { examples: [{ role: 'projectViewer', projects: [2] }] }),
+        response: { 200: Ref(Member) },
+      },
+    },
     async (request) => teams.updateMember(actorOf(request), request.params.team_id, request.params.user_id, request.body),
   );
 
   app.delete(
     '/team/:team_id/members/:user_id',
-    { schema: { tags, summary: 'Remove a member (or leave the team)', params: MemberParams, response: { 200: Deleted } } },
+    { schema: { tags, operationId: 'removeMember', summary: 'Remove a member (or leave the team)', params: MemberParams, response: { 200: Ref(Deleted) } } },
     async (request) => {
       await teams.removeMember(actorOf(request), request.params.team_id, request.params.user_id);
       return { deleted: true };

@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { Id, RoleSchema, Timestamp } from '../../platform/http-schemas.js';
+import { Type, type Static } from 'typebox';
+import { Id, Ref, RoleSchema, Timestamp } from '../../platform/http-schemas.js';
 
 export { RoleSchema };
 
@@ -10,14 +10,14 @@ export const CreateTeam = Type.Object({
   showBranding: Type.Optional(Type.Boolean()),
   allowReportRefresh: Type.Optional(Type.Boolean()),
   allowReportExport: Type.Optional(Type.Boolean()),
-});
+}, { $id: 'CreateTeam' });
 
 export const UpdateTeam = Type.Object({
   name: Type.Optional(Name),
   showBranding: Type.Optional(Type.Boolean()),
   allowReportRefresh: Type.Optional(Type.Boolean()),
   allowReportExport: Type.Optional(Type.Boolean()),
-});
+}, { $id: 'UpdateTeam' });
 
 export const TeamRole = Type.Object({
   id: Type.Integer(),
@@ -26,7 +26,7 @@ export const TeamRole = Type.Object({
   role: RoleSchema,
   projects: Type.Array(Type.Integer()),
   canExport: Type.Boolean(),
-});
+}, { $id: 'TeamRole' });
 
 /** Project roles see id, name and their own role only; the other fields are then absent. */
 export const Team = Type.Object({
@@ -35,11 +35,13 @@ export const Team = Type.Object({
   showBranding: Type.Optional(Type.Boolean()),
   allowReportRefresh: Type.Optional(Type.Boolean()),
   allowReportExport: Type.Optional(Type.Boolean()),
-  TeamRoles: Type.Array(TeamRole),
+  TeamRoles: Type.Array(Ref(TeamRole)),
   Projects: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }))),
   createdAt: Type.Optional(Timestamp),
   updatedAt: Type.Optional(Timestamp),
-});
+}, { $id: 'Team' });
+/** A team as the caller may see it. */
+export type TeamView = Static<typeof Team>;
 
 export const Member = Type.Object({
   id: Type.Integer(),
@@ -50,7 +52,7 @@ export const Member = Type.Object({
   role: RoleSchema,
   projects: Type.Array(Type.Integer()),
   canExport: Type.Boolean(),
-});
+}, { $id: 'TeamMember' });
 
 const ProjectIds = Type.Array(Id, { maxItems: 1000 });
 
@@ -58,12 +60,15 @@ export const AddMember = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 320 }),
   role: RoleSchema,
   projects: Type.Optional(ProjectIds),
-});
+}, { $id: 'AddTeamMember' });
 
 export const UpdateMember = Type.Object({
   role: Type.Optional(RoleSchema),
   projects: Type.Optional(ProjectIds),
-});
+}, { $id: 'UpdateTeamMember' });
 
 export const MemberParams = Type.Object({ team_id: Id, user_id: Id });
 export const UserParams = Type.Object({ user_id: Id });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const TEAM_COMPONENTS = [CreateTeam, UpdateTeam, TeamRole, Team, Member, AddMember, UpdateMember];

@@ -7,14 +7,7 @@ import { normalizeEmail } from './users-service.js';
 import type { ApiKeysRepository } from './api-keys-repository.js';
 import type { Member, Team, TeamFlags, TeamRole, TeamsRepository } from './teams-repository.js';
 import type { UsersRepository } from './users-repository.js';
-
-/** A team as the caller may see it: project roles get id and name, plus their own role. */
-export type TeamView = Partial<Omit<Team, 'id' | 'name'>> & {
-  id: number;
-  name: string;
-  TeamRoles: TeamRole[];
-  Projects?: { id: number; name: string }[];
-};
+import type { TeamView } from './teams-schemas.js';
 
 export interface TeamsDeps {
   db: Db;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf } from '../../platform/auth.js';
+import { Ref } from '../../platform/http-schemas.js';
 import type { BrowserSessions } from '../../platform/session-cookie.js';
 import { LoginBody, LoggedOut, Me, SessionQuery, SignupBody, UserWithToken } from './users-schemas.js';
 import { SESSION_DAYS, type UserWithToken as UserWithTokenValue, type UsersService } from './users-service.js';
@@ -32,7 +33,15 @@ export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = as
     '/user',
     {
       config: { rateLimit: authLimit },
-      schema: { tags: ['users'], summary: 'Sign up (creates a personal team)', security: [], querystring: SessionQuery, body: SignupBody, response: { 200: UserWithToken } },
+      schema: {
+        tags: ['users'],
+        operationId: 'signUp',
+        summary: 'Sign up (creates a personal team)',
+        security: [],
+        querystring: SessionQuery,
+        body: Ref(SignupBody, { examples: [{ name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery' }] }),
+        response: { 200: Ref(UserWithToken) },
+      },
     },
     async (request, reply) => {
       const cookie = cookieMode(request);
@@ -44,7 +53,15 @@ export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = as
     '/user/login',
     {
       config: { rateLimit: authLimit },
-      schema: { tags: ['users'], summary: 'Log in and get a session token', security: [], querystring: SessionQuery, body: LoginBody, response: { 200: UserWithToken } },
+      schema: {
+        tags: ['users'],
+        operationId: 'logIn',
+        summary: 'Log in and get a session token',
+        security: [],
+        querystring: SessionQuery,
+        body: Ref(LoginBody, { examples: [{ email: 'ada@example.com', password: 'correct horse battery' }] }),
+        response: { 200: Ref(UserWithToken) },
+      },
     },
     async (request, reply) => {
       const cookie = cookieMode(request);
@@ -56,7 +73,7 @@ export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = as
 export const userRoutes: FastifyPluginAsyncTypebox<Pick<UsersRouteOptions, 'users' | 'sessions'>> = async (app, { users, sessions }) => {
   app.post(
     '/user/logout',
-    { schema: { tags: ['users'], summary: 'End the current session', response: { 200: LoggedOut } } },
+    { schema: { tags: ['users'], operationId: 'logOut', summary: 'End the current session', response: { 200: Ref(LoggedOut) } } },
     async (request, reply) => {
       await users.logout(actorOf(request));
       sessions.clear(request, reply);
@@ -64,7 +81,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<Pick<UsersRouteOptions, 'user
     },
   );
 
-  app.get('/user/me', { schema: { tags: ['users'], summary: 'The signed-in user', response: { 200: Me } } }, async (request) =>
+  app.get('/user/me', { schema: { tags: ['users'], operationId: 'getMe', summary: 'The signed-in user', response: { 200: Ref(Me) } } }, async (request) =>
     users.me(actorOf(request)),
   );
 };

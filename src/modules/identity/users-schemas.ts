@@ -5,19 +5,20 @@ export const SignupBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   email: Type.String({ minLength: 3, maxLength: 320 }),
   password: Type.String({ minLength: 8, maxLength: 1024 }),
-});
+}, { $id: 'SignUp' });
 
 export const LoginBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 320 }),
   password: Type.String({ minLength: 1, maxLength: 1024 }),
-});
+}, { $id: 'LogIn' });
 
+/** The user who signed up or logged in, with a session token. */
 export const UserWithToken = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   email: Type.String(),
   token: Type.Optional(Type.String({ description: 'Session bearer token (30 days); shown only here. Absent with `?session=cookie`, where it goes into an HttpOnly cookie instead' })),
-});
+}, { $id: 'User' });
 
 export const SessionQuery = Type.Object({
   session: Type.Optional(
@@ -44,8 +45,11 @@ export const Me = Type.Object(
     createdAt: Timestamp,
     apiKey: Type.Optional(MeKey),
   },
-  { description: 'The caller: a signed-in user, a user through a personal API key, or a team API key' },
+  { $id: 'Me', description: 'The caller: a signed-in user, a user through a personal API key, or a team API key' },
 );
 export type Me = Static<typeof Me>;
 
-export const LoggedOut = Type.Object({ loggedOut: Type.Boolean() });
+export const LoggedOut = Type.Object({ loggedOut: Type.Boolean() }, { $id: 'LoggedOut' });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const USER_COMPONENTS = [SignupBody, LoginBody, UserWithToken, Me, LoggedOut];

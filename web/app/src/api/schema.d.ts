@@ -491,23 +491,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/project/{project_id}/chart/{id}/query": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Run the chart: compute chartData on the server (saved unless runtime filters or variables are given) */
-        post: operations["runChart"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/project/{project_id}/chart/preview": {
         parameters: {
             query?: never;
@@ -522,6 +505,23 @@ export interface paths {
          * @description Takes the body of `POST /project/{project_id}/chart/quick-create` (name optional, at least one chart dataset config) plus the runtime `variables` and `filters` of a chart run, and answers the chartData a run of that chart would compute once saved. Nothing is stored, cached or recorded. Needs the rights to run and to write charts on the dashboard; every `dataset_id` must be a dataset of the team that the caller may use (otherwise 404). Row limits apply as in chart runs (`truncated`).
          */
         post: operations["previewChart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run the chart: compute chartData on the server (saved, recorded as a manual refresh, unless runtime filters or variables are given) */
+        post: operations["runChart"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1033,6 +1033,1600 @@ export interface components {
                 message: string;
             }[];
         };
+        Deleted: {
+            deleted: boolean;
+        };
+        Removed: {
+            removed: boolean;
+        };
+        Readiness: {
+            status: "ready" | "degraded";
+            checks: {
+                /** @enum {string} */
+                store: "ok";
+                redis: "ok" | "degraded" | "disabled";
+            };
+            /** @description What the operator should fix although the service is ready (e.g. /metrics reachable without PLOTLINE_METRICS_TOKEN); absent when there is nothing */
+            warnings?: string[];
+        };
+        SignUp: {
+            name: string;
+            email: string;
+            password: string;
+        };
+        LogIn: {
+            email: string;
+            password: string;
+        };
+        User: {
+            id: number;
+            name: string;
+            email: string;
+            /** @description Session bearer token (30 days); shown only here. Absent with `?session=cookie`, where it goes into an HttpOnly cookie instead */
+            token?: string;
+        };
+        /** @description The caller: a signed-in user, a user through a personal API key, or a team API key */
+        Me: {
+            /** @description The user's id; for a team API key, the key's id */
+            id: number;
+            name: string;
+            /** @description Absent for a team API key, which is not its creator */
+            email?: string;
+            /** Format: date-time */
+            createdAt: string;
+            apiKey?: {
+                id: number;
+                name: string;
+                /** @enum {unknown} */
+                type: "team" | "personal";
+                /** @description The team of a team key; null for a personal key */
+                team_id: number | null;
+                /** @description A team key's effective role, or a personal key's ceiling (null: none) */
+                role: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+                projects: number[];
+            };
+        };
+        LoggedOut: {
+            loggedOut: boolean;
+        };
+        CreateTeam: {
+            name: string;
+            showBranding?: boolean;
+            allowReportRefresh?: boolean;
+            allowReportExport?: boolean;
+        };
+        UpdateTeam: {
+            name?: string;
+            showBranding?: boolean;
+            allowReportRefresh?: boolean;
+            allowReportExport?: boolean;
+        };
+        TeamRole: {
+            id: number;
+            team_id: number;
+            user_id: number;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects: number[];
+            canExport: boolean;
+        };
+        Team: {
+            id: number;
+            name: string;
+            showBranding?: boolean;
+            allowReportRefresh?: boolean;
+            allowReportExport?: boolean;
+            TeamRoles: components["schemas"]["TeamRole"][];
+            Projects?: {
+                id: number;
+                name: string;
+            }[];
+            /** Format: date-time */
+            createdAt?: string;
+            /** Format: date-time */
+            updatedAt?: string;
+        };
+        TeamMember: {
+            id: number;
+            team_id: number;
+            user_id: number;
+            name: string;
+            email: string;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects: number[];
+            canExport: boolean;
+        };
+        AddTeamMember: {
+            email: string;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects?: number[];
+        };
+        UpdateTeamMember: {
+            /** @enum {unknown} */
+            role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects?: number[];
+        };
+        ApiKey: {
+            id: number;
+            name: string;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects: number[];
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+        };
+        ApiKeyWithToken: {
+            id: number;
+            name: string;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects: number[];
+            /** @description Shown only in this response */
+            token: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CreateApiKey: {
+            name: string;
+            /** @enum {unknown} */
+            role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects?: number[];
+        };
+        PersonalApiKey: {
+            id: number;
+            name: string;
+            /** @description The highest role the key acts with in any team; null: the user's own role */
+            ceiling: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+        };
+        PersonalApiKeyWithToken: {
+            id: number;
+            name: string;
+            /** @description The highest role the key acts with in any team; null: the user's own role */
+            ceiling: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Shown only in this response */
+            token: string;
+        };
+        CreatePersonalApiKey: {
+            name: string;
+            ceiling?: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+        };
+        CreateConnection: {
+            name: string;
+            /** @enum {unknown} */
+            type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            project_ids?: (number | string)[];
+            oauth_id?: string | null;
+            subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
+            active?: boolean;
+            host?: string | null;
+            dbName?: string | null;
+            port?: string | null;
+            username?: string | null;
+            password?: string | null;
+            srv?: boolean;
+            options?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+            connectionString?: string | null;
+            authentication?: {
+                type?: string | null;
+                token?: string | null;
+                user?: string | null;
+                pass?: string | null;
+            } | null;
+            firebaseServiceAccount?: {
+                [key: string]: unknown;
+            } | null;
+            ssl?: boolean;
+            sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+            schema?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+        };
+        UpdateConnection: {
+            name?: string;
+            /** @enum {unknown} */
+            type?: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            project_ids?: (number | string)[];
+            oauth_id?: string | null;
+            subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
+            active?: boolean;
+            host?: string | null;
+            dbName?: string | null;
+            port?: string | null;
+            username?: string | null;
+            password?: string | null;
+            srv?: boolean;
+            options?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+            connectionString?: string | null;
+            authentication?: {
+                type?: string | null;
+                token?: string | null;
+                user?: string | null;
+                pass?: string | null;
+            } | null;
+            firebaseServiceAccount?: {
+                [key: string]: unknown;
+            } | null;
+            ssl?: boolean;
+            sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+            schema?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+        };
+        Connection: {
+            id: number;
+            team_id: number;
+            project_ids: string[];
+            oauth_id: string | null;
+            name: string;
+            /** @enum {unknown} */
+            type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            /** @enum {unknown} */
+            subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            active: boolean;
+            host?: string | null;
+            dbName?: string | null;
+            port?: string | null;
+            username?: string | null;
+            password?: string | null;
+            srv: boolean;
+            options?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+            connectionString?: string | null;
+            authentication?: {
+                type?: string | null;
+                token?: string | null;
+                user?: string | null;
+                pass?: string | null;
+            } | null;
+            firebaseServiceAccount?: {
+                [key: string]: unknown;
+            } | null;
+            ssl: boolean;
+            sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+            sslCa?: string | null;
+            sslCert?: string | null;
+            sslKey?: string | null;
+            schema: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ConnectionProvider: {
+            /** @enum {unknown} */
+            id: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            /** @enum {unknown} */
+            type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            /** @enum {unknown} */
+            subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            name: string;
+            category: string;
+            description: string;
+            capabilities: {
+                test: boolean;
+                schema: boolean;
+                query: boolean;
+                pushdown: boolean;
+                streaming: boolean;
+            };
+        };
+        CreateDataset: {
+            team_id?: unknown;
+            project_ids?: (number | string)[];
+            name?: string | null;
+            legend?: string | null;
+            connection_id?: number | null;
+            type?: string | null;
+            query?: string | null;
+            datasetColor?: string | null;
+            draft?: boolean;
+            xAxis?: string | null;
+            xAxisOperation?: string | null;
+            yAxis?: string | null;
+            yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dateField?: string | null;
+            dateFormat?: string | null;
+            conditions?: ({
+                id?: string | number;
+                field?: string;
+                operator?: string;
+                value?: unknown;
+                displayValues?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            fieldsSchema?: {
+                [key: string]: unknown;
+            } | null;
+            excludedFields?: string[] | null;
+            configuration?: {
+                [key: string]: unknown;
+            } | null;
+            joinSettings?: ({
+                joins?: {
+                    dr_id: number;
+                    join_id: number;
+                    dr_field: string;
+                    join_field: string;
+                    alias?: string | null;
+                    type?: ("left" | "inner") | null;
+                }[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            main_dr_id?: number | null;
+        };
+        UpdateDataset: {
+            project_ids?: (number | string)[];
+            name?: string | null;
+            legend?: string | null;
+            connection_id?: number | null;
+            type?: string | null;
+            query?: string | null;
+            datasetColor?: string | null;
+            draft?: boolean;
+            xAxis?: string | null;
+            xAxisOperation?: string | null;
+            yAxis?: string | null;
+            yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dateField?: string | null;
+            dateFormat?: string | null;
+            conditions?: ({
+                id?: string | number;
+                field?: string;
+                operator?: string;
+                value?: unknown;
+                displayValues?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            fieldsSchema?: {
+                [key: string]: unknown;
+            } | null;
+            excludedFields?: string[] | null;
+            configuration?: {
+                [key: string]: unknown;
+            } | null;
+            joinSettings?: ({
+                joins?: {
+                    dr_id: number;
+                    join_id: number;
+                    dr_field: string;
+                    join_field: string;
+                    alias?: string | null;
+                    type?: ("left" | "inner") | null;
+                }[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            main_dr_id?: number | null;
+        };
+        QuickCreateDataset: {
+            team_id?: unknown;
+            project_ids?: (number | string)[];
+            name?: string | null;
+            legend?: string | null;
+            connection_id?: number | null;
+            type?: string | null;
+            query?: string | null;
+            datasetColor?: string | null;
+            draft?: boolean;
+            xAxis?: string | null;
+            xAxisOperation?: string | null;
+            yAxis?: string | null;
+            yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dateField?: string | null;
+            dateFormat?: string | null;
+            conditions?: ({
+                id?: string | number;
+                field?: string;
+                operator?: string;
+                value?: unknown;
+                displayValues?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            fieldsSchema?: {
+                [key: string]: unknown;
+            } | null;
+            excludedFields?: string[] | null;
+            configuration?: {
+                [key: string]: unknown;
+            } | null;
+            joinSettings?: ({
+                joins?: {
+                    dr_id: number;
+                    join_id: number;
+                    dr_field: string;
+                    join_field: string;
+                    alias?: string | null;
+                    type?: ("left" | "inner") | null;
+                }[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            main_dr_id?: number | null;
+            dimension?: string | null;
+            metric?: string | null;
+            metricOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dataRequests?: {
+                connection_id?: number | null;
+                method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
+                route?: string | null;
+                headers?: ({
+                    key: string;
+                    value: string | number | boolean | null;
+                }[] | {
+                    [key: string]: string | number | boolean | null;
+                }) | null;
+                body?: string | null;
+                useGlobalHeaders?: boolean;
+                query?: string | null;
+                pagination?: boolean;
+                items?: string | null;
+                itemsLimit?: number | null;
+                offset?: string | null;
+                paginationField?: string | null;
+                template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
+                conditions?: ({
+                    id?: string | number;
+                    field?: string;
+                    operator?: string;
+                    value?: unknown;
+                    displayValues?: boolean;
+                } & {
+                    [key: string]: unknown;
+                })[] | null;
+                configuration?: {
+                    [key: string]: unknown;
+                } | null;
+                variables?: {
+                    [key: string]: unknown;
+                } | null;
+                transform?: {
+                    [key: string]: unknown;
+                } | null;
+                variableBindings?: components["schemas"]["CreateVariableBinding"][];
+            }[];
+            main_dr_index?: number;
+            variableBindings?: components["schemas"]["CreateVariableBinding"][];
+        };
+        DataRequestInput: {
+            connection_id?: number | null;
+            method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
+            route?: string | null;
+            headers?: ({
+                key: string;
+                value: string | number | boolean | null;
+            }[] | {
+                [key: string]: string | number | boolean | null;
+            }) | null;
+            body?: string | null;
+            useGlobalHeaders?: boolean;
+            query?: string | null;
+            pagination?: boolean;
+            items?: string | null;
+            itemsLimit?: number | null;
+            offset?: string | null;
+            paginationField?: string | null;
+            template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
+            conditions?: ({
+                id?: string | number;
+                field?: string;
+                operator?: string;
+                value?: unknown;
+                displayValues?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            configuration?: {
+                [key: string]: unknown;
+            } | null;
+            variables?: {
+                [key: string]: unknown;
+            } | null;
+            transform?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        CreateVariableBinding: {
+            name: string;
+            /** @enum {unknown} */
+            type?: "string" | "number" | "boolean" | "date";
+            default_value?: (string | number | boolean) | null;
+            required?: boolean;
+        };
+        UpdateVariableBinding: {
+            name?: string;
+            /** @enum {unknown} */
+            type?: "string" | "number" | "boolean" | "date";
+            default_value?: (string | number | boolean) | null;
+            required?: boolean;
+        };
+        VariableBinding: {
+            id: number;
+            entity_type: string;
+            entity_id: string;
+            name: string;
+            type: string;
+            default_value: string | null;
+            required: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        DataRequest: {
+            id: number;
+            dataset_id: number;
+            connection_id: number | null;
+            method: string | null;
+            route: string | null;
+            headers: {
+                key: string;
+                value: string;
+            }[];
+            body: string | null;
+            useGlobalHeaders: boolean;
+            query: string | null;
+            pagination: boolean;
+            items: string | null;
+            itemsLimit: number | null;
+            offset: string | null;
+            paginationField: string | null;
+            template: string | null;
+            conditions: unknown[];
+            configuration: {
+                [key: string]: unknown;
+            };
+            variables: {
+                [key: string]: unknown;
+            };
+            transform: {
+                [key: string]: unknown;
+            } | null;
+            Connection: {
+                id: number;
+                name: string;
+                type: string;
+                subType: string | null;
+                host?: string | null;
+            } | null;
+            VariableBindings: components["schemas"]["VariableBinding"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Dataset: {
+            id: number;
+            team_id: number;
+            project_ids: number[];
+            chart_id: number | null;
+            connection_id: number | null;
+            main_dr_id: number | null;
+            draft: boolean;
+            name: string | null;
+            type: string | null;
+            query: string | null;
+            datasetColor: string | null;
+            xAxis: string | null;
+            xAxisOperation: string | null;
+            yAxis: string | null;
+            yAxisOperation: string | null;
+            dateField: string | null;
+            dateFormat: string | null;
+            legend: string | null;
+            conditions: unknown[];
+            fieldsSchema: {
+                [key: string]: unknown;
+            };
+            excludedFields: string[];
+            configuration: {
+                [key: string]: unknown;
+            };
+            joinSettings: {
+                joins: unknown[];
+            } & {
+                [key: string]: unknown;
+            };
+            DataRequests: components["schemas"]["DataRequest"][];
+            VariableBindings: components["schemas"]["VariableBinding"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        RunInput: {
+            variables?: {
+                [key: string]: unknown;
+            };
+            filters?: unknown[] | {
+                [key: string]: unknown;
+            };
+            getCache?: boolean;
+            noSource?: boolean;
+            limit?: number;
+            offset?: number;
+        } | null;
+        RunMeta: {
+            columns: ({
+                name: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            rowCount: number;
+            /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
+            truncated: boolean;
+            /**
+             * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+             * @enum {unknown}
+             */
+            truncatedBy?: "rows" | "bytes" | "pages";
+            /** @description The row limit of the run, when truncated */
+            rowLimit?: number;
+            /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
+            pageLimit?: number;
+            /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
+            byteLimit?: number;
+            durationMs: number;
+        };
+        /** @description The dataset, its rows (joined and filtered), run metadata and cache status */
+        DatasetRun: {
+            options: {
+                [key: string]: unknown;
+            };
+            data: unknown;
+            meta: components["schemas"]["RunMeta"];
+            cache: {
+                status: string;
+                createdAt: string;
+            };
+        };
+        DataRequestRun: {
+            options: {
+                [key: string]: unknown;
+            };
+            dataRequest: {
+                responseData: {
+                    data: unknown;
+                    configuration: unknown;
+                };
+                meta: components["schemas"]["RunMeta"];
+            };
+        };
+        CreateChartDatasetConfig: {
+            dataset_id: number;
+            xAxis?: string | null;
+            xAxisOperation?: string | null;
+            yAxis?: string | null;
+            yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dateField?: string | null;
+            dateFormat?: string | null;
+            conditions?: {
+                id?: string;
+                field?: string;
+                /** @enum {unknown} */
+                operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
+                value?: string | number | boolean | null;
+                displayValues?: boolean;
+                exposed?: boolean;
+                items?: (string | number | boolean | null)[];
+            }[] | null;
+            formula?: string | null;
+            datasetColor?: string | null;
+            fillColor?: (string | string[]) | null;
+            fill?: boolean;
+            multiFill?: boolean;
+            legend?: string | null;
+            pointRadius?: number | null;
+            excludedFields?: string[] | null;
+            sort?: ("asc" | "desc") | null;
+            columnsOrder?: string[] | null;
+            order?: number | null;
+            maxRecords?: number | null;
+            goal?: number | null;
+            configuration?: ({
+                variables?: {
+                    name: string;
+                    value?: string | number | boolean | null;
+                }[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        };
+        UpdateChartDatasetConfig: {
+            dataset_id?: number;
+            xAxis?: string | null;
+            xAxisOperation?: string | null;
+            yAxis?: string | null;
+            yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
+            dateField?: string | null;
+            dateFormat?: string | null;
+            conditions?: {
+                id?: string;
+                field?: string;
+                /** @enum {unknown} */
+                operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
+                value?: string | number | boolean | null;
+                displayValues?: boolean;
+                exposed?: boolean;
+                items?: (string | number | boolean | null)[];
+            }[] | null;
+            formula?: string | null;
+            datasetColor?: string | null;
+            fillColor?: (string | string[]) | null;
+            fill?: boolean;
+            multiFill?: boolean;
+            legend?: string | null;
+            pointRadius?: number | null;
+            excludedFields?: string[] | null;
+            sort?: ("asc" | "desc") | null;
+            columnsOrder?: string[] | null;
+            order?: number | null;
+            maxRecords?: number | null;
+            goal?: number | null;
+            configuration?: ({
+                variables?: {
+                    name: string;
+                    value?: string | number | boolean | null;
+                }[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        };
+        ChartDatasetConfig: {
+            /** Format: uuid */
+            id: string;
+            chart_id: number;
+            dataset_id: number;
+            xAxis: string | null;
+            xAxisOperation: string | null;
+            yAxis: string | null;
+            yAxisOperation: string | null;
+            dateField: string | null;
+            dateFormat: string | null;
+            conditions: unknown[];
+            formula: string | null;
+            datasetColor: string | null;
+            /** @description A colour or an array of colours (one per slice) */
+            fillColor: unknown;
+            fill: boolean;
+            multiFill: boolean;
+            legend: string | null;
+            pointRadius: number | null;
+            excludedFields: string[];
+            sort: string | null;
+            columnsOrder: string[];
+            order: number | null;
+            maxRecords: number | null;
+            goal: number | null;
+            /** @description Object; holds `variables: [{name, value}]` */
+            configuration: unknown;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CreateChart: {
+            name: string;
+            /** @enum {unknown} */
+            type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+            subType?: string | null;
+            public?: boolean;
+            shareable?: boolean;
+            startDate?: (string) | null;
+            endDate?: (string) | null;
+            dateVarsFormat?: string | null;
+            includeZeros?: boolean;
+            currentEndDate?: boolean;
+            fixedStartDate?: boolean;
+            /** @enum {unknown} */
+            timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+            autoUpdate?: number | null;
+            draft?: boolean;
+            disabledExport?: boolean | null;
+            dashboardOrder?: number | null;
+            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+            layout?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Show the legend */
+            displayLegend?: boolean;
+            /** @description Write each value on its point or bar (line and bar charts) */
+            dataLabels?: boolean;
+            /** @description Stack the series of a bar chart */
+            stacked?: boolean;
+            /** @description Lay the bars of a bar chart horizontally */
+            horizontal?: boolean;
+            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+            showGrowth?: boolean;
+            /** @description A fall is the good direction: growth statuses swap positive and negative */
+            invertGrowth?: boolean;
+            /** @description Logarithmic value axis */
+            isLogarithmic?: boolean;
+            /** @description The text of a markdown chart */
+            content?: string | null;
+            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+            ranges?: unknown[] | null;
+            /** @description Rows per page of a table chart */
+            defaultRowsPerPage?: number | null;
+            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+            maxValue?: number | null;
+            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+            minValue?: number | null;
+            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+            xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+            pointRadius?: number | null;
+            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+            dashedLastPoint?: boolean;
+            /**
+             * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
+             * @enum {unknown}
+             */
+            mode?: "chart" | "kpichart";
+            /** @description Shown on the dashboard's report (its share page) */
+            onReport?: boolean;
+        };
+        UpdateChart: {
+            name?: string;
+            /** @enum {unknown} */
+            type?: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+            subType?: string | null;
+            public?: boolean;
+            shareable?: boolean;
+            startDate?: (string) | null;
+            endDate?: (string) | null;
+            dateVarsFormat?: string | null;
+            includeZeros?: boolean;
+            currentEndDate?: boolean;
+            fixedStartDate?: boolean;
+            /** @enum {unknown} */
+            timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+            autoUpdate?: number | null;
+            draft?: boolean;
+            disabledExport?: boolean | null;
+            dashboardOrder?: number | null;
+            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+            layout?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Show the legend */
+            displayLegend?: boolean;
+            /** @description Write each value on its point or bar (line and bar charts) */
+            dataLabels?: boolean;
+            /** @description Stack the series of a bar chart */
+            stacked?: boolean;
+            /** @description Lay the bars of a bar chart horizontally */
+            horizontal?: boolean;
+            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+            showGrowth?: boolean;
+            /** @description A fall is the good direction: growth statuses swap positive and negative */
+            invertGrowth?: boolean;
+            /** @description Logarithmic value axis */
+            isLogarithmic?: boolean;
+            /** @description The text of a markdown chart */
+            content?: string | null;
+            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+            ranges?: unknown[] | null;
+            /** @description Rows per page of a table chart */
+            defaultRowsPerPage?: number | null;
+            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+            maxValue?: number | null;
+            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+            minValue?: number | null;
+            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+            xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+            pointRadius?: number | null;
+            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+            dashedLastPoint?: boolean;
+            /**
+             * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
+             * @enum {unknown}
+             */
+            mode?: "chart" | "kpichart";
+            /** @description Shown on the dashboard's report (its share page) */
+            onReport?: boolean;
+        };
+        QuickCreateChart: {
+            name: string;
+            /** @enum {unknown} */
+            type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+            subType?: string | null;
+            public?: boolean;
+            shareable?: boolean;
+            startDate?: (string) | null;
+            endDate?: (string) | null;
+            dateVarsFormat?: string | null;
+            includeZeros?: boolean;
+            currentEndDate?: boolean;
+            fixedStartDate?: boolean;
+            /** @enum {unknown} */
+            timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+            autoUpdate?: number | null;
+            draft?: boolean;
+            disabledExport?: boolean | null;
+            dashboardOrder?: number | null;
+            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+            layout?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Show the legend */
+            displayLegend?: boolean;
+            /** @description Write each value on its point or bar (line and bar charts) */
+            dataLabels?: boolean;
+            /** @description Stack the series of a bar chart */
+            stacked?: boolean;
+            /** @description Lay the bars of a bar chart horizontally */
+            horizontal?: boolean;
+            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+            showGrowth?: boolean;
+            /** @description A fall is the good direction: growth statuses swap positive and negative */
+            invertGrowth?: boolean;
+            /** @description Logarithmic value axis */
+            isLogarithmic?: boolean;
+            /** @description The text of a markdown chart */
+            content?: string | null;
+            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+            ranges?: unknown[] | null;
+            /** @description Rows per page of a table chart */
+            defaultRowsPerPage?: number | null;
+            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+            maxValue?: number | null;
+            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+            minValue?: number | null;
+            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+            xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+            pointRadius?: number | null;
+            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+            dashedLastPoint?: boolean;
+            /**
+             * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
+             * @enum {unknown}
+             */
+            mode?: "chart" | "kpichart";
+            /** @description Shown on the dashboard's report (its share page) */
+            onReport?: boolean;
+            chartDatasetConfigs?: components["schemas"]["CreateChartDatasetConfig"][];
+        };
+        PreviewChart: {
+            name?: string;
+            /** @enum {unknown} */
+            type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
+            subType?: string | null;
+            public?: boolean;
+            shareable?: boolean;
+            startDate?: (string) | null;
+            endDate?: (string) | null;
+            dateVarsFormat?: string | null;
+            includeZeros?: boolean;
+            currentEndDate?: boolean;
+            fixedStartDate?: boolean;
+            /** @enum {unknown} */
+            timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+            autoUpdate?: number | null;
+            draft?: boolean;
+            disabledExport?: boolean | null;
+            dashboardOrder?: number | null;
+            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+            layout?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Show the legend */
+            displayLegend?: boolean;
+            /** @description Write each value on its point or bar (line and bar charts) */
+            dataLabels?: boolean;
+            /** @description Stack the series of a bar chart */
+            stacked?: boolean;
+            /** @description Lay the bars of a bar chart horizontally */
+            horizontal?: boolean;
+            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+            showGrowth?: boolean;
+            /** @description A fall is the good direction: growth statuses swap positive and negative */
+            invertGrowth?: boolean;
+            /** @description Logarithmic value axis */
+            isLogarithmic?: boolean;
+            /** @description The text of a markdown chart */
+            content?: string | null;
+            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+            ranges?: unknown[] | null;
+            /** @description Rows per page of a table chart */
+            defaultRowsPerPage?: number | null;
+            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+            maxValue?: number | null;
+            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+            minValue?: number | null;
+            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+            xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+            pointRadius?: number | null;
+            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+            dashedLastPoint?: boolean;
+            /**
+             * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
+             * @enum {unknown}
+             */
+            mode?: "chart" | "kpichart";
+            /** @description Shown on the dashboard's report (its share page) */
+            onReport?: boolean;
+            chartDatasetConfigs: components["schemas"]["CreateChartDatasetConfig"][];
+            variables?: {
+                [key: string]: unknown;
+            };
+            filters?: unknown[] | {
+                [key: string]: unknown;
+            };
+        };
+        ChartPreview: {
+            /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated`, `truncatedBy`, `rowLimit` and, for bytes or pages, `byteLimit` or `pageLimit` when a limit cut it) */
+            chartData: unknown;
+            /** @description A limit cut the data the chart was computed from */
+            truncated: boolean;
+            /**
+             * @description Which limit, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
+             * @enum {unknown}
+             */
+            truncatedBy?: "rows" | "bytes" | "pages";
+            /** @description The row limit of the run, when truncated */
+            rowLimit?: number;
+            /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
+            pageLimit?: number;
+            /** @description The byte limit that cut it, when `truncatedBy` is `bytes` */
+            byteLimit?: number;
+            /** @description How each dataset config was computed: grouped by the database, or by the streaming engine */
+            paths: ("pushdown" | "stream")[];
+        };
+        Chart: {
+            id: number;
+            project_id: number;
+            name: string | null;
+            type: string | null;
+            subType: string | null;
+            public: boolean;
+            shareable: boolean;
+            /** @description Last computed chart payload (server-owned) */
+            chartData: unknown;
+            chartDataUpdated: string | null;
+            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+            layout: unknown;
+            /** @description Show the legend */
+            displayLegend: boolean;
+            /** @description Write each value on its point or bar (line and bar charts) */
+            dataLabels: boolean;
+            /** @description Stack the series of a bar chart */
+            stacked: boolean;
+            /** @description Lay the bars of a bar chart horizontally */
+            horizontal: boolean;
+            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+            showGrowth: boolean;
+            /** @description A fall is the good direction: growth statuses swap positive and negative */
+            invertGrowth: boolean;
+            /** @description Logarithmic value axis */
+            isLogarithmic: boolean;
+            /** @description The text of a markdown chart */
+            content: string | null;
+            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+            ranges: unknown;
+            /** @description Rows per page of a table chart */
+            defaultRowsPerPage: number | null;
+            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+            maxValue: number | null;
+            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+            minValue: number | null;
+            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+            xLabelTicks: string | null;
+            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+            pointRadius: number | null;
+            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+            dashedLastPoint: boolean;
+            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+            mode: string;
+            /** @description Shown on the dashboard's report (its share page) */
+            onReport: boolean;
+            startDate: string | null;
+            endDate: string | null;
+            dateVarsFormat: string | null;
+            includeZeros: boolean;
+            currentEndDate: boolean;
+            fixedStartDate: boolean;
+            timeInterval: string;
+            autoUpdate: number | null;
+            lastAutoUpdate: string | null;
+            draft: boolean;
+            disabledExport: boolean | null;
+            dashboardOrder: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            ChartDatasetConfigs: components["schemas"]["ChartDatasetConfig"][];
+        };
+        CreateProject: {
+            name: string;
+            team_id: number;
+            dashboardTitle?: string | null;
+            description?: string | null;
+            backgroundColor?: string | null;
+            titleColor?: string | null;
+            headerCode?: string | null;
+            footerCode?: string | null;
+            logo?: string | null;
+            logoLink?: string | null;
+            public?: boolean;
+            passwordProtected?: boolean;
+            password?: string | null;
+            timezone?: string | null;
+            updateSchedule?: {
+                timezone?: string;
+                /** @enum {unknown} */
+                frequency?: "every_x_minutes" | "every_x_hours" | "every_x_days" | "daily" | "weekly";
+                frequencyNumber?: number | string;
+                time?: {
+                    hour?: number;
+                    minute?: number;
+                    second?: number;
+                    millisecond?: number;
+                };
+                dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+            } | null;
+        };
+        UpdateProject: {
+            name?: string;
+            dashboardTitle?: string | null;
+            description?: string | null;
+            backgroundColor?: string | null;
+            titleColor?: string | null;
+            headerCode?: string | null;
+            footerCode?: string | null;
+            logo?: string | null;
+            logoLink?: string | null;
+            public?: boolean;
+            passwordProtected?: boolean;
+            password?: string | null;
+            timezone?: string | null;
+            updateSchedule?: {
+                timezone?: string;
+                /** @enum {unknown} */
+                frequency?: "every_x_minutes" | "every_x_hours" | "every_x_days" | "daily" | "weekly";
+                frequencyNumber?: number | string;
+                time?: {
+                    hour?: number;
+                    minute?: number;
+                    second?: number;
+                    millisecond?: number;
+                };
+                dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+            } | null;
+        };
+        Project: {
+            id: number;
+            team_id: number;
+            name: string;
+            /** @description Unique slug of the dashboard, used in report URLs */
+            brewName: string;
+            dashboardTitle: string | null;
+            description: string | null;
+            backgroundColor: string | null;
+            titleColor: string | null;
+            headerCode: string | null;
+            footerCode: string | null;
+            logo: string | null;
+            logoLink: string | null;
+            public: boolean;
+            passwordProtected: boolean;
+            timezone: string | null;
+            updateSchedule: {
+                timezone?: string;
+                frequency?: string;
+                frequencyNumber?: string;
+                time?: {
+                    hour?: number;
+                    minute?: number;
+                    second?: number;
+                    millisecond?: number;
+                };
+                dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+            } | null;
+            lastUpdatedAt: string | null;
+            /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
+            nextUpdateAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            Charts: components["schemas"]["Chart"][];
+            SharePolicies?: components["schemas"]["SharePolicy"][];
+        };
+        ProjectSummary: {
+            id: number;
+            team_id: number;
+            name: string;
+            /** @description Unique slug of the dashboard, used in report URLs */
+            brewName: string;
+            dashboardTitle: string | null;
+            description: string | null;
+            backgroundColor: string | null;
+            titleColor: string | null;
+            headerCode: string | null;
+            footerCode: string | null;
+            logo: string | null;
+            logoLink: string | null;
+            public: boolean;
+            passwordProtected: boolean;
+            timezone: string | null;
+            updateSchedule: {
+                timezone?: string;
+                frequency?: string;
+                frequencyNumber?: string;
+                time?: {
+                    hour?: number;
+                    minute?: number;
+                    second?: number;
+                    millisecond?: number;
+                };
+                dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
+                daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
+            } | null;
+            lastUpdatedAt: string | null;
+            /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
+            nextUpdateAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            Charts: {
+                id: number;
+                name: string | null;
+                layout: unknown;
+            }[];
+        };
+        SharePolicyParam: {
+            key: string;
+            value: string;
+        };
+        SharePolicy: {
+            id: number;
+            /** @enum {unknown} */
+            entity_type: "Project" | "Chart";
+            entity_id: number;
+            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
+            share_string: string;
+            /** @enum {unknown} */
+            visibility: "private" | "disabled";
+            params: components["schemas"]["SharePolicyParam"][];
+            allow_params: boolean;
+            expires_at: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        UpdateSharePolicy: {
+            params?: components["schemas"]["SharePolicyParam"][];
+            allow_params?: boolean;
+            expires_at?: string | null;
+            /** @enum {unknown} */
+            visibility?: "private" | "disabled";
+        };
+        CreateShareToken: {
+            share_policy?: {
+                params?: components["schemas"]["SharePolicyParam"][];
+                allow_params?: boolean;
+            };
+            /** @description ISO 8601 date-time when the token stops working; default 99999 days */
+            exp?: string;
+            sharePolicyId?: number;
+        } | null;
+        ShareToken: {
+            /** @description Signed JWT (HS256) naming the policy; re-checked against it on every use */
+            token: string;
+            /** @description Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=… */
+            url: string;
+        };
+        PublicChartDatasetConfig: {
+            id: string;
+            legend: string | null;
+            datasetColor: string | null;
+            /** @description A colour or an array of colours */
+            fillColor: unknown;
+            fill: boolean;
+            multiFill: boolean;
+            pointRadius: number | null;
+            order: number | null;
+            goal: number | null;
+            formula: string | null;
+        };
+        PublicChart: {
+            id: number;
+            name: string | null;
+            type: string | null;
+            subType: string | null;
+            /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
+            chartData: unknown;
+            chartDataUpdated: string | null;
+            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+            layout: unknown;
+            /** @description Show the legend */
+            displayLegend: boolean;
+            /** @description Write each value on its point or bar (line and bar charts) */
+            dataLabels: boolean;
+            /** @description Stack the series of a bar chart */
+            stacked: boolean;
+            /** @description Lay the bars of a bar chart horizontally */
+            horizontal: boolean;
+            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+            showGrowth: boolean;
+            /** @description A fall is the good direction: growth statuses swap positive and negative */
+            invertGrowth: boolean;
+            /** @description Logarithmic value axis */
+            isLogarithmic: boolean;
+            /** @description The text of a markdown chart */
+            content: string | null;
+            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+            ranges: unknown;
+            /** @description Rows per page of a table chart */
+            defaultRowsPerPage: number | null;
+            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+            maxValue: number | null;
+            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+            minValue: number | null;
+            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+            xLabelTicks: string | null;
+            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+            pointRadius: number | null;
+            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+            dashedLastPoint: boolean;
+            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+            mode: string;
+            /** @description Shown on the dashboard's report (its share page) */
+            onReport: boolean;
+            ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            error?: {
+                code: string;
+                message: string;
+            };
+        };
+        SharedChart: {
+            id: number;
+            name: string | null;
+            type: string | null;
+            subType: string | null;
+            /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
+            chartData: unknown;
+            chartDataUpdated: string | null;
+            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+            layout: unknown;
+            /** @description Show the legend */
+            displayLegend: boolean;
+            /** @description Write each value on its point or bar (line and bar charts) */
+            dataLabels: boolean;
+            /** @description Stack the series of a bar chart */
+            stacked: boolean;
+            /** @description Lay the bars of a bar chart horizontally */
+            horizontal: boolean;
+            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+            showGrowth: boolean;
+            /** @description A fall is the good direction: growth statuses swap positive and negative */
+            invertGrowth: boolean;
+            /** @description Logarithmic value axis */
+            isLogarithmic: boolean;
+            /** @description The text of a markdown chart */
+            content: string | null;
+            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+            ranges: unknown;
+            /** @description Rows per page of a table chart */
+            defaultRowsPerPage: number | null;
+            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+            maxValue: number | null;
+            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+            minValue: number | null;
+            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+            xLabelTicks: string | null;
+            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+            pointRadius: number | null;
+            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+            dashedLastPoint: boolean;
+            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+            mode: string;
+            /** @description Shown on the dashboard's report (its share page) */
+            onReport: boolean;
+            ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            error?: {
+                code: string;
+                message: string;
+            };
+            showBranding: boolean;
+            /** @description The team's allowReportExport: the page may offer CSV/XLSX exports of its charts */
+            allowExport: boolean;
+            /**
+             * @description Colour scheme of the page: light, dark, or follow the OS
+             * @enum {unknown}
+             */
+            theme: "light" | "dark" | "os";
+        };
+        SharedDashboard: {
+            name: string;
+            brewName: string;
+            dashboardTitle: string | null;
+            description: string | null;
+            logo: string | null;
+            logoLink: string | null;
+            backgroundColor: string | null;
+            titleColor: string | null;
+            headerCode: string | null;
+            footerCode: string | null;
+            showBranding: boolean;
+            /** @description The team's allowReportExport: the page may offer CSV/XLSX exports of its charts */
+            allowExport: boolean;
+            timezone: string | null;
+            /**
+             * @description Colour scheme of the page: light, dark, or follow the OS
+             * @enum {unknown}
+             */
+            theme: "light" | "dark" | "os";
+            Charts: components["schemas"]["PublicChart"][];
+        };
+        CreateAlert: {
+            /** @enum {unknown} */
+            type: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
+            name?: string | null;
+            cdc_id?: string | null;
+            rules?: {
+                /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                value?: number;
+            };
+            /** @description Emails of team members */
+            recipients?: string[];
+            mediums?: {
+                email?: {
+                    enabled: boolean;
+                };
+                webhook?: {
+                    enabled: boolean;
+                    url?: string;
+                };
+            };
+            /** @description Seconds before the alert may notify again (default 600) */
+            timeout?: number;
+            active?: boolean;
+        };
+        UpdateAlert: {
+            /** @enum {unknown} */
+            type?: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
+            name?: string | null;
+            cdc_id?: string | null;
+            rules?: {
+                /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                value?: number;
+            };
+            /** @description Emails of team members */
+            recipients?: string[];
+            mediums?: {
+                email?: {
+                    enabled: boolean;
+                };
+                webhook?: {
+                    enabled: boolean;
+                    url?: string;
+                };
+            };
+            /** @description Seconds before the alert may notify again (default 600) */
+            timeout?: number;
+            active?: boolean;
+        };
+        AlertEvent: {
+            id: number;
+            alert_id: number;
+            chart_id: number;
+            run_id: number | null;
+            value: number | null;
+            message: string;
+            deliveries: {
+                medium: string;
+                ok: boolean;
+                detail: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Alert: {
+            id: number;
+            chart_id: number;
+            project_id: number;
+            cdc_id: string | null;
+            name: string | null;
+            type: string;
+            rules: {
+                /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
+                value?: number;
+            };
+            recipients: string[];
+            mediums: {
+                email?: {
+                    enabled: boolean;
+                };
+                webhook?: {
+                    enabled: boolean;
+                    url: string;
+                };
+            };
+            timeout: number;
+            active: boolean;
+            lastTriggeredAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
+            webhookSecret?: string;
+            /** @description Latest notifications, newest first (single-alert reads) */
+            events?: components["schemas"]["AlertEvent"][];
+        };
+        RefreshRunChart: {
+            chart_id: number;
+            status: "success" | "failure";
+            /** @description How each dataset configuration was computed; empty when served from the cache */
+            paths: ("pushdown" | "stream")[];
+            rowsRead: number;
+            cacheHit: boolean;
+            durationMs: number;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        RefreshRun: {
+            id: number;
+            project_id: number;
+            /** @description Set for a single-chart refresh; null for a whole dashboard */
+            chart_id: number | null;
+            trigger: "manual" | "schedule" | "auto";
+            status: "success" | "partial_failure" | "failure";
+            /** Format: date-time */
+            startedAt: string;
+            durationMs: number;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            charts: components["schemas"]["RefreshRunChart"][];
+        };
+        RefreshRunPage: {
+            runs: components["schemas"]["RefreshRun"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        RunChart: {
+            filters?: unknown[] | {
+                [key: string]: unknown;
+            };
+            variables?: {
+                [key: string]: unknown;
+            };
+        } | null;
     };
     responses: {
         /** @description Every non-2xx answer */
@@ -1097,16 +2691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: "ready" | "degraded";
-                        checks: {
-                            /** @enum {string} */
-                            store: "ok";
-                            redis: "ok" | "degraded" | "disabled";
-                        };
-                        /** @description What the operator should fix although the service is ready (e.g. /metrics reachable without PLOTLINE_METRICS_TOKEN); absent when there is nothing */
-                        warnings?: string[];
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1139,11 +2724,7 @@ export interface operations {
                  *       "password": "correct horse battery"
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    email: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["SignUp"];
             };
         };
         responses: {
@@ -1153,13 +2734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        email: string;
-                        /** @description Session bearer token (30 days); shown only here. Absent with `?session=cookie`, where it goes into an HttpOnly cookie instead */
-                        token?: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1190,10 +2765,7 @@ export interface operations {
                  *       "password": "correct horse battery"
                  *     }
                  */
-                "application/json": {
-                    email: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["LogIn"];
             };
         };
         responses: {
@@ -1203,13 +2775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        email: string;
-                        /** @description Session bearer token (30 days); shown only here. Absent with `?session=cookie`, where it goes into an HttpOnly cookie instead */
-                        token?: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1243,76 +2809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                        layout: unknown;
-                        /** @description Show the legend */
-                        displayLegend: boolean;
-                        /** @description Write each value on its point or bar (line and bar charts) */
-                        dataLabels: boolean;
-                        /** @description Stack the series of a bar chart */
-                        stacked: boolean;
-                        /** @description Lay the bars of a bar chart horizontally */
-                        horizontal: boolean;
-                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                        showGrowth: boolean;
-                        /** @description A fall is the good direction: growth statuses swap positive and negative */
-                        invertGrowth: boolean;
-                        /** @description Logarithmic value axis */
-                        isLogarithmic: boolean;
-                        /** @description The text of a markdown chart */
-                        content: string | null;
-                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                        ranges: unknown;
-                        /** @description Rows per page of a table chart */
-                        defaultRowsPerPage: number | null;
-                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                        maxValue: number | null;
-                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                        minValue: number | null;
-                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                        xLabelTicks: string | null;
-                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                        pointRadius: number | null;
-                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                        dashedLastPoint: boolean;
-                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                        mode: string;
-                        /** @description Shown on the dashboard's report (its share page) */
-                        onReport: boolean;
-                        ChartDatasetConfigs: {
-                            id: string;
-                            legend: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            pointRadius: number | null;
-                            order: number | null;
-                            goal: number | null;
-                            formula: string | null;
-                        }[];
-                        error?: {
-                            code: string;
-                            message: string;
-                        };
-                        showBranding: boolean;
-                        /** @description The team's allowReportExport: the page may offer CSV/XLSX exports of its charts */
-                        allowExport: boolean;
-                        /**
-                         * @description Colour scheme of the page: light, dark, or follow the OS
-                         * @enum {unknown}
-                         */
-                        theme: "light" | "dark" | "os";
-                    };
+                    "application/json": components["schemas"]["SharedChart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1348,89 +2845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        name: string;
-                        brewName: string;
-                        dashboardTitle: string | null;
-                        description: string | null;
-                        logo: string | null;
-                        logoLink: string | null;
-                        backgroundColor: string | null;
-                        titleColor: string | null;
-                        headerCode: string | null;
-                        footerCode: string | null;
-                        showBranding: boolean;
-                        /** @description The team's allowReportExport: the page may offer CSV/XLSX exports of its charts */
-                        allowExport: boolean;
-                        timezone: string | null;
-                        /**
-                         * @description Colour scheme of the page: light, dark, or follow the OS
-                         * @enum {unknown}
-                         */
-                        theme: "light" | "dark" | "os";
-                        Charts: {
-                            id: number;
-                            name: string | null;
-                            type: string | null;
-                            subType: string | null;
-                            /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
-                            chartData: unknown;
-                            chartDataUpdated: string | null;
-                            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                            layout: unknown;
-                            /** @description Show the legend */
-                            displayLegend: boolean;
-                            /** @description Write each value on its point or bar (line and bar charts) */
-                            dataLabels: boolean;
-                            /** @description Stack the series of a bar chart */
-                            stacked: boolean;
-                            /** @description Lay the bars of a bar chart horizontally */
-                            horizontal: boolean;
-                            /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                            showGrowth: boolean;
-                            /** @description A fall is the good direction: growth statuses swap positive and negative */
-                            invertGrowth: boolean;
-                            /** @description Logarithmic value axis */
-                            isLogarithmic: boolean;
-                            /** @description The text of a markdown chart */
-                            content: string | null;
-                            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                            ranges: unknown;
-                            /** @description Rows per page of a table chart */
-                            defaultRowsPerPage: number | null;
-                            /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                            maxValue: number | null;
-                            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                            minValue: number | null;
-                            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                            xLabelTicks: string | null;
-                            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                            pointRadius: number | null;
-                            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                            dashedLastPoint: boolean;
-                            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                            mode: string;
-                            /** @description Shown on the dashboard's report (its share page) */
-                            onReport: boolean;
-                            ChartDatasetConfigs: {
-                                id: string;
-                                legend: string | null;
-                                datasetColor: string | null;
-                                /** @description A colour or an array of colours */
-                                fillColor: unknown;
-                                fill: boolean;
-                                multiFill: boolean;
-                                pointRadius: number | null;
-                                order: number | null;
-                                goal: number | null;
-                                formula: string | null;
-                            }[];
-                            error?: {
-                                code: string;
-                                message: string;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["SharedDashboard"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1533,9 +2948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        loggedOut: boolean;
-                    };
+                    "application/json": components["schemas"]["LoggedOut"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1563,26 +2976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The user's id; for a team API key, the key's id */
-                        id: number;
-                        name: string;
-                        /** @description Absent for a team API key, which is not its creator */
-                        email?: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                        apiKey?: {
-                            id: number;
-                            name: string;
-                            /** @enum {unknown} */
-                            type: "team" | "personal";
-                            /** @description The team of a team key; null for a personal key */
-                            team_id: number | null;
-                            /** @description A team key's effective role, or a personal key's ceiling (null: none) */
-                            role: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
-                            projects: number[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Me"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1610,30 +3004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        showBranding?: boolean;
-                        allowReportRefresh?: boolean;
-                        allowReportExport?: boolean;
-                        TeamRoles: {
-                            id: number;
-                            team_id: number;
-                            user_id: number;
-                            /** @enum {unknown} */
-                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                            projects: number[];
-                            canExport: boolean;
-                        }[];
-                        Projects?: {
-                            id: number;
-                            name: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt?: string;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    }[];
+                    "application/json": components["schemas"]["Team"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -1661,12 +3032,7 @@ export interface operations {
                  *       "allowReportExport": true
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    showBranding?: boolean;
-                    allowReportRefresh?: boolean;
-                    allowReportExport?: boolean;
-                };
+                "application/json": components["schemas"]["CreateTeam"];
             };
         };
         responses: {
@@ -1676,30 +3042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        showBranding?: boolean;
-                        allowReportRefresh?: boolean;
-                        allowReportExport?: boolean;
-                        TeamRoles: {
-                            id: number;
-                            team_id: number;
-                            user_id: number;
-                            /** @enum {unknown} */
-                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                            projects: number[];
-                            canExport: boolean;
-                        }[];
-                        Projects?: {
-                            id: number;
-                            name: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt?: string;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["Team"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1729,30 +3072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        showBranding?: boolean;
-                        allowReportRefresh?: boolean;
-                        allowReportExport?: boolean;
-                        TeamRoles: {
-                            id: number;
-                            team_id: number;
-                            user_id: number;
-                            /** @enum {unknown} */
-                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                            projects: number[];
-                            canExport: boolean;
-                        }[];
-                        Projects?: {
-                            id: number;
-                            name: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt?: string;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["Team"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1784,12 +3104,7 @@ export interface operations {
                  *       "allowReportExport": true
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    showBranding?: boolean;
-                    allowReportRefresh?: boolean;
-                    allowReportExport?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateTeam"];
             };
         };
         responses: {
@@ -1799,30 +3114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        showBranding?: boolean;
-                        allowReportRefresh?: boolean;
-                        allowReportExport?: boolean;
-                        TeamRoles: {
-                            id: number;
-                            team_id: number;
-                            user_id: number;
-                            /** @enum {unknown} */
-                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                            projects: number[];
-                            canExport: boolean;
-                        }[];
-                        Projects?: {
-                            id: number;
-                            name: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt?: string;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    };
+                    "application/json": components["schemas"]["Team"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1852,9 +3144,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -1884,30 +3174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        showBranding?: boolean;
-                        allowReportRefresh?: boolean;
-                        allowReportExport?: boolean;
-                        TeamRoles: {
-                            id: number;
-                            team_id: number;
-                            user_id: number;
-                            /** @enum {unknown} */
-                            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                            projects: number[];
-                            canExport: boolean;
-                        }[];
-                        Projects?: {
-                            id: number;
-                            name: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt?: string;
-                        /** Format: date-time */
-                        updatedAt?: string;
-                    }[];
+                    "application/json": components["schemas"]["Team"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -1937,17 +3204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        user_id: number;
-                        name: string;
-                        email: string;
-                        /** @enum {unknown} */
-                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                        projects: number[];
-                        canExport: boolean;
-                    }[];
+                    "application/json": components["schemas"]["TeamMember"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -1980,12 +3237,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    email: string;
-                    /** @enum {unknown} */
-                    role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                    projects?: number[];
-                };
+                "application/json": components["schemas"]["AddTeamMember"];
             };
         };
         responses: {
@@ -1995,17 +3247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        user_id: number;
-                        name: string;
-                        email: string;
-                        /** @enum {unknown} */
-                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                        projects: number[];
-                        canExport: boolean;
-                    };
+                    "application/json": components["schemas"]["TeamMember"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2038,11 +3280,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                    projects?: number[];
-                };
+                "application/json": components["schemas"]["UpdateTeamMember"];
             };
         };
         responses: {
@@ -2052,17 +3290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        user_id: number;
-                        name: string;
-                        email: string;
-                        /** @enum {unknown} */
-                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                        projects: number[];
-                        canExport: boolean;
-                    };
+                    "application/json": components["schemas"]["TeamMember"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2093,9 +3321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2125,16 +3351,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @enum {unknown} */
-                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                        projects: number[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        lastUsedAt: string | null;
-                    }[];
+                    "application/json": components["schemas"]["ApiKey"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -2167,12 +3384,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @enum {unknown} */
-                    role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                    projects?: number[];
-                };
+                "application/json": components["schemas"]["CreateApiKey"];
             };
         };
         responses: {
@@ -2182,17 +3394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @enum {unknown} */
-                        role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
-                        projects: number[];
-                        /** @description Shown only in this response */
-                        token: string;
-                        /** Format: date-time */
-                        createdAt: string;
-                    };
+                    "application/json": components["schemas"]["ApiKeyWithToken"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2223,9 +3425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2253,15 +3453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @description The highest role the key acts with in any team; null: the user's own role */
-                        ceiling: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        lastUsedAt: string | null;
-                    }[];
+                    "application/json": components["schemas"]["PersonalApiKey"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -2289,10 +3481,7 @@ export interface operations {
                  *       "ceiling": "projectEditor"
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    ceiling?: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
-                };
+                "application/json": components["schemas"]["CreatePersonalApiKey"];
             };
         };
         responses: {
@@ -2302,16 +3491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        /** @description The highest role the key acts with in any team; null: the user's own role */
-                        ceiling: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** @description Shown only in this response */
-                        token: string;
-                    };
+                    "application/json": components["schemas"]["PersonalApiKeyWithToken"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2341,9 +3521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2373,110 +3551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: number[];
-                        chart_id: number | null;
-                        connection_id: number | null;
-                        main_dr_id: number | null;
-                        draft: boolean;
-                        name: string | null;
-                        type: string | null;
-                        query: string | null;
-                        datasetColor: string | null;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        legend: string | null;
-                        conditions: unknown[];
-                        fieldsSchema: {
-                            [key: string]: unknown;
-                        };
-                        excludedFields: string[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        joinSettings: {
-                            joins: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        DataRequests: {
-                            id: number;
-                            dataset_id: number;
-                            connection_id: number | null;
-                            method: string | null;
-                            route: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            body: string | null;
-                            useGlobalHeaders: boolean;
-                            query: string | null;
-                            pagination: boolean;
-                            items: string | null;
-                            itemsLimit: number | null;
-                            offset: string | null;
-                            paginationField: string | null;
-                            template: string | null;
-                            conditions: unknown[];
-                            configuration: {
-                                [key: string]: unknown;
-                            };
-                            variables: {
-                                [key: string]: unknown;
-                            };
-                            transform: {
-                                [key: string]: unknown;
-                            } | null;
-                            Connection: {
-                                id: number;
-                                name: string;
-                                type: string;
-                                subType: string | null;
-                                host?: string | null;
-                            } | null;
-                            VariableBindings: {
-                                id: number;
-                                entity_type: string;
-                                entity_id: string;
-                                name: string;
-                                type: string;
-                                default_value: string | null;
-                                required: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Dataset"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -2509,52 +3584,7 @@ export interface operations {
                  *       "legend": "Orders"
                  *     }
                  */
-                "application/json": {
-                    team_id?: unknown;
-                    project_ids?: (number | string)[];
-                    name?: string | null;
-                    legend?: string | null;
-                    connection_id?: number | null;
-                    type?: string | null;
-                    query?: string | null;
-                    datasetColor?: string | null;
-                    draft?: boolean;
-                    xAxis?: string | null;
-                    xAxisOperation?: string | null;
-                    yAxis?: string | null;
-                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dateField?: string | null;
-                    dateFormat?: string | null;
-                    conditions?: ({
-                        id?: string | number;
-                        field?: string;
-                        operator?: string;
-                        value?: unknown;
-                        displayValues?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    fieldsSchema?: {
-                        [key: string]: unknown;
-                    } | null;
-                    excludedFields?: string[] | null;
-                    configuration?: {
-                        [key: string]: unknown;
-                    } | null;
-                    joinSettings?: ({
-                        joins?: {
-                            dr_id: number;
-                            join_id: number;
-                            dr_field: string;
-                            join_field: string;
-                            alias?: string | null;
-                            type?: ("left" | "inner") | null;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                    main_dr_id?: number | null;
-                };
+                "application/json": components["schemas"]["CreateDataset"];
             };
         };
         responses: {
@@ -2564,110 +3594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: number[];
-                        chart_id: number | null;
-                        connection_id: number | null;
-                        main_dr_id: number | null;
-                        draft: boolean;
-                        name: string | null;
-                        type: string | null;
-                        query: string | null;
-                        datasetColor: string | null;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        legend: string | null;
-                        conditions: unknown[];
-                        fieldsSchema: {
-                            [key: string]: unknown;
-                        };
-                        excludedFields: string[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        joinSettings: {
-                            joins: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        DataRequests: {
-                            id: number;
-                            dataset_id: number;
-                            connection_id: number | null;
-                            method: string | null;
-                            route: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            body: string | null;
-                            useGlobalHeaders: boolean;
-                            query: string | null;
-                            pagination: boolean;
-                            items: string | null;
-                            itemsLimit: number | null;
-                            offset: string | null;
-                            paginationField: string | null;
-                            template: string | null;
-                            conditions: unknown[];
-                            configuration: {
-                                [key: string]: unknown;
-                            };
-                            variables: {
-                                [key: string]: unknown;
-                            };
-                            transform: {
-                                [key: string]: unknown;
-                            } | null;
-                            Connection: {
-                                id: number;
-                                name: string;
-                                type: string;
-                                subType: string | null;
-                                host?: string | null;
-                            } | null;
-                            VariableBindings: {
-                                id: number;
-                                entity_type: string;
-                                entity_id: string;
-                                name: string;
-                                type: string;
-                                default_value: string | null;
-                                required: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Dataset"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2712,108 +3639,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    team_id?: unknown;
-                    project_ids?: (number | string)[];
-                    name?: string | null;
-                    legend?: string | null;
-                    connection_id?: number | null;
-                    type?: string | null;
-                    query?: string | null;
-                    datasetColor?: string | null;
-                    draft?: boolean;
-                    xAxis?: string | null;
-                    xAxisOperation?: string | null;
-                    yAxis?: string | null;
-                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dateField?: string | null;
-                    dateFormat?: string | null;
-                    conditions?: ({
-                        id?: string | number;
-                        field?: string;
-                        operator?: string;
-                        value?: unknown;
-                        displayValues?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    fieldsSchema?: {
-                        [key: string]: unknown;
-                    } | null;
-                    excludedFields?: string[] | null;
-                    configuration?: {
-                        [key: string]: unknown;
-                    } | null;
-                    joinSettings?: ({
-                        joins?: {
-                            dr_id: number;
-                            join_id: number;
-                            dr_field: string;
-                            join_field: string;
-                            alias?: string | null;
-                            type?: ("left" | "inner") | null;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                    main_dr_id?: number | null;
-                    dimension?: string | null;
-                    metric?: string | null;
-                    metricOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dataRequests?: {
-                        connection_id?: number | null;
-                        method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
-                        route?: string | null;
-                        headers?: ({
-                            key: string;
-                            value: string | number | boolean | null;
-                        }[] | {
-                            [key: string]: string | number | boolean | null;
-                        }) | null;
-                        body?: string | null;
-                        useGlobalHeaders?: boolean;
-                        query?: string | null;
-                        pagination?: boolean;
-                        items?: string | null;
-                        itemsLimit?: number | null;
-                        offset?: string | null;
-                        paginationField?: string | null;
-                        template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
-                        conditions?: ({
-                            id?: string | number;
-                            field?: string;
-                            operator?: string;
-                            value?: unknown;
-                            displayValues?: boolean;
-                        } & {
-                            [key: string]: unknown;
-                        })[] | null;
-                        configuration?: {
-                            [key: string]: unknown;
-                        } | null;
-                        variables?: {
-                            [key: string]: unknown;
-                        } | null;
-                        transform?: {
-                            [key: string]: unknown;
-                        } | null;
-                        variableBindings?: {
-                            name: string;
-                            /** @enum {unknown} */
-                            type?: "string" | "number" | "boolean" | "date";
-                            default_value?: (string | number | boolean) | null;
-                            required?: boolean;
-                        }[];
-                    }[];
-                    main_dr_index?: number;
-                    variableBindings?: {
-                        name: string;
-                        /** @enum {unknown} */
-                        type?: "string" | "number" | "boolean" | "date";
-                        default_value?: (string | number | boolean) | null;
-                        required?: boolean;
-                    }[];
-                };
+                "application/json": components["schemas"]["QuickCreateDataset"];
             };
         };
         responses: {
@@ -2823,110 +3649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: number[];
-                        chart_id: number | null;
-                        connection_id: number | null;
-                        main_dr_id: number | null;
-                        draft: boolean;
-                        name: string | null;
-                        type: string | null;
-                        query: string | null;
-                        datasetColor: string | null;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        legend: string | null;
-                        conditions: unknown[];
-                        fieldsSchema: {
-                            [key: string]: unknown;
-                        };
-                        excludedFields: string[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        joinSettings: {
-                            joins: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        DataRequests: {
-                            id: number;
-                            dataset_id: number;
-                            connection_id: number | null;
-                            method: string | null;
-                            route: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            body: string | null;
-                            useGlobalHeaders: boolean;
-                            query: string | null;
-                            pagination: boolean;
-                            items: string | null;
-                            itemsLimit: number | null;
-                            offset: string | null;
-                            paginationField: string | null;
-                            template: string | null;
-                            conditions: unknown[];
-                            configuration: {
-                                [key: string]: unknown;
-                            };
-                            variables: {
-                                [key: string]: unknown;
-                            };
-                            transform: {
-                                [key: string]: unknown;
-                            } | null;
-                            Connection: {
-                                id: number;
-                                name: string;
-                                type: string;
-                                subType: string | null;
-                                host?: string | null;
-                            } | null;
-                            VariableBindings: {
-                                id: number;
-                                entity_type: string;
-                                entity_id: string;
-                                name: string;
-                                type: string;
-                                default_value: string | null;
-                                required: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Dataset"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2957,110 +3680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: number[];
-                        chart_id: number | null;
-                        connection_id: number | null;
-                        main_dr_id: number | null;
-                        draft: boolean;
-                        name: string | null;
-                        type: string | null;
-                        query: string | null;
-                        datasetColor: string | null;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        legend: string | null;
-                        conditions: unknown[];
-                        fieldsSchema: {
-                            [key: string]: unknown;
-                        };
-                        excludedFields: string[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        joinSettings: {
-                            joins: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        DataRequests: {
-                            id: number;
-                            dataset_id: number;
-                            connection_id: number | null;
-                            method: string | null;
-                            route: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            body: string | null;
-                            useGlobalHeaders: boolean;
-                            query: string | null;
-                            pagination: boolean;
-                            items: string | null;
-                            itemsLimit: number | null;
-                            offset: string | null;
-                            paginationField: string | null;
-                            template: string | null;
-                            conditions: unknown[];
-                            configuration: {
-                                [key: string]: unknown;
-                            };
-                            variables: {
-                                [key: string]: unknown;
-                            };
-                            transform: {
-                                [key: string]: unknown;
-                            } | null;
-                            Connection: {
-                                id: number;
-                                name: string;
-                                type: string;
-                                subType: string | null;
-                                host?: string | null;
-                            } | null;
-                            VariableBindings: {
-                                id: number;
-                                entity_type: string;
-                                entity_id: string;
-                                name: string;
-                                type: string;
-                                default_value: string | null;
-                                required: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Dataset"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3091,51 +3711,7 @@ export interface operations {
                  *       "legend": "Paid orders"
                  *     }
                  */
-                "application/json": {
-                    project_ids?: (number | string)[];
-                    name?: string | null;
-                    legend?: string | null;
-                    connection_id?: number | null;
-                    type?: string | null;
-                    query?: string | null;
-                    datasetColor?: string | null;
-                    draft?: boolean;
-                    xAxis?: string | null;
-                    xAxisOperation?: string | null;
-                    yAxis?: string | null;
-                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dateField?: string | null;
-                    dateFormat?: string | null;
-                    conditions?: ({
-                        id?: string | number;
-                        field?: string;
-                        operator?: string;
-                        value?: unknown;
-                        displayValues?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    fieldsSchema?: {
-                        [key: string]: unknown;
-                    } | null;
-                    excludedFields?: string[] | null;
-                    configuration?: {
-                        [key: string]: unknown;
-                    } | null;
-                    joinSettings?: ({
-                        joins?: {
-                            dr_id: number;
-                            join_id: number;
-                            dr_field: string;
-                            join_field: string;
-                            alias?: string | null;
-                            type?: ("left" | "inner") | null;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                    main_dr_id?: number | null;
-                };
+                "application/json": components["schemas"]["UpdateDataset"];
             };
         };
         responses: {
@@ -3145,110 +3721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: number[];
-                        chart_id: number | null;
-                        connection_id: number | null;
-                        main_dr_id: number | null;
-                        draft: boolean;
-                        name: string | null;
-                        type: string | null;
-                        query: string | null;
-                        datasetColor: string | null;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        legend: string | null;
-                        conditions: unknown[];
-                        fieldsSchema: {
-                            [key: string]: unknown;
-                        };
-                        excludedFields: string[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        joinSettings: {
-                            joins: unknown[];
-                        } & {
-                            [key: string]: unknown;
-                        };
-                        DataRequests: {
-                            id: number;
-                            dataset_id: number;
-                            connection_id: number | null;
-                            method: string | null;
-                            route: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            body: string | null;
-                            useGlobalHeaders: boolean;
-                            query: string | null;
-                            pagination: boolean;
-                            items: string | null;
-                            itemsLimit: number | null;
-                            offset: string | null;
-                            paginationField: string | null;
-                            template: string | null;
-                            conditions: unknown[];
-                            configuration: {
-                                [key: string]: unknown;
-                            };
-                            variables: {
-                                [key: string]: unknown;
-                            };
-                            transform: {
-                                [key: string]: unknown;
-                            } | null;
-                            Connection: {
-                                id: number;
-                                name: string;
-                                type: string;
-                                subType: string | null;
-                                host?: string | null;
-                            } | null;
-                            VariableBindings: {
-                                id: number;
-                                entity_type: string;
-                                entity_id: string;
-                                name: string;
-                                type: string;
-                                default_value: string | null;
-                                required: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Dataset"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3310,60 +3783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["DataRequest"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -3394,44 +3814,7 @@ export interface operations {
                  *       "query": "select created_at, amount, country from orders where status = {{status}}"
                  *     }
                  */
-                "application/json": {
-                    connection_id?: number | null;
-                    method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
-                    route?: string | null;
-                    headers?: ({
-                        key: string;
-                        value: string | number | boolean | null;
-                    }[] | {
-                        [key: string]: string | number | boolean | null;
-                    }) | null;
-                    body?: string | null;
-                    useGlobalHeaders?: boolean;
-                    query?: string | null;
-                    pagination?: boolean;
-                    items?: string | null;
-                    itemsLimit?: number | null;
-                    offset?: string | null;
-                    paginationField?: string | null;
-                    template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
-                    conditions?: ({
-                        id?: string | number;
-                        field?: string;
-                        operator?: string;
-                        value?: unknown;
-                        displayValues?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    configuration?: {
-                        [key: string]: unknown;
-                    } | null;
-                    variables?: {
-                        [key: string]: unknown;
-                    } | null;
-                    transform?: {
-                        [key: string]: unknown;
-                    } | null;
-                };
+                "application/json": components["schemas"]["DataRequestInput"];
             };
         };
         responses: {
@@ -3441,60 +3824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3526,60 +3856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3610,44 +3887,7 @@ export interface operations {
                  *       "query": "select * from orders where country = {{country}}"
                  *     }
                  */
-                "application/json": {
-                    connection_id?: number | null;
-                    method?: ("GET" | "POST" | "PUT" | "DELETE" | "PATCH") | null;
-                    route?: string | null;
-                    headers?: ({
-                        key: string;
-                        value: string | number | boolean | null;
-                    }[] | {
-                        [key: string]: string | number | boolean | null;
-                    }) | null;
-                    body?: string | null;
-                    useGlobalHeaders?: boolean;
-                    query?: string | null;
-                    pagination?: boolean;
-                    items?: string | null;
-                    itemsLimit?: number | null;
-                    offset?: string | null;
-                    paginationField?: string | null;
-                    template?: ("" | ("custom" | "pages" | "cursor" | "url" | "stripe")) | null;
-                    conditions?: ({
-                        id?: string | number;
-                        field?: string;
-                        operator?: string;
-                        value?: unknown;
-                        displayValues?: boolean;
-                    } & {
-                        [key: string]: unknown;
-                    })[] | null;
-                    configuration?: {
-                        [key: string]: unknown;
-                    } | null;
-                    variables?: {
-                        [key: string]: unknown;
-                    } | null;
-                    transform?: {
-                        [key: string]: unknown;
-                    } | null;
-                };
+                "application/json": components["schemas"]["DataRequestInput"];
             };
         };
         responses: {
@@ -3657,60 +3897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3742,9 +3929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3778,13 +3963,7 @@ export interface operations {
                  *       "required": false
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @enum {unknown} */
-                    type?: "string" | "number" | "boolean" | "date";
-                    default_value?: (string | number | boolean) | null;
-                    required?: boolean;
-                };
+                "application/json": components["schemas"]["CreateVariableBinding"];
             };
         };
         responses: {
@@ -3794,60 +3973,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3879,13 +4005,7 @@ export interface operations {
                  *       "default_value": "DE"
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    /** @enum {unknown} */
-                    type?: "string" | "number" | "boolean" | "date";
-                    default_value?: (string | number | boolean) | null;
-                    required?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateVariableBinding"];
             };
         };
         responses: {
@@ -3895,60 +4015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3981,60 +4048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        dataset_id: number;
-                        connection_id: number | null;
-                        method: string | null;
-                        route: string | null;
-                        headers: {
-                            key: string;
-                            value: string;
-                        }[];
-                        body: string | null;
-                        useGlobalHeaders: boolean;
-                        query: string | null;
-                        pagination: boolean;
-                        items: string | null;
-                        itemsLimit: number | null;
-                        offset: string | null;
-                        paginationField: string | null;
-                        template: string | null;
-                        conditions: unknown[];
-                        configuration: {
-                            [key: string]: unknown;
-                        };
-                        variables: {
-                            [key: string]: unknown;
-                        };
-                        transform: {
-                            [key: string]: unknown;
-                        } | null;
-                        Connection: {
-                            id: number;
-                            name: string;
-                            type: string;
-                            subType: string | null;
-                            host?: string | null;
-                        } | null;
-                        VariableBindings: {
-                            id: number;
-                            entity_type: string;
-                            entity_id: string;
-                            name: string;
-                            type: string;
-                            default_value: string | null;
-                            required: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["DataRequest"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4068,18 +4082,7 @@ export interface operations {
                  *       "limit": 100
                  *     }
                  */
-                "application/json": {
-                    variables?: {
-                        [key: string]: unknown;
-                    };
-                    filters?: unknown[] | {
-                        [key: string]: unknown;
-                    };
-                    getCache?: boolean;
-                    noSource?: boolean;
-                    limit?: number;
-                    offset?: number;
-                } | null;
+                "application/json": components["schemas"]["RunInput"];
             };
         };
         responses: {
@@ -4089,40 +4092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        options: {
-                            [key: string]: unknown;
-                        };
-                        dataRequest: {
-                            responseData: {
-                                data: unknown;
-                                configuration: unknown;
-                            };
-                            meta: {
-                                columns: ({
-                                    name: string;
-                                    type: string;
-                                } & {
-                                    [key: string]: unknown;
-                                })[];
-                                rowCount: number;
-                                /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
-                                truncated: boolean;
-                                /**
-                                 * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
-                                 * @enum {unknown}
-                                 */
-                                truncatedBy?: "rows" | "bytes" | "pages";
-                                /** @description The row limit of the run, when truncated */
-                                rowLimit?: number;
-                                /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
-                                pageLimit?: number;
-                                /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
-                                byteLimit?: number;
-                                durationMs: number;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["DataRequestRun"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4161,39 +4131,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        options: {
-                            [key: string]: unknown;
-                        };
-                        data: unknown;
-                        meta: {
-                            columns: ({
-                                name: string;
-                                type: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            rowCount: number;
-                            /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
-                            truncated: boolean;
-                            /**
-                             * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
-                             * @enum {unknown}
-                             */
-                            truncatedBy?: "rows" | "bytes" | "pages";
-                            /** @description The row limit of the run, when truncated */
-                            rowLimit?: number;
-                            /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
-                            pageLimit?: number;
-                            /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
-                            byteLimit?: number;
-                            durationMs: number;
-                        };
-                        cache: {
-                            status: string;
-                            createdAt: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["DatasetRun"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4226,18 +4164,7 @@ export interface operations {
                  *       "limit": 100
                  *     }
                  */
-                "application/json": {
-                    variables?: {
-                        [key: string]: unknown;
-                    };
-                    filters?: unknown[] | {
-                        [key: string]: unknown;
-                    };
-                    getCache?: boolean;
-                    noSource?: boolean;
-                    limit?: number;
-                    offset?: number;
-                } | null;
+                "application/json": components["schemas"]["RunInput"];
             };
         };
         responses: {
@@ -4247,196 +4174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        options: {
-                            [key: string]: unknown;
-                        };
-                        data: unknown;
-                        meta: {
-                            columns: ({
-                                name: string;
-                                type: string;
-                            } & {
-                                [key: string]: unknown;
-                            })[];
-                            rowCount: number;
-                            /** @description True when a limit cut the result (the rows are the first ones only; the source had more) */
-                            truncated: boolean;
-                            /**
-                             * @description Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
-                             * @enum {unknown}
-                             */
-                            truncatedBy?: "rows" | "bytes" | "pages";
-                            /** @description The row limit of the run, when truncated */
-                            rowLimit?: number;
-                            /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
-                            pageLimit?: number;
-                            /** @description The byte limit that cut the result, when `truncatedBy` is `bytes` */
-                            byteLimit?: number;
-                            durationMs: number;
-                        };
-                        cache: {
-                            status: string;
-                            createdAt: string;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["Error"];
-            401: components["responses"]["Error"];
-            403: components["responses"]["Error"];
-            404: components["responses"]["Error"];
-            409: components["responses"]["Error"];
-            413: components["responses"]["Error"];
-            429: components["responses"]["Error"];
-            500: components["responses"]["Error"];
-        };
-    };
-    runChart: {
-        parameters: {
-            query?: {
-                getCache?: "true" | "false" | "1" | "0";
-                noSource?: "true" | "false" | "1" | "0";
-                no_source?: "true" | "false" | "1" | "0";
-                skip_parsing?: "true" | "false" | "1" | "0";
-            };
-            header?: never;
-            path: {
-                project_id: number;
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "variables": {
-                 *         "status": "paid"
-                 *       },
-                 *       "filters": [
-                 *         {
-                 *           "field": "country",
-                 *           "operator": "is",
-                 *           "value": "FR"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": {
-                    filters?: unknown[] | {
-                        [key: string]: unknown;
-                    };
-                    variables?: {
-                        [key: string]: unknown;
-                    };
-                } | null;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                        layout: unknown;
-                        /** @description Show the legend */
-                        displayLegend: boolean;
-                        /** @description Write each value on its point or bar (line and bar charts) */
-                        dataLabels: boolean;
-                        /** @description Stack the series of a bar chart */
-                        stacked: boolean;
-                        /** @description Lay the bars of a bar chart horizontally */
-                        horizontal: boolean;
-                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                        showGrowth: boolean;
-                        /** @description A fall is the good direction: growth statuses swap positive and negative */
-                        invertGrowth: boolean;
-                        /** @description Logarithmic value axis */
-                        isLogarithmic: boolean;
-                        /** @description The text of a markdown chart */
-                        content: string | null;
-                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                        ranges: unknown;
-                        /** @description Rows per page of a table chart */
-                        defaultRowsPerPage: number | null;
-                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                        maxValue: number | null;
-                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                        minValue: number | null;
-                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                        xLabelTicks: string | null;
-                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                        pointRadius: number | null;
-                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                        dashedLastPoint: boolean;
-                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                        mode: string;
-                        /** @description Shown on the dashboard's report (its share page) */
-                        onReport: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        disabledExport: boolean | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["DatasetRun"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4481,113 +4219,7 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    /** @enum {unknown} */
-                    type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
-                    subType?: string | null;
-                    public?: boolean;
-                    shareable?: boolean;
-                    startDate?: (string) | null;
-                    endDate?: (string) | null;
-                    dateVarsFormat?: string | null;
-                    includeZeros?: boolean;
-                    currentEndDate?: boolean;
-                    fixedStartDate?: boolean;
-                    /** @enum {unknown} */
-                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
-                    autoUpdate?: number | null;
-                    draft?: boolean;
-                    disabledExport?: boolean | null;
-                    dashboardOrder?: number | null;
-                    /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                    layout?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description Show the legend */
-                    displayLegend?: boolean;
-                    /** @description Write each value on its point or bar (line and bar charts) */
-                    dataLabels?: boolean;
-                    /** @description Stack the series of a bar chart */
-                    stacked?: boolean;
-                    /** @description Lay the bars of a bar chart horizontally */
-                    horizontal?: boolean;
-                    /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                    showGrowth?: boolean;
-                    /** @description A fall is the good direction: growth statuses swap positive and negative */
-                    invertGrowth?: boolean;
-                    /** @description Logarithmic value axis */
-                    isLogarithmic?: boolean;
-                    /** @description The text of a markdown chart */
-                    content?: string | null;
-                    /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                    ranges?: unknown[] | null;
-                    /** @description Rows per page of a table chart */
-                    defaultRowsPerPage?: number | null;
-                    /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                    maxValue?: number | null;
-                    /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                    minValue?: number | null;
-                    /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                    pointRadius?: number | null;
-                    /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                    dashedLastPoint?: boolean;
-                    /**
-                     * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
-                     * @enum {unknown}
-                     */
-                    mode?: "chart" | "kpichart";
-                    /** @description Shown on the dashboard's report (its share page) */
-                    onReport?: boolean;
-                    chartDatasetConfigs: {
-                        dataset_id: number;
-                        xAxis?: string | null;
-                        xAxisOperation?: string | null;
-                        yAxis?: string | null;
-                        yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                        dateField?: string | null;
-                        dateFormat?: string | null;
-                        conditions?: {
-                            id?: string;
-                            field?: string;
-                            /** @enum {unknown} */
-                            operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
-                            value?: string | number | boolean | null;
-                            displayValues?: boolean;
-                            exposed?: boolean;
-                            items?: (string | number | boolean | null)[];
-                        }[] | null;
-                        formula?: string | null;
-                        datasetColor?: string | null;
-                        fillColor?: (string | string[]) | null;
-                        fill?: boolean;
-                        multiFill?: boolean;
-                        legend?: string | null;
-                        pointRadius?: number | null;
-                        excludedFields?: string[] | null;
-                        sort?: ("asc" | "desc") | null;
-                        columnsOrder?: string[] | null;
-                        order?: number | null;
-                        maxRecords?: number | null;
-                        goal?: number | null;
-                        configuration?: ({
-                            variables?: {
-                                name: string;
-                                value?: string | number | boolean | null;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                    }[];
-                    variables?: {
-                        [key: string]: unknown;
-                    };
-                    filters?: unknown[] | {
-                        [key: string]: unknown;
-                    };
-                };
+                "application/json": components["schemas"]["PreviewChart"];
             };
         };
         responses: {
@@ -4597,25 +4229,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The chart payload, exactly as a run of the saved chart computes it (with `truncated`, `truncatedBy`, `rowLimit` and, for bytes or pages, `byteLimit` or `pageLimit` when a limit cut it) */
-                        chartData: unknown;
-                        /** @description A limit cut the data the chart was computed from */
-                        truncated: boolean;
-                        /**
-                         * @description Which limit, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source's page cap
-                         * @enum {unknown}
-                         */
-                        truncatedBy?: "rows" | "bytes" | "pages";
-                        /** @description The row limit of the run, when truncated */
-                        rowLimit?: number;
-                        /** @description The page cap that stopped a paginating source, when `truncatedBy` is `pages` */
-                        pageLimit?: number;
-                        /** @description The byte limit that cut it, when `truncatedBy` is `bytes` */
-                        byteLimit?: number;
-                        /** @description How each dataset config was computed: grouped by the database, or by the streaming engine */
-                        paths: ("pushdown" | "stream")[];
-                    };
+                    "application/json": components["schemas"]["ChartPreview"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    runChart: {
+        parameters: {
+            query?: {
+                getCache?: "true" | "false" | "1" | "0";
+                noSource?: "true" | "false" | "1" | "0";
+                no_source?: "true" | "false" | "1" | "0";
+                skip_parsing?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "variables": {
+                 *         "status": "paid"
+                 *       },
+                 *       "filters": [
+                 *         {
+                 *           "field": "country",
+                 *           "operator": "is",
+                 *           "value": "FR"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RunChart"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Chart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4648,39 +4316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runs: {
-                            id: number;
-                            project_id: number;
-                            /** @description Set for a single-chart refresh; null for a whole dashboard */
-                            chart_id: number | null;
-                            trigger: "manual" | "schedule" | "auto";
-                            status: "success" | "partial_failure" | "failure";
-                            /** Format: date-time */
-                            startedAt: string;
-                            durationMs: number;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            charts: {
-                                chart_id: number;
-                                status: "success" | "failure";
-                                /** @description How each dataset configuration was computed; empty when served from the cache */
-                                paths: ("pushdown" | "stream")[];
-                                rowsRead: number;
-                                cacheHit: boolean;
-                                durationMs: number;
-                                error: {
-                                    code: string;
-                                    message: string;
-                                } | null;
-                            }[];
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["RefreshRunPage"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4714,39 +4350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        runs: {
-                            id: number;
-                            project_id: number;
-                            /** @description Set for a single-chart refresh; null for a whole dashboard */
-                            chart_id: number | null;
-                            trigger: "manual" | "schedule" | "auto";
-                            status: "success" | "partial_failure" | "failure";
-                            /** Format: date-time */
-                            startedAt: string;
-                            durationMs: number;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            charts: {
-                                chart_id: number;
-                                status: "success" | "failure";
-                                /** @description How each dataset configuration was computed; empty when served from the cache */
-                                paths: ("pushdown" | "stream")[];
-                                rowsRead: number;
-                                cacheHit: boolean;
-                                durationMs: number;
-                                error: {
-                                    code: string;
-                                    message: string;
-                                } | null;
-                            }[];
-                        }[];
-                        total: number;
-                        limit: number;
-                        offset: number;
-                    };
+                    "application/json": components["schemas"]["RefreshRunPage"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4777,53 +4381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        chart_id: number;
-                        project_id: number;
-                        cdc_id: string | null;
-                        name: string | null;
-                        type: string;
-                        rules: {
-                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                            value?: number;
-                        };
-                        recipients: string[];
-                        mediums: {
-                            email?: {
-                                enabled: boolean;
-                            };
-                            webhook?: {
-                                enabled: boolean;
-                                url: string;
-                            };
-                        };
-                        timeout: number;
-                        active: boolean;
-                        lastTriggeredAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
-                        webhookSecret?: string;
-                        /** @description Latest notifications, newest first (single-alert reads) */
-                        events?: {
-                            id: number;
-                            alert_id: number;
-                            chart_id: number;
-                            run_id: number | null;
-                            value: number | null;
-                            message: string;
-                            deliveries: {
-                                medium: string;
-                                ok: boolean;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    }[];
+                    "application/json": components["schemas"]["Alert"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -4850,33 +4408,22 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "type": "milestone"
+                 *       "name": "Revenue above target",
+                 *       "type": "threshold_above",
+                 *       "rules": {
+                 *         "value": 10000
+                 *       },
+                 *       "recipients": [
+                 *         "ada@example.com"
+                 *       ],
+                 *       "mediums": {
+                 *         "email": {
+                 *           "enabled": true
+                 *         }
+                 *       }
                  *     }
                  */
-                "application/json": {
-                    /** @enum {unknown} */
-                    type: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
-                    name?: string | null;
-                    cdc_id?: string | null;
-                    rules?: {
-                        /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                        value?: number;
-                    };
-                    /** @description Emails of team members */
-                    recipients?: string[];
-                    mediums?: {
-                        email?: {
-                            enabled: boolean;
-                        };
-                        webhook?: {
-                            enabled: boolean;
-                            url?: string;
-                        };
-                    };
-                    /** @description Seconds before the alert may notify again (default 600) */
-                    timeout?: number;
-                    active?: boolean;
-                };
+                "application/json": components["schemas"]["CreateAlert"];
             };
         };
         responses: {
@@ -4886,53 +4433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        chart_id: number;
-                        project_id: number;
-                        cdc_id: string | null;
-                        name: string | null;
-                        type: string;
-                        rules: {
-                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                            value?: number;
-                        };
-                        recipients: string[];
-                        mediums: {
-                            email?: {
-                                enabled: boolean;
-                            };
-                            webhook?: {
-                                enabled: boolean;
-                                url: string;
-                            };
-                        };
-                        timeout: number;
-                        active: boolean;
-                        lastTriggeredAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
-                        webhookSecret?: string;
-                        /** @description Latest notifications, newest first (single-alert reads) */
-                        events?: {
-                            id: number;
-                            alert_id: number;
-                            chart_id: number;
-                            run_id: number | null;
-                            value: number | null;
-                            message: string;
-                            deliveries: {
-                                medium: string;
-                                ok: boolean;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Alert"];
                 };
             };
             400: components["responses"]["Error"];
@@ -4964,53 +4465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        chart_id: number;
-                        project_id: number;
-                        cdc_id: string | null;
-                        name: string | null;
-                        type: string;
-                        rules: {
-                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                            value?: number;
-                        };
-                        recipients: string[];
-                        mediums: {
-                            email?: {
-                                enabled: boolean;
-                            };
-                            webhook?: {
-                                enabled: boolean;
-                                url: string;
-                            };
-                        };
-                        timeout: number;
-                        active: boolean;
-                        lastTriggeredAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
-                        webhookSecret?: string;
-                        /** @description Latest notifications, newest first (single-alert reads) */
-                        events?: {
-                            id: number;
-                            alert_id: number;
-                            chart_id: number;
-                            run_id: number | null;
-                            value: number | null;
-                            message: string;
-                            deliveries: {
-                                medium: string;
-                                ok: boolean;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Alert"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5036,31 +4491,15 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /** @example {} */
-                "application/json": {
-                    /** @enum {unknown} */
-                    type?: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
-                    name?: string | null;
-                    cdc_id?: string | null;
-                    rules?: {
-                        /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                        value?: number;
-                    };
-                    /** @description Emails of team members */
-                    recipients?: string[];
-                    mediums?: {
-                        email?: {
-                            enabled: boolean;
-                        };
-                        webhook?: {
-                            enabled: boolean;
-                            url?: string;
-                        };
-                    };
-                    /** @description Seconds before the alert may notify again (default 600) */
-                    timeout?: number;
-                    active?: boolean;
-                };
+                /**
+                 * @example {
+                 *       "rules": {
+                 *         "value": 12000
+                 *       },
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateAlert"];
             };
         };
         responses: {
@@ -5070,53 +4509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        chart_id: number;
-                        project_id: number;
-                        cdc_id: string | null;
-                        name: string | null;
-                        type: string;
-                        rules: {
-                            /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                            value?: number;
-                        };
-                        recipients: string[];
-                        mediums: {
-                            email?: {
-                                enabled: boolean;
-                            };
-                            webhook?: {
-                                enabled: boolean;
-                                url: string;
-                            };
-                        };
-                        timeout: number;
-                        active: boolean;
-                        lastTriggeredAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        /** @description HMAC-SHA256 key of the webhook signature header; shown only when it is created, "********" afterwards */
-                        webhookSecret?: string;
-                        /** @description Latest notifications, newest first (single-alert reads) */
-                        events?: {
-                            id: number;
-                            alert_id: number;
-                            chart_id: number;
-                            run_id: number | null;
-                            value: number | null;
-                            message: string;
-                            deliveries: {
-                                medium: string;
-                                ok: boolean;
-                                detail: string;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Alert"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5148,9 +4541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5180,49 +4571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        name: string;
-                        /** @description Unique slug of the dashboard, used in report URLs */
-                        brewName: string;
-                        dashboardTitle: string | null;
-                        description: string | null;
-                        backgroundColor: string | null;
-                        titleColor: string | null;
-                        headerCode: string | null;
-                        footerCode: string | null;
-                        logo: string | null;
-                        logoLink: string | null;
-                        public: boolean;
-                        passwordProtected: boolean;
-                        timezone: string | null;
-                        updateSchedule: {
-                            timezone?: string;
-                            frequency?: string;
-                            frequencyNumber?: string;
-                            time?: {
-                                hour?: number;
-                                minute?: number;
-                                second?: number;
-                                millisecond?: number;
-                            };
-                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                        } | null;
-                        lastUpdatedAt: string | null;
-                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
-                        nextUpdateAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        Charts: {
-                            id: number;
-                            name: string | null;
-                            layout: unknown;
-                        }[];
-                    }[];
+                    "application/json": components["schemas"]["ProjectSummary"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -5259,36 +4608,7 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    team_id: number;
-                    dashboardTitle?: string | null;
-                    description?: string | null;
-                    backgroundColor?: string | null;
-                    titleColor?: string | null;
-                    headerCode?: string | null;
-                    footerCode?: string | null;
-                    logo?: string | null;
-                    logoLink?: string | null;
-                    public?: boolean;
-                    passwordProtected?: boolean;
-                    password?: string | null;
-                    timezone?: string | null;
-                    updateSchedule?: {
-                        timezone?: string;
-                        /** @enum {unknown} */
-                        frequency?: "every_x_minutes" | "every_x_hours" | "every_x_days" | "daily" | "weekly";
-                        frequencyNumber?: number | string;
-                        time?: {
-                            hour?: number;
-                            minute?: number;
-                            second?: number;
-                            millisecond?: number;
-                        };
-                        dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                        daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                    } | null;
-                };
+                "application/json": components["schemas"]["CreateProject"];
             };
         };
         responses: {
@@ -5298,161 +4618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        name: string;
-                        /** @description Unique slug of the dashboard, used in report URLs */
-                        brewName: string;
-                        dashboardTitle: string | null;
-                        description: string | null;
-                        backgroundColor: string | null;
-                        titleColor: string | null;
-                        headerCode: string | null;
-                        footerCode: string | null;
-                        logo: string | null;
-                        logoLink: string | null;
-                        public: boolean;
-                        passwordProtected: boolean;
-                        timezone: string | null;
-                        updateSchedule: {
-                            timezone?: string;
-                            frequency?: string;
-                            frequencyNumber?: string;
-                            time?: {
-                                hour?: number;
-                                minute?: number;
-                                second?: number;
-                                millisecond?: number;
-                            };
-                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                        } | null;
-                        lastUpdatedAt: string | null;
-                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
-                        nextUpdateAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        Charts: {
-                            id: number;
-                            project_id: number;
-                            name: string | null;
-                            type: string | null;
-                            subType: string | null;
-                            public: boolean;
-                            shareable: boolean;
-                            /** @description Last computed chart payload (server-owned) */
-                            chartData: unknown;
-                            chartDataUpdated: string | null;
-                            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                            layout: unknown;
-                            /** @description Show the legend */
-                            displayLegend: boolean;
-                            /** @description Write each value on its point or bar (line and bar charts) */
-                            dataLabels: boolean;
-                            /** @description Stack the series of a bar chart */
-                            stacked: boolean;
-                            /** @description Lay the bars of a bar chart horizontally */
-                            horizontal: boolean;
-                            /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                            showGrowth: boolean;
-                            /** @description A fall is the good direction: growth statuses swap positive and negative */
-                            invertGrowth: boolean;
-                            /** @description Logarithmic value axis */
-                            isLogarithmic: boolean;
-                            /** @description The text of a markdown chart */
-                            content: string | null;
-                            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                            ranges: unknown;
-                            /** @description Rows per page of a table chart */
-                            defaultRowsPerPage: number | null;
-                            /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                            maxValue: number | null;
-                            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                            minValue: number | null;
-                            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                            xLabelTicks: string | null;
-                            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                            pointRadius: number | null;
-                            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                            dashedLastPoint: boolean;
-                            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                            mode: string;
-                            /** @description Shown on the dashboard's report (its share page) */
-                            onReport: boolean;
-                            startDate: string | null;
-                            endDate: string | null;
-                            dateVarsFormat: string | null;
-                            includeZeros: boolean;
-                            currentEndDate: boolean;
-                            fixedStartDate: boolean;
-                            timeInterval: string;
-                            autoUpdate: number | null;
-                            lastAutoUpdate: string | null;
-                            draft: boolean;
-                            disabledExport: boolean | null;
-                            dashboardOrder: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            ChartDatasetConfigs: {
-                                /** Format: uuid */
-                                id: string;
-                                chart_id: number;
-                                dataset_id: number;
-                                xAxis: string | null;
-                                xAxisOperation: string | null;
-                                yAxis: string | null;
-                                yAxisOperation: string | null;
-                                dateField: string | null;
-                                dateFormat: string | null;
-                                conditions: unknown[];
-                                formula: string | null;
-                                datasetColor: string | null;
-                                /** @description A colour or an array of colours (one per slice) */
-                                fillColor: unknown;
-                                fill: boolean;
-                                multiFill: boolean;
-                                legend: string | null;
-                                pointRadius: number | null;
-                                excludedFields: string[];
-                                sort: string | null;
-                                columnsOrder: string[];
-                                order: number | null;
-                                maxRecords: number | null;
-                                goal: number | null;
-                                /** @description Object; holds `variables: [{name, value}]` */
-                                configuration: unknown;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        }[];
-                        SharePolicies?: {
-                            id: number;
-                            /** @enum {unknown} */
-                            entity_type: "Project" | "Chart";
-                            entity_id: number;
-                            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                            share_string: string;
-                            /** @enum {unknown} */
-                            visibility: "private" | "disabled";
-                            params: {
-                                key: string;
-                                value: string;
-                            }[];
-                            allow_params: boolean;
-                            expires_at: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5482,161 +4648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        name: string;
-                        /** @description Unique slug of the dashboard, used in report URLs */
-                        brewName: string;
-                        dashboardTitle: string | null;
-                        description: string | null;
-                        backgroundColor: string | null;
-                        titleColor: string | null;
-                        headerCode: string | null;
-                        footerCode: string | null;
-                        logo: string | null;
-                        logoLink: string | null;
-                        public: boolean;
-                        passwordProtected: boolean;
-                        timezone: string | null;
-                        updateSchedule: {
-                            timezone?: string;
-                            frequency?: string;
-                            frequencyNumber?: string;
-                            time?: {
-                                hour?: number;
-                                minute?: number;
-                                second?: number;
-                                millisecond?: number;
-                            };
-                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                        } | null;
-                        lastUpdatedAt: string | null;
-                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
-                        nextUpdateAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        Charts: {
-                            id: number;
-                            project_id: number;
-                            name: string | null;
-                            type: string | null;
-                            subType: string | null;
-                            public: boolean;
-                            shareable: boolean;
-                            /** @description Last computed chart payload (server-owned) */
-                            chartData: unknown;
-                            chartDataUpdated: string | null;
-                            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                            layout: unknown;
-                            /** @description Show the legend */
-                            displayLegend: boolean;
-                            /** @description Write each value on its point or bar (line and bar charts) */
-                            dataLabels: boolean;
-                            /** @description Stack the series of a bar chart */
-                            stacked: boolean;
-                            /** @description Lay the bars of a bar chart horizontally */
-                            horizontal: boolean;
-                            /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                            showGrowth: boolean;
-                            /** @description A fall is the good direction: growth statuses swap positive and negative */
-                            invertGrowth: boolean;
-                            /** @description Logarithmic value axis */
-                            isLogarithmic: boolean;
-                            /** @description The text of a markdown chart */
-                            content: string | null;
-                            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                            ranges: unknown;
-                            /** @description Rows per page of a table chart */
-                            defaultRowsPerPage: number | null;
-                            /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                            maxValue: number | null;
-                            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                            minValue: number | null;
-                            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                            xLabelTicks: string | null;
-                            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                            pointRadius: number | null;
-                            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                            dashedLastPoint: boolean;
-                            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                            mode: string;
-                            /** @description Shown on the dashboard's report (its share page) */
-                            onReport: boolean;
-                            startDate: string | null;
-                            endDate: string | null;
-                            dateVarsFormat: string | null;
-                            includeZeros: boolean;
-                            currentEndDate: boolean;
-                            fixedStartDate: boolean;
-                            timeInterval: string;
-                            autoUpdate: number | null;
-                            lastAutoUpdate: string | null;
-                            draft: boolean;
-                            disabledExport: boolean | null;
-                            dashboardOrder: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            ChartDatasetConfigs: {
-                                /** Format: uuid */
-                                id: string;
-                                chart_id: number;
-                                dataset_id: number;
-                                xAxis: string | null;
-                                xAxisOperation: string | null;
-                                yAxis: string | null;
-                                yAxisOperation: string | null;
-                                dateField: string | null;
-                                dateFormat: string | null;
-                                conditions: unknown[];
-                                formula: string | null;
-                                datasetColor: string | null;
-                                /** @description A colour or an array of colours (one per slice) */
-                                fillColor: unknown;
-                                fill: boolean;
-                                multiFill: boolean;
-                                legend: string | null;
-                                pointRadius: number | null;
-                                excludedFields: string[];
-                                sort: string | null;
-                                columnsOrder: string[];
-                                order: number | null;
-                                maxRecords: number | null;
-                                goal: number | null;
-                                /** @description Object; holds `variables: [{name, value}]` */
-                                configuration: unknown;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        }[];
-                        SharePolicies?: {
-                            id: number;
-                            /** @enum {unknown} */
-                            entity_type: "Project" | "Chart";
-                            entity_id: number;
-                            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                            share_string: string;
-                            /** @enum {unknown} */
-                            visibility: "private" | "disabled";
-                            params: {
-                                key: string;
-                                value: string;
-                            }[];
-                            allow_params: boolean;
-                            expires_at: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5668,35 +4680,7 @@ export interface operations {
                  *       "timezone": "UTC"
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    dashboardTitle?: string | null;
-                    description?: string | null;
-                    backgroundColor?: string | null;
-                    titleColor?: string | null;
-                    headerCode?: string | null;
-                    footerCode?: string | null;
-                    logo?: string | null;
-                    logoLink?: string | null;
-                    public?: boolean;
-                    passwordProtected?: boolean;
-                    password?: string | null;
-                    timezone?: string | null;
-                    updateSchedule?: {
-                        timezone?: string;
-                        /** @enum {unknown} */
-                        frequency?: "every_x_minutes" | "every_x_hours" | "every_x_days" | "daily" | "weekly";
-                        frequencyNumber?: number | string;
-                        time?: {
-                            hour?: number;
-                            minute?: number;
-                            second?: number;
-                            millisecond?: number;
-                        };
-                        dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                        daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                    } | null;
-                };
+                "application/json": components["schemas"]["UpdateProject"];
             };
         };
         responses: {
@@ -5706,161 +4690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        name: string;
-                        /** @description Unique slug of the dashboard, used in report URLs */
-                        brewName: string;
-                        dashboardTitle: string | null;
-                        description: string | null;
-                        backgroundColor: string | null;
-                        titleColor: string | null;
-                        headerCode: string | null;
-                        footerCode: string | null;
-                        logo: string | null;
-                        logoLink: string | null;
-                        public: boolean;
-                        passwordProtected: boolean;
-                        timezone: string | null;
-                        updateSchedule: {
-                            timezone?: string;
-                            frequency?: string;
-                            frequencyNumber?: string;
-                            time?: {
-                                hour?: number;
-                                minute?: number;
-                                second?: number;
-                                millisecond?: number;
-                            };
-                            dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
-                            daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
-                        } | null;
-                        lastUpdatedAt: string | null;
-                        /** @description When the update schedule refreshes the dashboard next (now when it is due); null without a schedule */
-                        nextUpdateAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        Charts: {
-                            id: number;
-                            project_id: number;
-                            name: string | null;
-                            type: string | null;
-                            subType: string | null;
-                            public: boolean;
-                            shareable: boolean;
-                            /** @description Last computed chart payload (server-owned) */
-                            chartData: unknown;
-                            chartDataUpdated: string | null;
-                            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                            layout: unknown;
-                            /** @description Show the legend */
-                            displayLegend: boolean;
-                            /** @description Write each value on its point or bar (line and bar charts) */
-                            dataLabels: boolean;
-                            /** @description Stack the series of a bar chart */
-                            stacked: boolean;
-                            /** @description Lay the bars of a bar chart horizontally */
-                            horizontal: boolean;
-                            /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                            showGrowth: boolean;
-                            /** @description A fall is the good direction: growth statuses swap positive and negative */
-                            invertGrowth: boolean;
-                            /** @description Logarithmic value axis */
-                            isLogarithmic: boolean;
-                            /** @description The text of a markdown chart */
-                            content: string | null;
-                            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                            ranges: unknown;
-                            /** @description Rows per page of a table chart */
-                            defaultRowsPerPage: number | null;
-                            /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                            maxValue: number | null;
-                            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                            minValue: number | null;
-                            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                            xLabelTicks: string | null;
-                            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                            pointRadius: number | null;
-                            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                            dashedLastPoint: boolean;
-                            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                            mode: string;
-                            /** @description Shown on the dashboard's report (its share page) */
-                            onReport: boolean;
-                            startDate: string | null;
-                            endDate: string | null;
-                            dateVarsFormat: string | null;
-                            includeZeros: boolean;
-                            currentEndDate: boolean;
-                            fixedStartDate: boolean;
-                            timeInterval: string;
-                            autoUpdate: number | null;
-                            lastAutoUpdate: string | null;
-                            draft: boolean;
-                            disabledExport: boolean | null;
-                            dashboardOrder: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            ChartDatasetConfigs: {
-                                /** Format: uuid */
-                                id: string;
-                                chart_id: number;
-                                dataset_id: number;
-                                xAxis: string | null;
-                                xAxisOperation: string | null;
-                                yAxis: string | null;
-                                yAxisOperation: string | null;
-                                dateField: string | null;
-                                dateFormat: string | null;
-                                conditions: unknown[];
-                                formula: string | null;
-                                datasetColor: string | null;
-                                /** @description A colour or an array of colours (one per slice) */
-                                fillColor: unknown;
-                                fill: boolean;
-                                multiFill: boolean;
-                                legend: string | null;
-                                pointRadius: number | null;
-                                excludedFields: string[];
-                                sort: string | null;
-                                columnsOrder: string[];
-                                order: number | null;
-                                maxRecords: number | null;
-                                goal: number | null;
-                                /** @description Object; holds `variables: [{name, value}]` */
-                                configuration: unknown;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        }[];
-                        SharePolicies?: {
-                            id: number;
-                            /** @enum {unknown} */
-                            entity_type: "Project" | "Chart";
-                            entity_id: number;
-                            /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                            share_string: string;
-                            /** @enum {unknown} */
-                            visibility: "private" | "disabled";
-                            params: {
-                                key: string;
-                                value: string;
-                            }[];
-                            allow_params: boolean;
-                            expires_at: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Project"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5890,9 +4720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        removed: boolean;
-                    };
+                    "application/json": components["schemas"]["Removed"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5922,103 +4750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                        layout: unknown;
-                        /** @description Show the legend */
-                        displayLegend: boolean;
-                        /** @description Write each value on its point or bar (line and bar charts) */
-                        dataLabels: boolean;
-                        /** @description Stack the series of a bar chart */
-                        stacked: boolean;
-                        /** @description Lay the bars of a bar chart horizontally */
-                        horizontal: boolean;
-                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                        showGrowth: boolean;
-                        /** @description A fall is the good direction: growth statuses swap positive and negative */
-                        invertGrowth: boolean;
-                        /** @description Logarithmic value axis */
-                        isLogarithmic: boolean;
-                        /** @description The text of a markdown chart */
-                        content: string | null;
-                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                        ranges: unknown;
-                        /** @description Rows per page of a table chart */
-                        defaultRowsPerPage: number | null;
-                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                        maxValue: number | null;
-                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                        minValue: number | null;
-                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                        xLabelTicks: string | null;
-                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                        pointRadius: number | null;
-                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                        dashedLastPoint: boolean;
-                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                        mode: string;
-                        /** @description Shown on the dashboard's report (its share page) */
-                        onReport: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        disabledExport: boolean | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    }[];
+                    "application/json": components["schemas"]["Chart"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -6050,67 +4782,7 @@ export interface operations {
                  *       "includeZeros": true
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @enum {unknown} */
-                    type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
-                    subType?: string | null;
-                    public?: boolean;
-                    shareable?: boolean;
-                    startDate?: (string) | null;
-                    endDate?: (string) | null;
-                    dateVarsFormat?: string | null;
-                    includeZeros?: boolean;
-                    currentEndDate?: boolean;
-                    fixedStartDate?: boolean;
-                    /** @enum {unknown} */
-                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
-                    autoUpdate?: number | null;
-                    draft?: boolean;
-                    disabledExport?: boolean | null;
-                    dashboardOrder?: number | null;
-                    /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                    layout?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description Show the legend */
-                    displayLegend?: boolean;
-                    /** @description Write each value on its point or bar (line and bar charts) */
-                    dataLabels?: boolean;
-                    /** @description Stack the series of a bar chart */
-                    stacked?: boolean;
-                    /** @description Lay the bars of a bar chart horizontally */
-                    horizontal?: boolean;
-                    /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                    showGrowth?: boolean;
-                    /** @description A fall is the good direction: growth statuses swap positive and negative */
-                    invertGrowth?: boolean;
-                    /** @description Logarithmic value axis */
-                    isLogarithmic?: boolean;
-                    /** @description The text of a markdown chart */
-                    content?: string | null;
-                    /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                    ranges?: unknown[] | null;
-                    /** @description Rows per page of a table chart */
-                    defaultRowsPerPage?: number | null;
-                    /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                    maxValue?: number | null;
-                    /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                    minValue?: number | null;
-                    /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                    pointRadius?: number | null;
-                    /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                    dashedLastPoint?: boolean;
-                    /**
-                     * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
-                     * @enum {unknown}
-                     */
-                    mode?: "chart" | "kpichart";
-                    /** @description Shown on the dashboard's report (its share page) */
-                    onReport?: boolean;
-                };
+                "application/json": components["schemas"]["CreateChart"];
             };
         };
         responses: {
@@ -6120,103 +4792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                        layout: unknown;
-                        /** @description Show the legend */
-                        displayLegend: boolean;
-                        /** @description Write each value on its point or bar (line and bar charts) */
-                        dataLabels: boolean;
-                        /** @description Stack the series of a bar chart */
-                        stacked: boolean;
-                        /** @description Lay the bars of a bar chart horizontally */
-                        horizontal: boolean;
-                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                        showGrowth: boolean;
-                        /** @description A fall is the good direction: growth statuses swap positive and negative */
-                        invertGrowth: boolean;
-                        /** @description Logarithmic value axis */
-                        isLogarithmic: boolean;
-                        /** @description The text of a markdown chart */
-                        content: string | null;
-                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                        ranges: unknown;
-                        /** @description Rows per page of a table chart */
-                        defaultRowsPerPage: number | null;
-                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                        maxValue: number | null;
-                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                        minValue: number | null;
-                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                        xLabelTicks: string | null;
-                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                        pointRadius: number | null;
-                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                        dashedLastPoint: boolean;
-                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                        mode: string;
-                        /** @description Shown on the dashboard's report (its share page) */
-                        onReport: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        disabledExport: boolean | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Chart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6266,107 +4842,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @enum {unknown} */
-                    type: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
-                    subType?: string | null;
-                    public?: boolean;
-                    shareable?: boolean;
-                    startDate?: (string) | null;
-                    endDate?: (string) | null;
-                    dateVarsFormat?: string | null;
-                    includeZeros?: boolean;
-                    currentEndDate?: boolean;
-                    fixedStartDate?: boolean;
-                    /** @enum {unknown} */
-                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
-                    autoUpdate?: number | null;
-                    draft?: boolean;
-                    disabledExport?: boolean | null;
-                    dashboardOrder?: number | null;
-                    /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                    layout?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description Show the legend */
-                    displayLegend?: boolean;
-                    /** @description Write each value on its point or bar (line and bar charts) */
-                    dataLabels?: boolean;
-                    /** @description Stack the series of a bar chart */
-                    stacked?: boolean;
-                    /** @description Lay the bars of a bar chart horizontally */
-                    horizontal?: boolean;
-                    /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                    showGrowth?: boolean;
-                    /** @description A fall is the good direction: growth statuses swap positive and negative */
-                    invertGrowth?: boolean;
-                    /** @description Logarithmic value axis */
-                    isLogarithmic?: boolean;
-                    /** @description The text of a markdown chart */
-                    content?: string | null;
-                    /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                    ranges?: unknown[] | null;
-                    /** @description Rows per page of a table chart */
-                    defaultRowsPerPage?: number | null;
-                    /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                    maxValue?: number | null;
-                    /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                    minValue?: number | null;
-                    /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                    pointRadius?: number | null;
-                    /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                    dashedLastPoint?: boolean;
-                    /**
-                     * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
-                     * @enum {unknown}
-                     */
-                    mode?: "chart" | "kpichart";
-                    /** @description Shown on the dashboard's report (its share page) */
-                    onReport?: boolean;
-                    chartDatasetConfigs?: {
-                        dataset_id: number;
-                        xAxis?: string | null;
-                        xAxisOperation?: string | null;
-                        yAxis?: string | null;
-                        yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                        dateField?: string | null;
-                        dateFormat?: string | null;
-                        conditions?: {
-                            id?: string;
-                            field?: string;
-                            /** @enum {unknown} */
-                            operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
-                            value?: string | number | boolean | null;
-                            displayValues?: boolean;
-                            exposed?: boolean;
-                            items?: (string | number | boolean | null)[];
-                        }[] | null;
-                        formula?: string | null;
-                        datasetColor?: string | null;
-                        fillColor?: (string | string[]) | null;
-                        fill?: boolean;
-                        multiFill?: boolean;
-                        legend?: string | null;
-                        pointRadius?: number | null;
-                        excludedFields?: string[] | null;
-                        sort?: ("asc" | "desc") | null;
-                        columnsOrder?: string[] | null;
-                        order?: number | null;
-                        maxRecords?: number | null;
-                        goal?: number | null;
-                        configuration?: ({
-                            variables?: {
-                                name: string;
-                                value?: string | number | boolean | null;
-                            }[];
-                        } & {
-                            [key: string]: unknown;
-                        }) | null;
-                    }[];
-                };
+                "application/json": components["schemas"]["QuickCreateChart"];
             };
         };
         responses: {
@@ -6376,103 +4852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                        layout: unknown;
-                        /** @description Show the legend */
-                        displayLegend: boolean;
-                        /** @description Write each value on its point or bar (line and bar charts) */
-                        dataLabels: boolean;
-                        /** @description Stack the series of a bar chart */
-                        stacked: boolean;
-                        /** @description Lay the bars of a bar chart horizontally */
-                        horizontal: boolean;
-                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                        showGrowth: boolean;
-                        /** @description A fall is the good direction: growth statuses swap positive and negative */
-                        invertGrowth: boolean;
-                        /** @description Logarithmic value axis */
-                        isLogarithmic: boolean;
-                        /** @description The text of a markdown chart */
-                        content: string | null;
-                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                        ranges: unknown;
-                        /** @description Rows per page of a table chart */
-                        defaultRowsPerPage: number | null;
-                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                        maxValue: number | null;
-                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                        minValue: number | null;
-                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                        xLabelTicks: string | null;
-                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                        pointRadius: number | null;
-                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                        dashedLastPoint: boolean;
-                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                        mode: string;
-                        /** @description Shown on the dashboard's report (its share page) */
-                        onReport: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        disabledExport: boolean | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Chart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6503,103 +4883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                        layout: unknown;
-                        /** @description Show the legend */
-                        displayLegend: boolean;
-                        /** @description Write each value on its point or bar (line and bar charts) */
-                        dataLabels: boolean;
-                        /** @description Stack the series of a bar chart */
-                        stacked: boolean;
-                        /** @description Lay the bars of a bar chart horizontally */
-                        horizontal: boolean;
-                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                        showGrowth: boolean;
-                        /** @description A fall is the good direction: growth statuses swap positive and negative */
-                        invertGrowth: boolean;
-                        /** @description Logarithmic value axis */
-                        isLogarithmic: boolean;
-                        /** @description The text of a markdown chart */
-                        content: string | null;
-                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                        ranges: unknown;
-                        /** @description Rows per page of a table chart */
-                        defaultRowsPerPage: number | null;
-                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                        maxValue: number | null;
-                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                        minValue: number | null;
-                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                        xLabelTicks: string | null;
-                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                        pointRadius: number | null;
-                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                        dashedLastPoint: boolean;
-                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                        mode: string;
-                        /** @description Shown on the dashboard's report (its share page) */
-                        onReport: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        disabledExport: boolean | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Chart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6638,67 +4922,7 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    /** @enum {unknown} */
-                    type?: "line" | "bar" | "radar" | "polar" | "pie" | "doughnut" | "table" | "kpi" | "avg" | "gauge" | "matrix" | "markdown";
-                    subType?: string | null;
-                    public?: boolean;
-                    shareable?: boolean;
-                    startDate?: (string) | null;
-                    endDate?: (string) | null;
-                    dateVarsFormat?: string | null;
-                    includeZeros?: boolean;
-                    currentEndDate?: boolean;
-                    fixedStartDate?: boolean;
-                    /** @enum {unknown} */
-                    timeInterval?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
-                    autoUpdate?: number | null;
-                    draft?: boolean;
-                    disabledExport?: boolean | null;
-                    dashboardOrder?: number | null;
-                    /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                    layout?: {
-                        [key: string]: unknown;
-                    } | null;
-                    /** @description Show the legend */
-                    displayLegend?: boolean;
-                    /** @description Write each value on its point or bar (line and bar charts) */
-                    dataLabels?: boolean;
-                    /** @description Stack the series of a bar chart */
-                    stacked?: boolean;
-                    /** @description Lay the bars of a bar chart horizontally */
-                    horizontal?: boolean;
-                    /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                    showGrowth?: boolean;
-                    /** @description A fall is the good direction: growth statuses swap positive and negative */
-                    invertGrowth?: boolean;
-                    /** @description Logarithmic value axis */
-                    isLogarithmic?: boolean;
-                    /** @description The text of a markdown chart */
-                    content?: string | null;
-                    /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                    ranges?: unknown[] | null;
-                    /** @description Rows per page of a table chart */
-                    defaultRowsPerPage?: number | null;
-                    /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                    maxValue?: number | null;
-                    /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                    minValue?: number | null;
-                    /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                    xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
-                    /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                    pointRadius?: number | null;
-                    /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                    dashedLastPoint?: boolean;
-                    /**
-                     * @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart)
-                     * @enum {unknown}
-                     */
-                    mode?: "chart" | "kpichart";
-                    /** @description Shown on the dashboard's report (its share page) */
-                    onReport?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateChart"];
             };
         };
         responses: {
@@ -6708,103 +4932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        project_id: number;
-                        name: string | null;
-                        type: string | null;
-                        subType: string | null;
-                        public: boolean;
-                        shareable: boolean;
-                        /** @description Last computed chart payload (server-owned) */
-                        chartData: unknown;
-                        chartDataUpdated: string | null;
-                        /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
-                        layout: unknown;
-                        /** @description Show the legend */
-                        displayLegend: boolean;
-                        /** @description Write each value on its point or bar (line and bar charts) */
-                        dataLabels: boolean;
-                        /** @description Stack the series of a bar chart */
-                        stacked: boolean;
-                        /** @description Lay the bars of a bar chart horizontally */
-                        horizontal: boolean;
-                        /** @description Compare the last value with the one before it (`growth` in the chart data) */
-                        showGrowth: boolean;
-                        /** @description A fall is the good direction: growth statuses swap positive and negative */
-                        invertGrowth: boolean;
-                        /** @description Logarithmic value axis */
-                        isLogarithmic: boolean;
-                        /** @description The text of a markdown chart */
-                        content: string | null;
-                        /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
-                        ranges: unknown;
-                        /** @description Rows per page of a table chart */
-                        defaultRowsPerPage: number | null;
-                        /** @description Top of the value axis (of a gauge, when it has no ranges) */
-                        maxValue: number | null;
-                        /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
-                        minValue: number | null;
-                        /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
-                        xLabelTicks: string | null;
-                        /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
-                        pointRadius: number | null;
-                        /** @description Draw the last segment of a line chart dashed (a period still in progress) */
-                        dashedLastPoint: boolean;
-                        /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
-                        mode: string;
-                        /** @description Shown on the dashboard's report (its share page) */
-                        onReport: boolean;
-                        startDate: string | null;
-                        endDate: string | null;
-                        dateVarsFormat: string | null;
-                        includeZeros: boolean;
-                        currentEndDate: boolean;
-                        fixedStartDate: boolean;
-                        timeInterval: string;
-                        autoUpdate: number | null;
-                        lastAutoUpdate: string | null;
-                        draft: boolean;
-                        disabledExport: boolean | null;
-                        dashboardOrder: number | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                        ChartDatasetConfigs: {
-                            /** Format: uuid */
-                            id: string;
-                            chart_id: number;
-                            dataset_id: number;
-                            xAxis: string | null;
-                            xAxisOperation: string | null;
-                            yAxis: string | null;
-                            yAxisOperation: string | null;
-                            dateField: string | null;
-                            dateFormat: string | null;
-                            conditions: unknown[];
-                            formula: string | null;
-                            datasetColor: string | null;
-                            /** @description A colour or an array of colours (one per slice) */
-                            fillColor: unknown;
-                            fill: boolean;
-                            multiFill: boolean;
-                            legend: string | null;
-                            pointRadius: number | null;
-                            excludedFields: string[];
-                            sort: string | null;
-                            columnsOrder: string[];
-                            order: number | null;
-                            maxRecords: number | null;
-                            goal: number | null;
-                            /** @description Object; holds `variables: [{name, value}]` */
-                            configuration: unknown;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Chart"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6835,9 +4963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6872,46 +4998,7 @@ export interface operations {
                  *       "legend": "Revenue"
                  *     }
                  */
-                "application/json": {
-                    dataset_id: number;
-                    xAxis?: string | null;
-                    xAxisOperation?: string | null;
-                    yAxis?: string | null;
-                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dateField?: string | null;
-                    dateFormat?: string | null;
-                    conditions?: {
-                        id?: string;
-                        field?: string;
-                        /** @enum {unknown} */
-                        operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
-                        value?: string | number | boolean | null;
-                        displayValues?: boolean;
-                        exposed?: boolean;
-                        items?: (string | number | boolean | null)[];
-                    }[] | null;
-                    formula?: string | null;
-                    datasetColor?: string | null;
-                    fillColor?: (string | string[]) | null;
-                    fill?: boolean;
-                    multiFill?: boolean;
-                    legend?: string | null;
-                    pointRadius?: number | null;
-                    excludedFields?: string[] | null;
-                    sort?: ("asc" | "desc") | null;
-                    columnsOrder?: string[] | null;
-                    order?: number | null;
-                    maxRecords?: number | null;
-                    goal?: number | null;
-                    configuration?: ({
-                        variables?: {
-                            name: string;
-                            value?: string | number | boolean | null;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                };
+                "application/json": components["schemas"]["CreateChartDatasetConfig"];
             };
         };
         responses: {
@@ -6921,39 +5008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        chart_id: number;
-                        dataset_id: number;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        conditions: unknown[];
-                        formula: string | null;
-                        datasetColor: string | null;
-                        /** @description A colour or an array of colours (one per slice) */
-                        fillColor: unknown;
-                        fill: boolean;
-                        multiFill: boolean;
-                        legend: string | null;
-                        pointRadius: number | null;
-                        excludedFields: string[];
-                        sort: string | null;
-                        columnsOrder: string[];
-                        order: number | null;
-                        maxRecords: number | null;
-                        goal: number | null;
-                        /** @description Object; holds `variables: [{name, value}]` */
-                        configuration: unknown;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChartDatasetConfig"];
                 };
             };
             400: components["responses"]["Error"];
@@ -6986,46 +5041,7 @@ export interface operations {
                  *       "datasetColor": "#4E79A7"
                  *     }
                  */
-                "application/json": {
-                    dataset_id?: number;
-                    xAxis?: string | null;
-                    xAxisOperation?: string | null;
-                    yAxis?: string | null;
-                    yAxisOperation?: ("none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max") | null;
-                    dateField?: string | null;
-                    dateFormat?: string | null;
-                    conditions?: {
-                        id?: string;
-                        field?: string;
-                        /** @enum {unknown} */
-                        operator?: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
-                        value?: string | number | boolean | null;
-                        displayValues?: boolean;
-                        exposed?: boolean;
-                        items?: (string | number | boolean | null)[];
-                    }[] | null;
-                    formula?: string | null;
-                    datasetColor?: string | null;
-                    fillColor?: (string | string[]) | null;
-                    fill?: boolean;
-                    multiFill?: boolean;
-                    legend?: string | null;
-                    pointRadius?: number | null;
-                    excludedFields?: string[] | null;
-                    sort?: ("asc" | "desc") | null;
-                    columnsOrder?: string[] | null;
-                    order?: number | null;
-                    maxRecords?: number | null;
-                    goal?: number | null;
-                    configuration?: ({
-                        variables?: {
-                            name: string;
-                            value?: string | number | boolean | null;
-                        }[];
-                    } & {
-                        [key: string]: unknown;
-                    }) | null;
-                };
+                "application/json": components["schemas"]["UpdateChartDatasetConfig"];
             };
         };
         responses: {
@@ -7035,39 +5051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        chart_id: number;
-                        dataset_id: number;
-                        xAxis: string | null;
-                        xAxisOperation: string | null;
-                        yAxis: string | null;
-                        yAxisOperation: string | null;
-                        dateField: string | null;
-                        dateFormat: string | null;
-                        conditions: unknown[];
-                        formula: string | null;
-                        datasetColor: string | null;
-                        /** @description A colour or an array of colours (one per slice) */
-                        fillColor: unknown;
-                        fill: boolean;
-                        multiFill: boolean;
-                        legend: string | null;
-                        pointRadius: number | null;
-                        excludedFields: string[];
-                        sort: string | null;
-                        columnsOrder: string[];
-                        order: number | null;
-                        maxRecords: number | null;
-                        goal: number | null;
-                        /** @description Object; holds `variables: [{name, value}]` */
-                        configuration: unknown;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["ChartDatasetConfig"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7099,9 +5083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        removed: boolean;
-                    };
+                    "application/json": components["schemas"]["Removed"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7131,26 +5113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["SharePolicy"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -7180,26 +5143,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7237,16 +5181,7 @@ export interface operations {
                  *       "visibility": "private"
                  *     }
                  */
-                "application/json": {
-                    params?: {
-                        key: string;
-                        value: string;
-                    }[];
-                    allow_params?: boolean;
-                    expires_at?: string | null;
-                    /** @enum {unknown} */
-                    visibility?: "private" | "disabled";
-                };
+                "application/json": components["schemas"]["UpdateSharePolicy"];
             };
         };
         responses: {
@@ -7256,26 +5191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7306,9 +5222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7339,26 +5253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7389,26 +5284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["SharePolicy"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -7439,26 +5315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7497,16 +5354,7 @@ export interface operations {
                  *       "visibility": "private"
                  *     }
                  */
-                "application/json": {
-                    params?: {
-                        key: string;
-                        value: string;
-                    }[];
-                    allow_params?: boolean;
-                    expires_at?: string | null;
-                    /** @enum {unknown} */
-                    visibility?: "private" | "disabled";
-                };
+                "application/json": components["schemas"]["UpdateSharePolicy"];
             };
         };
         responses: {
@@ -7516,26 +5364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7567,9 +5396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        deleted: boolean;
-                    };
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7601,26 +5428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @enum {unknown} */
-                        entity_type: "Project" | "Chart";
-                        entity_id: number;
-                        /** @description Random URL-safe identifier (144 bits); the key of chart share URLs */
-                        share_string: string;
-                        /** @enum {unknown} */
-                        visibility: "private" | "disabled";
-                        params: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params: boolean;
-                        expires_at: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SharePolicy"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7650,18 +5458,7 @@ export interface operations {
                  *       "exp": "2030-01-01T00:00:00.000Z"
                  *     }
                  */
-                "application/json": {
-                    share_policy?: {
-                        params?: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params?: boolean;
-                    };
-                    /** @description ISO 8601 date-time when the token stops working; default 99999 days */
-                    exp?: string;
-                    sharePolicyId?: number;
-                } | null;
+                "application/json": components["schemas"]["CreateShareToken"];
             };
         };
         responses: {
@@ -7671,12 +5468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Signed JWT (HS256) naming the policy; re-checked against it on every use */
-                        token: string;
-                        /** @description Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=… */
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ShareToken"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7707,18 +5499,7 @@ export interface operations {
                  *       "exp": "2030-01-01T00:00:00.000Z"
                  *     }
                  */
-                "application/json": {
-                    share_policy?: {
-                        params?: {
-                            key: string;
-                            value: string;
-                        }[];
-                        allow_params?: boolean;
-                    };
-                    /** @description ISO 8601 date-time when the token stops working; default 99999 days */
-                    exp?: string;
-                    sharePolicyId?: number;
-                } | null;
+                "application/json": components["schemas"]["CreateShareToken"];
             };
         };
         responses: {
@@ -7728,12 +5509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Signed JWT (HS256) naming the policy; re-checked against it on every use */
-                        token: string;
-                        /** @description Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=… */
-                        url: string;
-                    };
+                    "application/json": components["schemas"]["ShareToken"];
                 };
             };
             400: components["responses"]["Error"];
@@ -7761,24 +5537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {unknown} */
-                        id: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        name: string;
-                        category: string;
-                        description: string;
-                        capabilities: {
-                            test: boolean;
-                            schema: boolean;
-                            query: boolean;
-                            pushdown: boolean;
-                            streaming: boolean;
-                        };
-                    }[];
+                    "application/json": components["schemas"]["ConnectionProvider"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -7808,49 +5567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: string[];
-                        oauth_id: string | null;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        active: boolean;
-                        host?: string | null;
-                        dbName?: string | null;
-                        port?: string | null;
-                        username?: string | null;
-                        password?: string | null;
-                        srv: boolean;
-                        options?: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        connectionString?: string | null;
-                        authentication?: {
-                            type?: string | null;
-                            token?: string | null;
-                            user?: string | null;
-                            pass?: string | null;
-                        } | null;
-                        firebaseServiceAccount?: {
-                            [key: string]: unknown;
-                        } | null;
-                        ssl: boolean;
-                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                        sslCa?: string | null;
-                        sslCert?: string | null;
-                        sslKey?: string | null;
-                        schema: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    }[];
+                    "application/json": components["schemas"]["Connection"][];
                 };
             };
             400: components["responses"]["Error"];
@@ -7887,39 +5604,7 @@ export interface operations {
                  *       "sslMode": "require"
                  *     }
                  */
-                "application/json": {
-                    name: string;
-                    /** @enum {unknown} */
-                    type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                    project_ids?: (number | string)[];
-                    oauth_id?: string | null;
-                    subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
-                    active?: boolean;
-                    host?: string | null;
-                    dbName?: string | null;
-                    port?: string | null;
-                    username?: string | null;
-                    password?: string | null;
-                    srv?: boolean;
-                    options?: ({
-                        [key: string]: unknown;
-                    } | unknown[]) | null;
-                    connectionString?: string | null;
-                    authentication?: {
-                        type?: string | null;
-                        token?: string | null;
-                        user?: string | null;
-                        pass?: string | null;
-                    } | null;
-                    firebaseServiceAccount?: {
-                        [key: string]: unknown;
-                    } | null;
-                    ssl?: boolean;
-                    sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                    schema?: ({
-                        [key: string]: unknown;
-                    } | unknown[]) | null;
-                };
+                "application/json": components["schemas"]["CreateConnection"];
             };
         };
         responses: {
@@ -7929,49 +5614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: string[];
-                        oauth_id: string | null;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        active: boolean;
-                        host?: string | null;
-                        dbName?: string | null;
-                        port?: string | null;
-                        username?: string | null;
-                        password?: string | null;
-                        srv: boolean;
-                        options?: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        connectionString?: string | null;
-                        authentication?: {
-                            type?: string | null;
-                            token?: string | null;
-                            user?: string | null;
-                            pass?: string | null;
-                        } | null;
-                        firebaseServiceAccount?: {
-                            [key: string]: unknown;
-                        } | null;
-                        ssl: boolean;
-                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                        sslCa?: string | null;
-                        sslCert?: string | null;
-                        sslKey?: string | null;
-                        schema: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Connection"];
                 };
             };
             400: components["responses"]["Error"];
@@ -8002,49 +5645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: string[];
-                        oauth_id: string | null;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        active: boolean;
-                        host?: string | null;
-                        dbName?: string | null;
-                        port?: string | null;
-                        username?: string | null;
-                        password?: string | null;
-                        srv: boolean;
-                        options?: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        connectionString?: string | null;
-                        authentication?: {
-                            type?: string | null;
-                            token?: string | null;
-                            user?: string | null;
-                            pass?: string | null;
-                        } | null;
-                        firebaseServiceAccount?: {
-                            [key: string]: unknown;
-                        } | null;
-                        ssl: boolean;
-                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                        sslCa?: string | null;
-                        sslCert?: string | null;
-                        sslKey?: string | null;
-                        schema: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Connection"];
                 };
             };
             400: components["responses"]["Error"];
@@ -8076,39 +5677,7 @@ export interface operations {
                  *       "password": "********"
                  *     }
                  */
-                "application/json": {
-                    name?: string;
-                    /** @enum {unknown} */
-                    type?: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                    project_ids?: (number | string)[];
-                    oauth_id?: string | null;
-                    subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
-                    active?: boolean;
-                    host?: string | null;
-                    dbName?: string | null;
-                    port?: string | null;
-                    username?: string | null;
-                    password?: string | null;
-                    srv?: boolean;
-                    options?: ({
-                        [key: string]: unknown;
-                    } | unknown[]) | null;
-                    connectionString?: string | null;
-                    authentication?: {
-                        type?: string | null;
-                        token?: string | null;
-                        user?: string | null;
-                        pass?: string | null;
-                    } | null;
-                    firebaseServiceAccount?: {
-                        [key: string]: unknown;
-                    } | null;
-                    ssl?: boolean;
-                    sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                    schema?: ({
-                        [key: string]: unknown;
-                    } | unknown[]) | null;
-                };
+                "application/json": components["schemas"]["UpdateConnection"];
             };
         };
         responses: {
@@ -8118,49 +5687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: string[];
-                        oauth_id: string | null;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        active: boolean;
-                        host?: string | null;
-                        dbName?: string | null;
-                        port?: string | null;
-                        username?: string | null;
-                        password?: string | null;
-                        srv: boolean;
-                        options?: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        connectionString?: string | null;
-                        authentication?: {
-                            type?: string | null;
-                            token?: string | null;
-                            user?: string | null;
-                            pass?: string | null;
-                        } | null;
-                        firebaseServiceAccount?: {
-                            [key: string]: unknown;
-                        } | null;
-                        ssl: boolean;
-                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                        sslCa?: string | null;
-                        sslCert?: string | null;
-                        sslKey?: string | null;
-                        schema: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Connection"];
                 };
             };
             400: components["responses"]["Error"];
@@ -8193,9 +5720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        removed: boolean;
-                    };
+                    "application/json": components["schemas"]["Removed"];
                 };
             };
             400: components["responses"]["Error"];
@@ -8226,49 +5751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        team_id: number;
-                        project_ids: string[];
-                        oauth_id: string | null;
-                        name: string;
-                        /** @enum {unknown} */
-                        type: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        /** @enum {unknown} */
-                        subType: "postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
-                        active: boolean;
-                        host?: string | null;
-                        dbName?: string | null;
-                        port?: string | null;
-                        username?: string | null;
-                        password?: string | null;
-                        srv: boolean;
-                        options?: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        connectionString?: string | null;
-                        authentication?: {
-                            type?: string | null;
-                            token?: string | null;
-                            user?: string | null;
-                            pass?: string | null;
-                        } | null;
-                        firebaseServiceAccount?: {
-                            [key: string]: unknown;
-                        } | null;
-                        ssl: boolean;
-                        sslMode: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
-                        sslCa?: string | null;
-                        sslCert?: string | null;
-                        sslKey?: string | null;
-                        schema: ({
-                            [key: string]: unknown;
-                        } | unknown[]) | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Connection"];
                 };
             };
             400: components["responses"]["Error"];
@@ -8378,22 +5861,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8402,22 +5871,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8426,22 +5881,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8450,22 +5891,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8474,22 +5901,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8498,22 +5911,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8522,22 +5921,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
             /** @description Every non-2xx answer */
@@ -8546,22 +5931,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv; charset=utf-8": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
-                        error: string;
-                        code: string;
-                        details?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
+                    "text/csv; charset=utf-8": components["schemas"]["Error"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": components["schemas"]["Error"];
                 };
             };
         };

@@ -1,0 +1,56 @@
+import { Type } from 'typebox';
+import { QueryBool, Ref } from '../../platform/http-schemas.js';
+
+const Limit = Type.Integer({ minimum: 0, maximum: 10_000_000 });
+
+export const RunBody = Type.Union([
+  Type.Object({
+    variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    filters: Type.Optional(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Record(Type.String(), Type.Unknown())])),
+    getCache: Type.Optional(Type.Boolean()),
+    noSource: Type.Optional(Type.Boolean()),
+    limit: Type.Optional(Limit),
+    offset: Type.Optional(Limit),
+  }),
+  Type.Null(),
+], { $id: 'RunInput' });
+
+export const RunQuery = Type.Object({
+  noSource: Type.Optional(QueryBool),
+  getCache: Type.Optional(QueryBool),
+  filters: Type.Optional(Type.String({ maxLength: 100_000 })),
+  variables: Type.Optional(Type.String({ maxLength: 100_000, description: 'JSON object of variable values' })),
+  limit: Type.Optional(Limit),
+  offset: Type.Optional(Limit),
+});
+
+export const RunMeta = Type.Object({
+  columns: Type.Array(Type.Object({ name: Type.String(), type: Type.String() }, { additionalProperties: true })),
+  rowCount: Type.Integer(),
+  truncated: Type.Boolean({ description: 'True when a limit cut the result (the rows are the first ones only; the source had more)' }),
+  truncatedBy: Type.Optional(
+    Type.Enum(['rows', 'bytes', 'pages'], { description: 'Which limit cut it, when truncated: the row limit, the byte limit (PLOTLINE_RESULT_MAX_MB), or a source\'s page cap' }),
+  ),
+  rowLimit: Type.Optional(Type.Integer({ description: 'The row limit of the run, when truncated' })),
+  pageLimit: Type.Optional(Type.Integer({ description: 'The page cap that stopped a paginating source, when `truncatedBy` is `pages`' })),
+  byteLimit: Type.Optional(Type.Integer({ description: 'The byte limit that cut the result, when `truncatedBy` is `bytes`' })),
+  durationMs: Type.Number(),
+}, { $id: 'RunMeta' });
+
+export const DatasetRun = Type.Object(
+  {
+    options: Type.Object({}, { additionalProperties: true }),
+    data: Type.Unknown(),
+    meta: Ref(RunMeta),
+    cache: Type.Object({ status: Type.String(), createdAt: Type.String() }),
+  },
+  { $id: 'DatasetRun', description: 'The dataset, its rows (joined and filtered), run metadata and cache status' },
+);
+
+export const DataRequestRun = Type.Object({
+  options: Type.Object({}, { additionalProperties: true }),
+  dataRequest: Type.Object({ responseData: Type.Object({ data: Type.Unknown(), configuration: Type.Unknown() }), meta: Ref(RunMeta) }),
+}, { $id: 'DataRequestRun' });
+
+/** Published under `components.schemas` (src/openapi-components.ts). */
+export const DATASET_RUN_COMPONENTS = [RunBody, RunMeta, DatasetRun, DataRequestRun];

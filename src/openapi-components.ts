@@ -1,0 +1,35 @@
+import type { TSchema } from 'typebox';
+import { ALERT_COMPONENTS } from './modules/automation/alerts-schemas.js';
+import { REFRESH_COMPONENTS } from './modules/automation/refreshes-schemas.js';
+import { CHART_COMPONENTS } from './modules/dashboards/charts-schemas.js';
+import { PROJECT_COMPONENTS } from './modules/dashboards/projects-schemas.js';
+import { PUBLIC_SHARE_COMPONENTS } from './modules/dashboards/sharing-public-schemas.js';
+import { SHARING_COMPONENTS } from './modules/dashboards/sharing-schemas.js';
+import { CONNECTION_COMPONENTS } from './modules/data/connections-schemas.js';
+import { DATASET_RUN_COMPONENTS } from './modules/data/dataset-runs-schemas.js';
+import { DATASET_COMPONENTS } from './modules/data/datasets-schemas.js';
+import { API_KEY_COMPONENTS } from './modules/identity/api-keys-schemas.js';
+import { TEAM_COMPONENTS } from './modules/identity/teams-schemas.js';
+import { USER_COMPONENTS } from './modules/identity/users-schemas.js';
+import { HTTP_COMPONENTS } from './platform/http-schemas.js';
+
+/**
+ * Every named schema of the HTTP contract (a schema with an `$id`). src/app.ts registers them on
+ * the app and on its validators, so that routes refer to them with `Ref()` (`$ref: '<$id>#'`), and
+ * /openapi.json publishes each as `components.schemas[$id]`: the names the editor's types use.
+ */
+export const COMPONENT_SCHEMAS: readonly TSchema[] = [
+  ...HTTP_COMPONENTS,
+  ...USER_COMPONENTS,
+  ...TEAM_COMPONENTS,
+  ...API_KEY_COMPONENTS,
+  ...CONNECTION_COMPONENTS,
+  ...DATASET_COMPONENTS,
+  ...DATASET_RUN_COMPONENTS,
+  ...CHART_COMPONENTS,
+  ...PROJECT_COMPONENTS,
+  ...SHARING_COMPONENTS,
+  ...PUBLIC_SHARE_COMPONENTS,
+  ...ALERT_COMPONENTS,
+  ...REFRESH_COMPONENTS,
+];
