@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { ValidationError } from '../errors/index.js';
 import { ROLES } from './authorization.js';
 
 // One reference object per schema: routes answering the same schema share one compiled serializer.
@@ -36,6 +37,18 @@ export const TeamParams = Type.Object({ team_id: Id });
 
 /** Query booleans accept true|false|1|0 only; anything else is a 400 naming the parameter. */
 export const QueryBool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
+
+/** A query parameter holding a JSON object (`?variables={"status":"paid"}`); absent or empty is undefined. */
+export function parseJsonObjectQuery(raw: string | undefined, field: string): Record<string, unknown> | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    /* reported below */
+  }
+  throw ValidationError.field(`querystring.${field}`, 'must be a JSON object of variable values');
+}
 
 export function parseQueryBool(value: Static<typeof QueryBool> | undefined, fallback = false): boolean {
   if (value === undefined) return fallback;

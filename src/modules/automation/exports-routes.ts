@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { ValidationError } from '../../errors/index.js';
 import { actorOf } from '../../platform/auth.js';
-import { Id } from '../../platform/http-schemas.js';
+import { Id, parseJsonObjectQuery } from '../../platform/http-schemas.js';
 import { SharedChartParams, SharedChartQuery, SharedDashboardHeaders, SharedDashboardParams } from '../dashboards/index.js';
 import type { ExportFile, ExportService } from './exports-service.js';
 import { CONTENT_TYPES, contentDisposition, FORMATS, type ExportFormat } from './exports-writers.js';
@@ -30,17 +29,6 @@ function send(reply: FastifyReply, format: ExportFormat, file: ExportFile) {
     if (cut.byteLimit !== undefined) reply.header('x-plotline-byte-limit', String(cut.byteLimit));
   }
   return reply.send(file.body);
-}
-
-function parseVariables(raw: string | undefined): Record<string, unknown> {
-  if (raw === undefined || raw === '') return {};
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    /* reported below */
-  }
-  throw ValidationError.field('querystring.variables', 'must be a JSON object of variable values');
 }
 
 /** Member exports (authenticated scope). */
@@ -75,7 +63,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ exports: ExportService }>
     },
     async (request, reply) => {
       const { format } = request.query;
-      const variables = parseVariables(request.query.variables);
+      const variables = parseJsonObjectQuery(request.query.variables, 'variables') ?? {};
       return send(reply, format, await exports.dataset(actorOf(request), request.params.team_id, request.params.dataset_id, variables, format));
     },
   );

@@ -9,7 +9,6 @@ export interface PublicShareLimits {
   share: number;
 }
 
-const DEFAULT_SHARE_LIMITS: PublicShareLimits = { share: 120 };
 
 const MINUTE = 60_000;
 
@@ -18,9 +17,9 @@ const MINUTE = 60_000;
  * the header is simply not read). Registered outside the authenticated scope. Dashboard password
  * attempts have their own budget, kept by the viewer for every route that carries a password.
  */
-export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer; limits?: Partial<PublicShareLimits> }> = async (app, options) => {
+export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer; limits: PublicShareLimits }> = async (app, options) => {
   const { viewer } = options;
-  const limits = { ...DEFAULT_SHARE_LIMITS, ...options.limits };
+  const { limits } = options;
   const tags = ['sharing (public)'];
 
   // Token-bearing URLs must not leak through Referer, and shared data must not sit in shared caches.

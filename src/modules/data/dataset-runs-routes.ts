@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ValidationError } from '../../errors/index.js';
 import { actorOf } from '../../platform/auth.js';
-import { Id, parseQueryBool, Ref } from '../../platform/http-schemas.js';
+import { Id, parseJsonObjectQuery, parseQueryBool, Ref } from '../../platform/http-schemas.js';
 import { parseFilters } from './dataset-runs-filters.js';
 import { DataRequestRun, DatasetRun, RunBody, RunQuery } from './dataset-runs-schemas.js';
 import type { FastifyReply } from 'fastify';
@@ -11,17 +10,6 @@ import type { DatasetRunAnswer, DatasetRunsService } from './dataset-runs-servic
 const DatasetParams = Type.Object({ team_id: Id, dataset_id: Id });
 const RequestParams = Type.Object({ team_id: Id, dataset_id: Id, id: Id });
 const runExample = { variables: { status: 'paid' }, limit: 100 };
-
-function parseVariables(raw: string | undefined): Record<string, unknown> | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    /* reported below */
-  }
-  throw ValidationError.field('querystring.variables', 'must be a JSON object of variable values');
-}
 
 /** A run goes out in chunks as it is written (the response schema documents its shape). */
 function send(reply: FastifyReply, answer: DatasetRunAnswer) {
@@ -56,7 +44,7 @@ export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsServ
         getCache: parseQueryBool(q.getCache),
         noSource: parseQueryBool(q.noSource),
         filters: parseFilters(q.filters),
-        variables: parseVariables(q.variables),
+        variables: parseJsonObjectQuery(q.variables, 'variables'),
         limit: q.limit,
         offset: q.offset,
       });
