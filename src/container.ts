@@ -172,7 +172,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const shareTokens = new ShareTokens(config.shareSecret);
   // One budget of dashboard password attempts per address and dashboard, for every route that takes a password.
   const passwordAttempts = new AttemptBudget(redis, { max: config.sharePasswordAttempts, windowMs: SHARE_PASSWORD_WINDOW_MS, prefix: 'plotline:share-password:' });
-  const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, teams: teamsRepo, computer: chartRuns, passwordAttempts, settings: {} });
+  const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, access, computer: chartRuns, passwordAttempts, settings: {} });
 
   // Refreshes: history, the scheduler and where its work runs (this process, or BullMQ with Redis).
   const refreshMetrics = new RefreshMetrics();
@@ -180,7 +180,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // Alert webhooks leave through the same address policy as HTTP sources.
   const alertHttp = new OutboundClient(new OutboundPolicy({ allowPrivateHosts: config.allowPrivateHosts }), { maxBytes: 64 * 1024 });
   const notifier = new AlertNotifier({ http: alertHttp, smtp: { url: config.smtpUrl, from: config.smtpFrom } });
-  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, teams: teamsRepo, secrets, notifier, clock, logger });
+  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, clock, logger });
   const refreshes = new RefreshService({
     history: refreshRepo,
     charts,

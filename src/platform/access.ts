@@ -12,6 +12,16 @@ export interface TeamDirectory {
   exists(teamId: number): Promise<boolean>;
   /** The dashboards of the teams. */
   projectsOf(teamIds: readonly number[]): Promise<{ id: number }[]>;
+  /** The team's settings that shared pages honour. */
+  findById(teamId: number): Promise<TeamSettings | undefined>;
+  /** The team's members, for deliveries that go only to them (alert e-mail). */
+  members(teamId: number): Promise<{ email: string }[]>;
+}
+
+/** What a team lets its shared reports show and do. */
+export interface TeamSettings {
+  showBranding: boolean;
+  allowReportExport?: boolean;
 }
 
 /**
@@ -20,6 +30,16 @@ export interface TeamDirectory {
  */
 export class AccessService {
   constructor(private readonly teams: TeamDirectory) {}
+
+  /** The team's settings, for share pages that have already decided access (no actor). */
+  teamSettings(teamId: number): Promise<TeamSettings | undefined> {
+    return this.teams.findById(teamId);
+  }
+
+  /** The e-mail addresses of the team's members (alert recipients must be among them). */
+  async memberEmails(teamId: number): Promise<Set<string>> {
+    return new Set((await this.teams.members(teamId)).map((m) => m.email.toLowerCase()));
+  }
 
   async membership(actor: Actor, teamId: number): Promise<Membership> {
     if (actor.kind === 'apiKey') {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SecretBox } from '../../crypto/secrets.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
+import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { MASK } from '../../redaction/index.js';
 import type { Chart } from '../dashboards/index.js';
@@ -16,15 +17,10 @@ import type { AlertView, CreateAlertInput, UpdateAlertInput } from './alerts-sch
 /** Chart types whose chartData has no numeric series to check. */
 const UNSUPPORTED_CHART_TYPES = new Set(['markdown', 'table', 'matrix']);
 
-/** Who may receive a team's alert e-mails (the teams module provides it). */
-export interface TeamMembers {
-  members(teamId: number): Promise<{ email: string }[]>;
-}
-
 export interface AlertsDeps {
   alerts: AlertsRepository;
   charts: ChartsService;
-  teams: TeamMembers;
+  access: AccessService;
   secrets: SecretBox;
   notifier: AlertNotifier;
   clock: () => Date;
@@ -116,7 +112,7 @@ export class AlertsService implements AlertChecker {
       deliveries.push(await this.deps.notifier.webhook(webhook.url, this.deps.secrets.decrypt(alert.webhookSecret), payload));
     }
     // Someone who has left the team since the alert was written gets nothing.
-    const members = alert.mediums.email?.enabled ? new Set((await this.deps.teams.members(alert.team_id)).map((m) => m.email.toLowerCase())) : new Set<string>();
+    const members = alert.mediums.email?.enabled ? await this.deps.access.memberEmails(alert.team_id) : new Set<string>();
     const recipients = alert.recipients.filter((email) => members.has(email));
     if (alert.mediums.email?.enabled && recipients.length > 0) {
       const text = `${message}.\n\nChart: ${chart.name ?? chart.id} (dashboard ${chart.project_id})\nAlert: ${title} (${alert.type})\nAt: ${at.toISOString()}\n`;
@@ -170,7 +166,7 @@ export class AlertsService implements AlertChecker {
 
     const recipients = input.recipients ?? current?.recipients ?? [];
     if (input.recipients !== undefined) {
-      const members = new Set((await this.deps.teams.members(teamId)).map((m) => m.email.toLowerCase()));
+      const members = await this.deps.access.memberEmails(teamId);
       const normalised = [...new Set(input.recipients.map((r) => r.trim().toLowerCase()))];
       normalised.forEach((email, i) => {
         if (!members.has(email)) throw ValidationError.field(`body.recipients.${i}`, 'is not the email of a member of this team');

@@ -1,4 +1,5 @@
 import { AppError, NotFoundError, RateLimitedError, ValidationError } from '../../errors/index.js';
+import type { AccessService, TeamSettings } from '../../platform/access.js';
 import type { Chart, ProjectRef } from './charts-repository.js';
 import type { ChartRunService } from './chart-runs-service.js';
 import { displayOf } from './chart-display.js';
@@ -11,12 +12,6 @@ import type { SharePolicyRecord, SharingRepository } from './sharing-repository.
 import type { EntityType } from './sharing-schemas.js';
 import type { ShareTokens } from './share-tokens.js';
 import { mapLimited } from '../../runtime/map-limited.js';
-
-export interface BrandingSource {
-  findById(teamId: number): Promise<TeamSettings | undefined>;
-}
-
-type TeamSettings = { showBranding: boolean; allowReportExport?: boolean };
 
 /**
  * The budget of dashboard password attempts (AttemptBudget in src/platform/rate-limit.ts): one
@@ -69,7 +64,7 @@ export interface ShareViewerDeps {
   tokens: ShareTokens;
   projects: ProjectsService;
   charts: ChartsService;
-  teams: BrandingSource;
+  access: AccessService;
   computer: ChartRunService;
   passwordAttempts: PasswordAttempts;
   settings: ViewerSettings;
@@ -143,7 +138,7 @@ export class ShareViewer {
       if (!loaded.chart.public) throw shareErrors.tokenRequired();
       assertPolicyOpen(policy);
     }
-    const team = await this.deps.teams.findById(policy.team_id);
+    const team = await this.deps.access.teamSettings(policy.team_id);
     gate?.(team);
     return { loaded, policy, team };
   }
@@ -173,7 +168,7 @@ export class ShareViewer {
     } else if (!found.public) {
       throw shareErrors.tokenRequired();
     }
-    const team = await this.deps.teams.findById(found.team_id);
+    const team = await this.deps.access.teamSettings(found.team_id);
     gate?.(team);
     if (found.passwordProtected) await this.checkPassword(found, request);
     return { found, policy, team };
