@@ -180,6 +180,11 @@ export abstract class SqlSource<C, P extends SqlPool<C>> implements Source {
     return collectRows(await this.stream(conn, request, options));
   }
 
+  /** The statement check every run passes first (statement-safety/); the one seam a test of the second line of defence overrides. */
+  protected async assertReadOnly(text: string): Promise<void> {
+    await assertReadOnlyStatement(text, this.type);
+  }
+
   async stream(conn: SourceConnection, request: DataRequestSpec, options: RunOptions = {}): Promise<RowStream> {
     const trimmed = (request.compiled?.text ?? request.query)?.trim();
     const sql = trimmed && this.statementText(trimmed);
@@ -188,7 +193,7 @@ export abstract class SqlSource<C, P extends SqlPool<C>> implements Source {
     // A read-only transaction alone is not enough: Postgres still lets COPY … TO PROGRAM, file
     // functions and large objects run; MySQL still runs DDL (it commits implicitly), INTO OUTFILE
     // and LOAD_FILE.
-    await assertReadOnlyStatement(compiled.text, this.type);
+    await this.assertReadOnly(compiled.text);
     const control = new RunControl({ timeoutMs: options.timeoutMs, signal: options.signal });
     const limits = streamLimits(options);
 

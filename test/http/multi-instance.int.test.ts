@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { TEST_PASSWORD_HASHING } from '../helpers/app.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createContainer, type Container } from '../../src/container.js';
@@ -32,7 +33,7 @@ describe('two instances on Postgres + Redis', async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'plotline-multi-'));
       const config = loadConfig({ ...keys, PLOTLINE_DATA_DIR: dir, DATABASE_URL: store.url, REDIS_URL: `${REDIS_TEST_URL.replace(/\/$/, '')}/0`, LOG_LEVEL: 'silent', PLOTLINE_TRUST_PROXY: 'true', PLOTLINE_SHARE_PASSWORD_ATTEMPTS: '3' });
       // Both instances migrate at start, concurrently, as two processes would.
-      instances.push({ dir, container: await createContainer(config), app: undefined as unknown as FastifyInstance });
+      instances.push({ dir, container: await createContainer(config, { passwordHashing: TEST_PASSWORD_HASHING }), app: undefined as unknown as FastifyInstance });
     }
     for (const instance of instances) {
       instance.app = await buildApp(instance.container, { logLevel: 'silent', defaultMetrics: false, rateLimit: { global: 100_000, auth: 5 } });

@@ -11,7 +11,7 @@ import { createContainer, type Container } from '../../src/container.js';
 import { loggerOptions } from '../../src/platform/logging.js';
 import { BullmqDispatcher } from '../../src/runtime/scheduler/bullmq-dispatcher.js';
 import { announceSkip, ownRedis, redisServerMissing, type OwnRedis } from '../helpers/services.js';
-import { buildTestApp, LogCapture, type TestApp } from '../helpers/app.js';
+import { buildTestApp, LogCapture, TEST_PASSWORD_HASHING, type TestApp } from '../helpers/app.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { createDashboard, createSourceDb, kpiValue, steppedClock, type Call, type SourceDb } from '../helpers/refresh-fixture.js';
 
@@ -128,7 +128,7 @@ describe.skipIf(skip)('two instances find the same lost claim: one enqueues it, 
       const dir = mkdtempSync(path.join(os.tmpdir(), 'plsch-lost-'));
       const config = loadConfig({ ...keys, PLOTLINE_DATA_DIR: dir, DATABASE_URL: store.url, REDIS_URL: redis.url, LOG_LEVEL: 'info' });
       const logs = new LogCapture();
-      const container = await createContainer(config, { logger: pino(loggerOptions('info'), logs), scheduler: { clock: clock.now, queuePrefix: prefix } });
+      const container = await createContainer(config, { logger: pino(loggerOptions('info'), logs), scheduler: { clock: clock.now, queuePrefix: prefix }, passwordHashing: TEST_PASSWORD_HASHING });
       instances.push({ dir, container, logs, app: await buildApp(container, { logStream: logs, defaultMetrics: false, rateLimit: { global: 100_000, auth: 100_000 } }) });
     }
   });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { TEST_PASSWORD_HASHING } from '../helpers/app.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createContainer, type Container } from '../../src/container.js';
@@ -51,7 +52,7 @@ describe.each([
         LOG_LEVEL: 'silent',
         ...(redis ? { REDIS_URL: `${REDIS_TEST_URL.replace(/\/$/, '')}/0` } : {}),
       });
-      const container = await createContainer(config, { scheduler: { clock: now, queuePrefix: prefix, tickMs: 100 } });
+      const container = await createContainer(config, { scheduler: { clock: now, queuePrefix: prefix, tickMs: 100 }, passwordHashing: TEST_PASSWORD_HASHING });
       instances.push({ dir, container, app: await buildApp(container, { logLevel: 'silent', defaultMetrics: false, rateLimit: { global: 100_000, auth: 100_000 } }) });
     }
     // Both work the queue (BullMQ) or run their own claims (embedded); the test ticks by hand.
