@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { announceSkip, probeRedis, REDIS_TEST_URL } from '../../../test/helpers/services.js';
 import type { CacheHooks } from './base-cache.js';
 import { MemoryResultCache } from './memory-cache.js';
@@ -94,7 +94,8 @@ for (const backend of BACKENDS) {
         cache.getOrCompute(key, compute, { ttlMs: 1_000, staleMs: 5_000 }),
       ]);
       expect([a.status, a.value, b.status, b.value]).toEqual(['stale', 'v1', 'stale', 'v1']);
-      await tick(100);
+      // The refresh runs in the background: wait for it to land, however loaded the machine.
+      await vi.waitFor(async () => expect(await cache.get(key)).toMatchObject({ value: 'v2' }), { timeout: 10_000, interval: 10 });
       expect(state.calls).toBe(2);
       expect(await cache.getOrCompute(key, compute, { ttlMs: 1_000, staleMs: 5_000 })).toMatchObject({ value: 'v2', status: 'hit' });
     });
@@ -152,8 +153,7 @@ for (const backend of BACKENDS) {
       clock += 1_500;
       fail = true;
       expect(await cache.getOrCompute(key, compute, { ttlMs: 1_000, staleMs: 5_000 })).toMatchObject({ value: 'v1', status: 'stale' });
-      await tick(50);
-      expect(refreshErrors).toHaveLength(1);
+      await vi.waitFor(() => expect(refreshErrors).toHaveLength(1), { timeout: 10_000, interval: 10 });
       expect(await cache.getOrCompute(key, compute, { ttlMs: 1_000, staleMs: 5_000 })).toMatchObject({ value: 'v1', status: 'stale' });
     });
   });
@@ -180,13 +180,21 @@ describe.skipIf(redisSkip)('RedisResultCache across instances', () => {
     const key = `takeover-${randomBytes(4).toString('hex')}`;
     const a = new RedisResultCache(newRedis(), { prefix, pollMs: 10 });
     const b = new RedisResultCache(newRedis(), { prefix, pollMs: 10 });
+    // A computes (so it holds the key) before B asks; B waits on A, then computes itself.
+    let started!: () => void;
+    const computing = new Promise<void>((resolve) => (started = resolve));
+    let fail!: () => void;
+    const failed = new Promise<void>((resolve) => (fail = resolve));
     const failing = async (): Promise<string> => {
-      await tick(50);
+      started();
+      await failed;
       throw new Error('instance A failed');
     };
     const first = a.getOrCompute(key, failing, { ttlMs: 5_000 });
-    await tick(10);
+    await computing;
     const second = b.getOrCompute(key, async () => 'from B', { ttlMs: 5_000 });
+    await tick(30);
+    fail();
     await expect(first).rejects.toThrow('instance A failed');
     await expect(second).resolves.toMatchObject({ value: 'from B' });
   });
