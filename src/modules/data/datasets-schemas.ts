@@ -28,6 +28,7 @@ const JoinSchema = Type.Object({
   alias: Type.Optional(Type.Union([Str(200), Type.Null()])),
   type: Type.Optional(Type.Union([Type.Enum(['left', 'inner'], { description: 'left (default): rows without a match are kept; inner: they are dropped' }), Type.Null()])),
 });
+export type Join = Static<typeof JoinSchema>;
 
 const JoinSettings = Type.Object({ joins: Type.Optional(Type.Array(JoinSchema, { maxItems: 50 })) }, { additionalProperties: true });
 
