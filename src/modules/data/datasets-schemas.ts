@@ -16,7 +16,7 @@ const QueryText = Type.String({ maxLength: MAX_QUERY_TEXT, description: `At most
 
 const Operation = Type.Enum([...OPERATIONS]);
 const Method = Type.Enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
-const BindingTypeSchema = Type.Enum(['string', 'number', 'boolean', 'date']);
+export const BindingTypeSchema = Type.Enum(['string', 'number', 'boolean', 'date']);
 
 const ProjectIds = Type.Array(Type.Union([Id, Type.String({ pattern: '^[1-9][0-9]{0,9}$' })]), { maxItems: 1000 });
 
@@ -143,6 +143,7 @@ const VariableBindingResponse = Type.Object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'VariableBinding' });
+export type VariableBindingView = Static<typeof VariableBindingResponse>;
 
 export const DataRequestResponse = Type.Object({
   id: Type.Integer(),
