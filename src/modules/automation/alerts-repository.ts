@@ -1,5 +1,7 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
+import type { AlertsTable } from '../../store/types.js';
 import type { AlertRules, AlertType } from './alerts-evaluate.js';
 import type { AlertEventView, AlertView } from './alerts-schemas.js';
 
@@ -27,24 +29,7 @@ export interface Delivery {
 /** A notification as answered, its deliveries typed by medium. */
 export type AlertEvent = Omit<AlertEventView, 'deliveries'> & { deliveries: Delivery[] };
 
-type Row = {
-  id: number;
-  team_id: number;
-  project_id: number;
-  chart_id: number;
-  cdc_id: string | null;
-  name: string | null;
-  type: string;
-  rules: unknown;
-  recipients: unknown;
-  mediums: unknown;
-  webhook_secret: string | null;
-  active: boolean | number;
-  timeout: number;
-  lastTriggeredAt: Date | string | null;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-};
+type Row = Selectable<AlertsTable>;
 
 function toAlert(row: Row): AlertRecord {
   return {
