@@ -1,43 +1,23 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
+import type { AlertsTable } from '../../store/types.js';
 import type { AlertRules, AlertType } from './alerts-evaluate.js';
+import type { AlertEventView, AlertView } from './alerts-schemas.js';
 
-export interface AlertMediums {
-  email?: { enabled: boolean };
-  webhook?: { enabled: boolean; url: string };
-}
+export type AlertMediums = AlertView['mediums'];
 
-export interface AlertRecord {
-  id: number;
+/**
+ * An alert as stored: the answered shape with its team, its type narrowed, and the webhook secret
+ * as its encrypted envelope (never part of a response).
+ */
+export type AlertRecord = Omit<AlertView, 'type' | 'webhookSecret' | 'events'> & {
   team_id: number;
-  project_id: number;
-  chart_id: number;
-  cdc_id: string | null;
-  name: string | null;
   type: AlertType;
-  rules: AlertRules;
-  recipients: string[];
-  mediums: AlertMediums;
-  /** Encrypted envelope; never part of a response. */
   webhookSecret: string | null;
-  active: boolean;
-  timeout: number;
-  lastTriggeredAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
-export interface AlertFields {
-  cdc_id?: string | null;
-  name?: string | null;
-  type?: AlertType;
-  rules?: AlertRules;
-  recipients?: string[];
-  mediums?: AlertMediums;
-  webhookSecret?: string | null;
-  active?: boolean;
-  timeout?: number;
-}
+export type AlertFields = Partial<Pick<AlertRecord, 'cdc_id' | 'name' | 'type' | 'rules' | 'recipients' | 'mediums' | 'webhookSecret' | 'active' | 'timeout'>>;
 
 export interface Delivery {
   medium: 'email' | 'webhook';
@@ -46,35 +26,10 @@ export interface Delivery {
   detail: string;
 }
 
-export interface AlertEvent {
-  id: number;
-  alert_id: number;
-  chart_id: number;
-  run_id: number | null;
-  value: number | null;
-  message: string;
-  deliveries: Delivery[];
-  createdAt: string;
-}
+/** A notification as answered, its deliveries typed by medium. */
+export type AlertEvent = Omit<AlertEventView, 'deliveries'> & { deliveries: Delivery[] };
 
-type Row = {
-  id: number;
-  team_id: number;
-  project_id: number;
-  chart_id: number;
-  cdc_id: string | null;
-  name: string | null;
-  type: string;
-  rules: unknown;
-  recipients: unknown;
-  mediums: unknown;
-  webhook_secret: string | null;
-  active: boolean | number;
-  timeout: number;
-  lastTriggeredAt: Date | string | null;
-  createdAt: Date | string;
-  updatedAt: Date | string;
-};
+type Row = Selectable<AlertsTable>;
 
 function toAlert(row: Row): AlertRecord {
   return {

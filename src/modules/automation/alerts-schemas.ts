@@ -41,6 +41,7 @@ const AlertEvent = Type.Object({
   deliveries: Type.Array(Delivery),
   createdAt: Timestamp,
 }, { $id: 'AlertEvent' });
+export type AlertEventView = Static<typeof AlertEvent>;
 
 export const Alert = Type.Object({
   id: Type.Integer(),

@@ -1,8 +1,12 @@
+import type { Static } from 'typebox';
 import type { Db } from '../../store/index.js';
 import { fromJson, toBool, toIso, toJson } from '../../store/columns.js';
+import type { ChartRunEntry as ChartRunEntrySchema, RefreshRun as RefreshRunSchema } from './refreshes-schemas.js';
 
-export type RefreshTrigger = 'manual' | 'schedule' | 'auto';
-export type RefreshStatus = 'success' | 'partial_failure' | 'failure';
+export type RefreshRun = Static<typeof RefreshRunSchema>;
+export type ChartRunEntry = Static<typeof ChartRunEntrySchema>;
+export type RefreshTrigger = RefreshRun['trigger'];
+export type RefreshStatus = RefreshRun['status'];
 export type ClaimKind = 'dashboard' | 'chart';
 
 /** A claimed period: which dashboard or chart, which period, whose team. */
@@ -22,40 +26,7 @@ export interface EnqueuedClaim extends ClaimKey {
 /** Claims per statement (SQLite allows 32,766 bound values; seven per row). */
 const CLAIM_CHUNK = 500;
 
-export interface ChartRunEntry {
-  chart_id: number;
-  status: 'success' | 'failure';
-  /** How each dataset configuration was computed; empty when served from the cache. */
-  paths: ('pushdown' | 'stream')[];
-  rowsRead: number;
-  cacheHit: boolean;
-  durationMs: number;
-  error: { code: string; message: string } | null;
-}
-
-export interface RefreshRun {
-  id: number;
-  project_id: number;
-  chart_id: number | null;
-  trigger: RefreshTrigger;
-  status: RefreshStatus;
-  startedAt: string;
-  durationMs: number;
-  error: { code: string; message: string } | null;
-  charts: ChartRunEntry[];
-}
-
-export interface NewRefreshRun {
-  team_id: number;
-  project_id: number;
-  chart_id: number | null;
-  trigger: RefreshTrigger;
-  status: RefreshStatus;
-  startedAt: string;
-  durationMs: number;
-  error: { code: string; message: string } | null;
-  charts: ChartRunEntry[];
-}
+export type NewRefreshRun = Omit<RefreshRun, 'id'> & { team_id: number };
 
 /** A dashboard with a schedule, as the scheduler needs it. */
 export interface ScheduledDashboard {

@@ -3,7 +3,7 @@ import { QueryBool, Ref, Timestamp } from '../../platform/http-schemas.js';
 
 const Failure = Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]);
 
-const ChartRunEntry = Type.Object({
+export const ChartRunEntry = Type.Object({
   chart_id: Type.Integer(),
   status: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
   paths: Type.Array(Type.Union([Type.Literal('pushdown'), Type.Literal('stream')]), { description: 'How each dataset configuration was computed; empty when served from the cache' }),
@@ -13,7 +13,7 @@ const ChartRunEntry = Type.Object({
   error: Failure,
 }, { $id: 'RefreshRunChart' });
 
-const RefreshRun = Type.Object({
+export const RefreshRun = Type.Object({
   id: Type.Integer(),
   project_id: Type.Integer(),
   chart_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Set for a single-chart refresh; null for a whole dashboard' }),
@@ -37,7 +37,6 @@ export const RunPageQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
 });
 
-/** Published under `components.schemas` (src/openapi-components.ts). */
 /** `POST /project/{pid}/chart/{id}/query`: runtime filters and variables (either makes the run an answer only, never saved). */
 export const RunChartBody = Type.Union([
   Type.Object({
@@ -55,4 +54,5 @@ export const RunChartQuery = Type.Object({
   skip_parsing: Type.Optional(QueryBool),
 });
 
+/** Published under `components.schemas` (src/openapi-components.ts). */
 export const REFRESH_COMPONENTS = [ChartRunEntry, RefreshRun, RunPage, RunChartBody];

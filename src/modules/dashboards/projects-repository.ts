@@ -14,23 +14,8 @@ export type UpdateSchedule = StoredSchedule;
  */
 export type Project = Omit<Static<typeof ProjectHead>, 'nextUpdateAt'>;
 
-/** Writable columns, already validated and normalised by the service. */
-export interface ProjectFields {
-  name?: string;
-  dashboardTitle?: string | null;
-  description?: string | null;
-  backgroundColor?: string | null;
-  titleColor?: string | null;
-  headerCode?: string | null;
-  footerCode?: string | null;
-  logo?: string | null;
-  logoLink?: string | null;
-  public?: boolean;
-  passwordProtected?: boolean;
-  passwordHash?: string | null;
-  timezone?: string | null;
-  updateSchedule?: UpdateSchedule | null;
-}
+/** Writable columns, already validated and normalised by the service; the password only as its hash. */
+export type ProjectFields = Partial<Omit<Project, 'id' | 'team_id' | 'brewName' | 'lastUpdatedAt' | 'createdAt' | 'updatedAt'> & { passwordHash: string | null }>;
 
 type ProjectRow = Selectable<ProjectsTable>;
 

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { SecretBox } from '../../crypto/secrets.js';
 import { ValidationError } from '../../errors/index.js';
-import { CONNECTION_SECRET_FIELDS, MASK, MaskWithoutValue, restoreConnectionString, restoreTree } from '../../redaction/index.js';
+import { CONNECTION_SECRET_FIELDS, MASK, type ConnectionSecretField, MaskWithoutValue, restoreConnectionString, restoreTree } from '../../redaction/index.js';
 import { isConnectionSubType, type ConnectionSubType, type ConnectionType } from '../../sources/index.js';
 import type { ConnectionRecord, ConnectionWrite } from './connections-repository.js';
 import type { AuthenticationInput, ConnectionUpdateBody, NewConnectionBody, SslMode } from './connections-schemas.js';
@@ -9,42 +9,32 @@ import type { AuthenticationInput, ConnectionUpdateBody, NewConnectionBody, SslM
 /** Credentials of an API connection as written and stored (decrypted): the body schema. */
 export type Authentication = Static<typeof AuthenticationInput>;
 
-/**
- * A connection with every secret decrypted, for the code that talks to the data source.
- * Never serialize it into a response or a log line.
- */
-export interface RunnableConnection {
-  id: number;
-  team_id: number;
-  project_ids: number[];
-  oauth_id: string | null;
-  name: string;
-  type: ConnectionType;
-  subType: ConnectionSubType;
-  active: boolean;
-  host: string | null;
-  dbName: string | null;
-  port: string | null;
-  username: string | null;
+/** What each secret column holds once decrypted. */
+interface DecryptedValues {
   password: string | null;
-  srv: boolean;
   /** Object or array, as the client wrote it (API global headers, driver options). */
   options: unknown;
   connectionString: string | null;
   authentication: Authentication | null;
   firebaseServiceAccount: Record<string, unknown> | null;
-  ssl: boolean;
-  sslMode: SslMode | null;
-  /** PEM contents of the uploaded files, and their original names. */
-  sslCa: string | null;
-  sslCert: string | null;
+  /** PEM contents of the uploaded key (the certificates are not secret). */
   sslKey: string | null;
-  sslCaName: string | null;
-  sslCertName: string | null;
-  sslKeyName: string | null;
-  schema: unknown;
-  updatedAt: string;
 }
+
+/** Indexing by the field list makes a secret column without a decrypted type a compile error. */
+type DecryptedSecrets = { [F in ConnectionSecretField]: DecryptedValues[F] };
+
+/**
+ * A connection with every secret decrypted, for the code that talks to the data source: the stored
+ * record with its secret columns replaced and its kinds narrowed. Never serialize it into a
+ * response or a log line.
+ */
+export type RunnableConnection = Omit<ConnectionRecord, ConnectionSecretField | 'type' | 'subType' | 'sslMode'> &
+  DecryptedSecrets & {
+    type: ConnectionType;
+    subType: ConnectionSubType;
+    sslMode: SslMode | null;
+  };
 
 /**
  * The secrets of connections, and only them: decrypts a stored connection for the code that talks
@@ -56,35 +46,21 @@ export class ConnectionSecrets {
 
   decrypt(record: ConnectionRecord): RunnableConnection {
     const type = record.type as ConnectionType;
-    return {
-      id: record.id,
-      team_id: record.team_id,
-      project_ids: record.project_ids,
-      oauth_id: record.oauth_id,
-      name: record.name,
-      type,
-      subType: isConnectionSubType(record.subType) ? record.subType : type,
-      active: record.active,
-      host: record.host,
-      dbName: record.dbName,
-      port: record.port,
-      username: record.username,
+    // Typed on its own so that every secret column must be decrypted here, not carried over by the spread.
+    const secrets: DecryptedSecrets = {
       password: this.box.decryptNullable(record.password),
-      srv: record.srv,
       options: this.decryptJson<unknown>(record.options),
       connectionString: this.box.decryptNullable(record.connectionString),
       authentication: this.decryptJson<Authentication>(record.authentication),
       firebaseServiceAccount: this.decryptJson<Record<string, unknown>>(record.firebaseServiceAccount),
-      ssl: record.ssl,
-      sslMode: record.sslMode as SslMode | null,
-      sslCa: record.sslCa,
-      sslCert: record.sslCert,
       sslKey: this.box.decryptNullable(record.sslKey),
-      sslCaName: record.sslCaName,
-      sslCertName: record.sslCertName,
-      sslKeyName: record.sslKeyName,
-      schema: record.schema,
-      updatedAt: record.updatedAt,
+    };
+    return {
+      ...record,
+      ...secrets,
+      type,
+      subType: isConnectionSubType(record.subType) ? record.subType : type,
+      sslMode: record.sslMode as SslMode | null,
     };
   }
 

@@ -4,43 +4,24 @@ import type { Db } from '../../store/index.js';
 import type { ConnectionsTable } from '../../store/types.js';
 import { CONNECTION_SECRET_FIELDS } from '../../redaction/index.js';
 
+type Row = Selectable<ConnectionsTable>;
+
 /**
- * A connection as stored. Secret columns (`password`, `options`, `connectionString`,
- * `authentication`, `firebaseServiceAccount`, `sslKey`) hold SecretBox envelopes; this layer
- * never sees plaintext for them and never decrypts.
+ * A connection as stored: its row with the portable columns read (booleans, JSON, timestamps).
+ * Secret columns (`password`, `options`, `connectionString`, `authentication`,
+ * `firebaseServiceAccount`, `sslKey`) hold SecretBox envelopes; this layer never sees plaintext
+ * for them and never decrypts.
  */
-export interface ConnectionRecord {
-  id: number;
-  team_id: number;
+export type ConnectionRecord = Omit<Row, 'project_ids' | 'active' | 'srv' | 'ssl' | 'schema' | 'schemaUpdatedAt' | 'createdAt' | 'updatedAt'> & {
   project_ids: number[];
-  oauth_id: string | null;
-  name: string;
-  type: string;
-  subType: string | null;
   active: boolean;
-  host: string | null;
-  dbName: string | null;
-  port: string | null;
-  username: string | null;
-  password: string | null;
   srv: boolean;
-  options: string | null;
-  connectionString: string | null;
-  authentication: string | null;
-  firebaseServiceAccount: string | null;
   ssl: boolean;
-  sslMode: string | null;
-  sslCa: string | null;
-  sslCaName: string | null;
-  sslCert: string | null;
-  sslCertName: string | null;
-  sslKey: string | null;
-  sslKeyName: string | null;
   schema: unknown;
   schemaUpdatedAt: string | null;
   createdAt: string;
   updatedAt: string;
-}
+};
 
 /** Columns a write may set; `project_ids` and `schema` are plain values, the rest as stored. */
 export type ConnectionWrite = Partial<Omit<ConnectionRecord, 'id' | 'team_id' | 'createdAt' | 'updatedAt' | 'schemaUpdatedAt'>>;
@@ -48,8 +29,6 @@ export type ConnectionWrite = Partial<Omit<ConnectionRecord, 'id' | 'team_id' | 
 /** Text columns that may hold SecretBox envelopes, per table, for key rotation. */
 const CONNECTION_SECRET_COLUMNS = CONNECTION_SECRET_FIELDS;
 const DATA_REQUEST_SECRET_COLUMNS = ['headers', 'body'] as const;
-
-type Row = Selectable<ConnectionsTable>;
 
 function toRecord(row: Row): ConnectionRecord {
   return {

@@ -1,52 +1,27 @@
+import type { Static } from 'typebox';
 import type { Selectable } from 'kysely';
 import type { SecretBox } from '../../crypto/secrets.js';
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { DataRequestsTable, VariableBindingsTable } from '../../store/types.js';
+import type { BindingTypeSchema, DataRequestView, VariableBindingView } from './datasets-schemas.js';
 
-export interface Header {
-  key: string;
-  value: string;
-}
+export type Header = DataRequestRecord['headers'][number];
 
-export type BindingType = 'string' | 'number' | 'boolean' | 'date';
+export type BindingType = Static<typeof BindingTypeSchema>;
 
-export interface VariableBinding {
-  id: number;
-  entity_type: string;
-  entity_id: string;
-  name: string;
-  type: BindingType;
-  default_value: string | null;
-  required: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A binding as answered, its `type` narrowed to what the bodies accept. */
+export type VariableBinding = Omit<VariableBindingView, 'type'> & { type: BindingType };
 
-/** A data request as stored, with secrets DECRYPTED: only services see this shape. */
-export interface DataRequestRecord {
-  id: number;
-  dataset_id: number;
-  connection_id: number | null;
-  method: string | null;
-  route: string | null;
-  headers: Header[];
-  body: string | null;
-  useGlobalHeaders: boolean;
-  query: string | null;
-  pagination: boolean;
-  items: string | null;
-  itemsLimit: number | null;
-  offset: string | null;
-  paginationField: string | null;
-  template: string | null;
-  conditions: unknown[];
+/**
+ * A data request as stored, with secrets DECRYPTED: only services see this shape. The answered
+ * shape without its connection and bindings; the free-form objects stay indexable.
+ */
+export type DataRequestRecord = Omit<DataRequestView, 'Connection' | 'VariableBindings' | 'configuration' | 'variables' | 'transform'> & {
   configuration: Record<string, unknown>;
   variables: Record<string, unknown>;
   transform: Record<string, unknown> | null;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 export type DataRequestFields = Omit<DataRequestRecord, 'id' | 'dataset_id' | 'createdAt' | 'updatedAt'>;
 

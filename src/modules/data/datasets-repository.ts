@@ -2,44 +2,18 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
 import type { DatasetsTable } from '../../store/types.js';
+import type { DatasetView, Join } from './datasets-schemas.js';
 
-export interface Join {
-  dr_id: number;
-  join_id: number;
-  dr_field: string;
-  join_field: string;
-  alias?: string | null;
-  type?: 'left' | 'inner' | null;
-}
-
-export interface DatasetRecord {
-  id: number;
-  team_id: number;
-  project_ids: number[];
-  chart_id: number | null;
-  connection_id: number | null;
-  main_dr_id: number | null;
-  draft: boolean;
-  name: string | null;
-  type: string | null;
-  query: string | null;
-  datasetColor: string | null;
-  xAxis: string | null;
-  xAxisOperation: string | null;
-  yAxis: string | null;
-  yAxisOperation: string | null;
-  dateField: string | null;
-  dateFormat: string | null;
-  legend: string | null;
-  conditions: unknown[];
+/**
+ * A dataset as stored: the answered shape without its requests and bindings, plus the `version`
+ * the result cache keys on. The free-form objects stay indexable, and joins keep their own shape.
+ */
+export type DatasetRecord = Omit<DatasetView, 'DataRequests' | 'VariableBindings' | 'fieldsSchema' | 'configuration' | 'joinSettings'> & {
   fieldsSchema: Record<string, unknown>;
-  excludedFields: string[];
   configuration: Record<string, unknown>;
   joinSettings: { joins: Join[] } & Record<string, unknown>;
   version: number;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 export type DatasetFields = Omit<DatasetRecord, 'id' | 'team_id' | 'version' | 'createdAt' | 'updatedAt'>;
 

@@ -16,7 +16,7 @@ const QueryText = Type.String({ maxLength: MAX_QUERY_TEXT, description: `At most
 
 const Operation = Type.Enum([...OPERATIONS]);
 const Method = Type.Enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
-const BindingTypeSchema = Type.Enum(['string', 'number', 'boolean', 'date']);
+export const BindingTypeSchema = Type.Enum(['string', 'number', 'boolean', 'date']);
 
 const ProjectIds = Type.Array(Type.Union([Id, Type.String({ pattern: '^[1-9][0-9]{0,9}$' })]), { maxItems: 1000 });
 
@@ -28,6 +28,7 @@ const JoinSchema = Type.Object({
   alias: Type.Optional(Type.Union([Str(200), Type.Null()])),
   type: Type.Optional(Type.Union([Type.Enum(['left', 'inner'], { description: 'left (default): rows without a match are kept; inner: they are dropped' }), Type.Null()])),
 });
+export type Join = Static<typeof JoinSchema>;
 
 const JoinSettings = Type.Object({ joins: Type.Optional(Type.Array(JoinSchema, { maxItems: 50 })) }, { additionalProperties: true });
 
@@ -142,6 +143,7 @@ const VariableBindingResponse = Type.Object({
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'VariableBinding' });
+export type VariableBindingView = Static<typeof VariableBindingResponse>;
 
 export const DataRequestResponse = Type.Object({
   id: Type.Integer(),

@@ -7,8 +7,8 @@ import type { Db } from '../../store/index.js';
 import type { BindingType, DataRequestFields, DataRequestRecord, DataRequestsRepository, VariableBinding } from './data-requests-repository.js';
 import { bindingDefault, bindingName, dataRequestView, normalizeHeaders } from './data-requests-views.js';
 import type { Static } from 'typebox';
-import type { DatasetFields, DatasetRecord, DatasetsRepository, Join } from './datasets-repository.js';
-import type { BindingBody, DataRequestBody, DataRequestView, DatasetView, QuickCreateDataset, UpdateDataset } from './datasets-schemas.js';
+import type { DatasetFields, DatasetRecord, DatasetsRepository } from './datasets-repository.js';
+import type { BindingBody, DataRequestBody, DataRequestView, DatasetView, Join, QuickCreateDataset, UpdateDataset } from './datasets-schemas.js';
 
 
 /** Bodies as their schemas describe them; `null` clears a field. */

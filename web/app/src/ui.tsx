@@ -31,6 +31,16 @@ export function ErrorBox({ error, retry }: { error: string | Error | null; retry
   );
 }
 
+/** What an action just did, announced to screen readers; nothing without a message. */
+export function Success({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p className="success" role="status">
+      {message}
+    </p>
+  );
+}
+
 /** Loading / error / ready in one place, so every screen shows all three. */
 export function Load<T>({ query, what, children }: { query: UseQueryResult<T>; what: string; children: (data: T) => ReactNode }) {
   if (query.isPending) return <Loading what={what} />;

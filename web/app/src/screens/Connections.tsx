@@ -5,7 +5,7 @@ import { oneOf } from '../api/narrow';
 import { connectionsQuery, keys, providersQuery } from '../api/queries';
 import type { Connection, ConnectionBody, ConnectionProvider } from '../api/types';
 import { useSession } from '../session';
-import { Empty, ErrorBox, Field, Load, mutationsState } from '../ui';
+import { Empty, ErrorBox, Field, Load, mutationsState, Success } from '../ui';
 
 const FILE_LABELS = { sslCa: 'CA certificate', sslCert: 'Client certificate', sslKey: 'Client key' } as const;
 type FilePart = keyof typeof FILE_LABELS;
@@ -213,16 +213,8 @@ function ConnectionForm({ providers, connection, onSaved, onDone }: { providers:
         </fieldset>
       ) : null}
       <ErrorBox error={error} />
-      {uploaded ? (
-        <p className="success" role="status">
-          {uploaded}
-        </p>
-      ) : null}
-      {testResult ? (
-        <p className="success" role="status">
-          {testResult}
-        </p>
-      ) : null}
+      <Success message={uploaded} />
+      <Success message={testResult} />
       <div className="actions">
         <button type="submit" className="primary" disabled={busy}>
           Save connection

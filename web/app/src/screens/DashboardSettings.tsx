@@ -4,7 +4,7 @@ import { api, ok } from '../api/client';
 import { keys } from '../api/queries';
 import type { Project, ScheduleUpdate } from '../api/types';
 import { useSession } from '../session';
-import { ErrorBox, Field } from '../ui';
+import { ErrorBox, Field, Success } from '../ui';
 
 type Frequency = NonNullable<ScheduleUpdate['frequency']>;
 type Weekday = Exclude<NonNullable<ScheduleUpdate['dayOfWeek']>, number>;
@@ -139,11 +139,7 @@ export function DashboardSettings({ project }: { project: Project }) {
         </p>
       </fieldset>
       <ErrorBox error={save.error} />
-      {saved ? (
-        <p className="success" role="status">
-          Settings saved.
-        </p>
-      ) : null}
+      <Success message={saved ? 'Settings saved.' : null} />
       <button type="submit" className="primary" disabled={save.isPending}>
         Save settings
       </button>

@@ -4,7 +4,7 @@ import { api, ok } from '../api/client';
 import { dataRequestsQuery, datasetQuery, keys } from '../api/queries';
 import type { DataRequest, Dataset, RunResult } from '../api/types';
 import { useSession } from '../session';
-import { Empty, ErrorBox, Load, mutationsState } from '../ui';
+import { Empty, ErrorBox, Load, mutationsState, Success } from '../ui';
 import { Joins } from './Joins';
 import { RunPreview } from './RunPreview';
 import { SqlEditor } from './SqlEditor';
@@ -114,11 +114,7 @@ function Editor({ dataset, request }: { dataset: Dataset; request: DataRequest }
           </div>
         ) : null}
         <ErrorBox error={error} />
-        {message ? (
-          <p className="success" role="status">
-            {message}
-          </p>
-        ) : null}
+        <Success message={message} />
         <div className="actions">
           <button type="button" className="primary" onClick={() => save.mutate()} disabled={busy}>
             Save dataset

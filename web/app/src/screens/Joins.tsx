@@ -5,7 +5,7 @@ import { joinsOf, oneOf } from '../api/narrow';
 import { connectionsQuery, keys, requestColumnsQuery } from '../api/queries';
 import type { Connection, DataRequest, Dataset, Join, RunResult } from '../api/types';
 import { useSession } from '../session';
-import { Empty, ErrorBox, Field, mutationsState } from '../ui';
+import { Empty, ErrorBox, Field, mutationsState, Success } from '../ui';
 import { RunPreview } from './RunPreview';
 import { SqlEditor } from './SqlEditor';
 
@@ -135,11 +135,7 @@ export function Joins({ dataset, main, requests }: { dataset: Dataset; main: Dat
         </fieldset>
       ) : null}
       <ErrorBox error={error} />
-      {message ? (
-        <p className="success" role="status">
-          {message}
-        </p>
-      ) : null}
+      <Success message={message} />
       {others.length > 0 ? (
         <div className="actions">
           <button type="button" className="primary" onClick={() => saveAndPreview.mutate()} disabled={busy || !complete}>
@@ -186,11 +182,7 @@ function JoinedRequest({ name, datasetId, request, connections, onRemove, busy }
       </Field>
       <SqlEditor value={query} onChange={setQuery} label={`SQL of ${name}`} />
       <ErrorBox error={save.error} />
-      {saved ? (
-        <p className="success" role="status">
-          {name} saved.
-        </p>
-      ) : null}
+      <Success message={saved ? `${name} saved.` : null} />
       <div className="actions">
         <button type="button" onClick={() => save.mutate()} disabled={busy || save.isPending}>
           Save {name}
