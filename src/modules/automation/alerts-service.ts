@@ -5,9 +5,7 @@ import { BadRequestError, NotFoundError, ValidationError } from '../../errors/in
 import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { MASK } from '../../redaction/index.js';
-import type { Chart } from '../dashboards/index.js';
-import type { ChartsService } from '../dashboards/index.js';
-import { isHttpUrl } from '../dashboards/index.js';
+import { isHttpUrl, type Chart, type ChartsService } from '../dashboards/index.js';
 import type { AlertChecker } from './refreshes-service.js';
 import { evaluate, type AlertType } from './alerts-evaluate.js';
 import type { AlertNotifier } from './alerts-notifier.js';

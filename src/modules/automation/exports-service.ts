@@ -1,10 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { Actor } from '../../platform/actor.js';
-import type { ChartRunService } from '../dashboards/index.js';
-import type { DatasetsService } from '../data/index.js';
-import type { DatasetRunner } from '../data/index.js';
+import type { ChartRunService, ShareViewer, ViewRequest } from '../dashboards/index.js';
+import type { DatasetRunner, DatasetsService } from '../data/index.js';
 import type { Row, RunMeta, TruncationReason } from '../../sources/index.js';
-import type { ShareViewer, ViewRequest } from '../dashboards/index.js';
 import { cell, chartTables, singleTable } from './exports-tables.js';
 import { csvStream, tableStream, xlsxStream, type ExportFormat } from './exports-writers.js';
 
