@@ -4,8 +4,8 @@ import { Type, type Static, type TOptional, type TSchema } from 'typebox';
  * A chart's display options: how it is drawn and shown, not what it is computed from. Each one is
  * declared here once, with its type, default and description; the rest follows from this list:
  * the fields of a chart response and of the share pages' public chart, the fields of a create or
- * update body, the store columns and how they read, and the values of a chart a body leaves them
- * out of. The engine reads some of them (docs/chart-data.md), through its own `ChartInput`.
+ * update body, how their store columns read (src/store/types.ts names the columns; the build fails
+ * while one is missing), and the values of a chart a body leaves them out of. The engine reads some of them (docs/chart-data.md), through its own `ChartInput`.
  */
 
 const CHART_MODES = ['chart', 'kpichart'] as const;
