@@ -33,7 +33,8 @@ export function joinsOf(joins: unknown[]): Join[] {
   return joins.filter(isJoin);
 }
 
-const OPERATORS: readonly unknown[] = ['is', 'isNot', 'contains', 'notContains', 'greaterThan', 'greaterOrEqual', 'lessThan', 'lessOrEqual', 'isNull', 'isNotNull'];
+/** The operators a condition may use, as the chart editor offers them. */
+export const CONDITION_OPERATORS: readonly NonNullable<Condition['operator']>[] = ['is', 'isNot', 'contains', 'notContains', 'greaterThan', 'greaterOrEqual', 'lessThan', 'lessOrEqual', 'isNull', 'isNotNull'];
 
 const isOptional = (value: unknown, type: 'string' | 'boolean') => value === undefined || typeof value === type;
 const isScalar = (value: unknown) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
@@ -43,7 +44,7 @@ function isCondition(value: unknown): value is Condition {
     isRecord(value) &&
     isOptional(value['id'], 'string') &&
     isOptional(value['field'], 'string') &&
-    (value['operator'] === undefined || OPERATORS.includes(value['operator'])) &&
+    (value['operator'] === undefined || (CONDITION_OPERATORS as readonly unknown[]).includes(value['operator'])) &&
     (value['value'] === undefined || isScalar(value['value'])) &&
     isOptional(value['displayValues'], 'boolean') &&
     isOptional(value['exposed'], 'boolean') &&

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useMemo, useState } from 'react';
 import type { PublicChart } from '../../../src/lib/types';
 import { api, ok } from '../api/client';
-import { conditionsOf, oneOf } from '../api/narrow';
+import { CONDITION_OPERATORS, conditionsOf, oneOf } from '../api/narrow';
 import { chartPreviewQuery, chartQuery, chartsQuery, datasetColumnsQuery, datasetsQuery, keys } from '../api/queries';
 import type { Chart, ChartPreview, ChartType, Condition, Dataset, Operation, TimeInterval } from '../api/types';
 import { useRouter } from '../router';
@@ -16,7 +16,6 @@ const OFFERED_TYPES = CHART_TYPES.slice(0, 7);
 const OPERATIONS: Operation[] = ['count', 'sum', 'avg', 'min', 'max', 'count_unique', 'none'];
 const TIME_INTERVALS: TimeInterval[] = ['second', 'minute', 'hour', 'day', 'week', 'month', 'year'];
 const INTERVALS = TIME_INTERVALS.slice(2);
-const OPERATORS: NonNullable<Condition['operator']>[] = ['is', 'isNot', 'contains', 'notContains', 'greaterThan', 'greaterOrEqual', 'lessThan', 'lessOrEqual', 'isNull', 'isNotNull'];
 
 const field = (column: string) => (column ? `root[].${column}` : null);
 const column = (path: string | null | undefined) => (path ?? '').replace(/^root\[\]\./, '');
@@ -204,9 +203,9 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
               <select
                 aria-label="Condition operator"
                 value={c.operator ?? 'is'}
-                onChange={(e) => setConditions(conditions.map((x, j) => (j === i ? { ...x, operator: oneOf(OPERATORS, e.target.value) ?? 'is' } : x)))}
+                onChange={(e) => setConditions(conditions.map((x, j) => (j === i ? { ...x, operator: oneOf(CONDITION_OPERATORS, e.target.value) ?? 'is' } : x)))}
               >
-                {OPERATORS.map((o) => (
+                {CONDITION_OPERATORS.map((o) => (
                   <option key={o}>{o}</option>
                 ))}
               </select>
