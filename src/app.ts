@@ -54,6 +54,12 @@ const BODY_LIMIT = 1024 * 1024;
 
 const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '429', '500'] as const;
 
+/**
+ * Every method a route of the API answers (test/http/cors.test.ts holds the routes to it), so that
+ * a browser page on an allowed origin may call any of them, not only the preflight-free ones.
+ */
+export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
 function ajvFor(coerce: boolean): Ajv {
   // Bodies are never coerced ("1" is not a number, "yes" not a boolean); path and query strings are.
   const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
@@ -119,7 +125,13 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     for (const status of ERROR_STATUSES) response[status] ??= errorBody;
   });
 
-  await app.register(cors, { origin: true, exposedHeaders: ['x-request-id'] });
+  // Requests carry bearer tokens, never the session cookie (no credentials mode): origins listed in
+  // PLOTLINE_CORS_ORIGINS, or any with `*`, get the CORS headers; others get none and the browser refuses.
+  await app.register(cors, {
+    origin: config.corsOrigins === '*' ? true : [...config.corsOrigins],
+    methods: [...CORS_METHODS],
+    exposedHeaders: ['x-request-id'],
+  });
   const limits = options.rateLimit ?? { global: config.rateLimit.anonymous, auth: 20 };
   // The limit hook of a route runs after the authenticated scope's hook, so the caller is known.
   await app.register(rateLimit, {
