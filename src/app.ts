@@ -31,6 +31,7 @@ import { loggerOptions, requestId } from './platform/logging.js';
 import { installMetrics, metricsExposureWarning } from './platform/metrics.js';
 import { lazySerializerFactory, lazyValidatorCompiler } from './platform/schema-compilers.js';
 import { docsRoutes } from './platform/docs-page.js';
+import { versionRoutes } from './platform/version-routes.js';
 import { shareErrorResponses, unwrapBodyReferences } from './platform/openapi-compact.js';
 import { clientErrorHandler, createHttpServer } from './platform/http-server.js';
 import { failoverStore, rateLimitKey, rateLimitMax } from './platform/rate-limit.js';
@@ -202,6 +203,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
 
   const sessions = new BrowserSessions(config);
   await app.register(publicUserRoutes, { users: container.users, sessions, authLimit: { max: limits.auth, timeWindow: 60_000 } });
+  await app.register(versionRoutes);
   await app.register(publicShareRoutes, { viewer: container.shareViewer, limits: { share: limits.share ?? config.shareRateLimit } });
   await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(pageRoutes, {});

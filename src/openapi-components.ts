@@ -12,6 +12,7 @@ import { API_KEY_COMPONENTS } from './modules/identity/api-keys-schemas.js';
 import { TEAM_COMPONENTS } from './modules/identity/teams-schemas.js';
 import { USER_COMPONENTS } from './modules/identity/users-schemas.js';
 import { HTTP_COMPONENTS } from './platform/http-schemas.js';
+import { UpdateCheck } from './platform/version-routes.js';
 
 /**
  * Every named schema of the HTTP contract (a schema with an `$id`). src/app.ts registers them on
@@ -20,6 +21,7 @@ import { HTTP_COMPONENTS } from './platform/http-schemas.js';
  */
 export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   ...HTTP_COMPONENTS,
+  UpdateCheck,
   ...USER_COMPONENTS,
   ...TEAM_COMPONENTS,
   ...API_KEY_COMPONENTS,

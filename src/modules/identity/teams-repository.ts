@@ -132,7 +132,10 @@ export class TeamsRepository implements TeamDirectory {
       .where('team_roles.team_id', '=', teamId)
       .orderBy('team_roles.id')
       .execute();
-    return rows.map((row) => ({ ...toRole(row), name: row.name, email: row.email }));
+    return rows.map((row) => {
+      const role = toRole(row);
+      return { ...role, name: row.name, email: row.email, TeamRoles: [role] };
+    });
   }
 
   async addRole(teamId: number, userId: number, role: Role, projects: readonly number[], db: Db = this.db): Promise<TeamRole> {

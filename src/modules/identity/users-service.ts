@@ -11,6 +11,11 @@ import type { Me } from './users-schemas.js';
 
 export const SESSION_DAYS = 30;
 const TOUCH_EVERY_MS = 60_000;
+/**
+ * After `POST /user/relog`, the session it renewed still works this long: requests already in
+ * flight with it, and other tabs of the same app renewing at the same moment, are not cut off.
+ */
+export const RELOG_GRACE_MS = 5 * 60_000;
 
 export interface Signup {
   name: string;
@@ -83,6 +88,30 @@ export class UsersService {
     const token = newToken('session');
     await this.deps.users.createSession(user.id, hashToken(token), sessionExpiry());
     return { id: user.id, name: user.name, email: user.email, createdAt: user.createdAt, token };
+  }
+
+  /**
+   * `POST /user/relog` (Chartbrew's web app calls it on every start): a new 30-day session for the
+   * caller's, which ends RELOG_GRACE_MS later. Only a session is renewed; API keys are not sessions.
+   */
+  async relog(actor: Actor): Promise<UserWithToken> {
+    if (actor.kind !== 'user' || actor.sessionId === null) {
+      throw new UnauthorizedError('Only a session can be renewed; log in for one (API keys are not sessions)', 'SESSION_REQUIRED');
+    }
+    const user = await this.deps.users.findById(actor.userId);
+    if (!user) throw new UnauthorizedError('Session is invalid or expired; log in again', 'INVALID_TOKEN');
+    const token = newToken('session');
+    const previous = actor.sessionId;
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.users.createSession(user.id, hashToken(token), sessionExpiry(), trx);
+      await this.deps.users.expireSessionBy(previous, new Date(Date.now() + RELOG_GRACE_MS), trx);
+    });
+    return { ...user, token };
+  }
+
+  /** `GET /app/users`: whether anyone has signed up yet (Chartbrew's app then shows login, else sign-up). */
+  async anyUsers(): Promise<boolean> {
+    return (await this.deps.users.count()) > 0;
   }
 
   async logout(actor: Actor): Promise<void> {

@@ -51,6 +51,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether anyone has signed up yet (nothing else is told) */
+        get: operations["anyUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/login": {
         parameters: {
             query?: never;
@@ -62,6 +79,23 @@ export interface paths {
         put?: never;
         /** Log in and get a session token */
         post: operations["logIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The running version; never an update to announce (no outbound call) */
+        get: operations["checkForUpdates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -147,6 +181,23 @@ export interface paths {
         put?: never;
         /** End the current session */
         post: operations["logOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/relog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renew the caller's session: a new 30-day token; the one presented ends five minutes later */
+        post: operations["renewSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1049,6 +1100,15 @@ export interface components {
             /** @description What the operator should fix although the service is ready (e.g. /metrics reachable without PLOTLINE_METRICS_TOKEN); absent when there is nothing */
             warnings?: string[];
         };
+        UpdateCheck: {
+            /** @description The running version (package.json) */
+            version: string;
+            /** @description Always null: the server never calls out to learn of newer releases */
+            latest: null;
+            updateAvailable: boolean;
+            /** @description Chartbrew's own answer when there is nothing to announce */
+            upToDate: boolean;
+        };
         SignUp: {
             name: string;
             email: string;
@@ -1089,6 +1149,9 @@ export interface components {
         LoggedOut: {
             loggedOut: boolean;
         };
+        AnyUsers: {
+            areThereAnyUsers: boolean;
+        };
         CreateTeam: {
             name: string;
             showBranding?: boolean;
@@ -1127,6 +1190,7 @@ export interface components {
             updatedAt?: string;
         };
         TeamMember: {
+            /** @description The member's role row in this team (as `TeamRoles[0].id`); the user is `user_id` */
             id: number;
             team_id: number;
             user_id: number;
@@ -1136,6 +1200,8 @@ export interface components {
             role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
             projects: number[];
             canExport: boolean;
+            /** @description The member's role in this team, once more in the shape Chartbrew's clients read (`member.TeamRoles`): one item */
+            TeamRoles: components["schemas"]["TeamRole"][];
         };
         AddTeamMember: {
             email: string;
@@ -2747,6 +2813,34 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    anyUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnyUsers"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
     logIn: {
         parameters: {
             query?: {
@@ -2776,6 +2870,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    checkForUpdates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateCheck"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2949,6 +3071,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LoggedOut"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    renewSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["Error"];
