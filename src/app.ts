@@ -23,6 +23,7 @@ import { pageRoutes } from './modules/dashboards/pages-routes.js';
 import { exportRoutes, publicExportRoutes } from './modules/automation/exports-routes.js';
 import { teamRoutes } from './modules/identity/teams-routes.js';
 import { publicUserRoutes, userRoutes } from './modules/identity/users-routes.js';
+import { invitationRoutes, publicInvitationRoutes } from './modules/identity/invitations-routes.js';
 import { bearerAuth } from './platform/auth.js';
 import { BrowserSessions } from './platform/session-cookie.js';
 import { installErrorHandling } from './platform/errors.js';
@@ -202,7 +203,9 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   );
 
   const sessions = new BrowserSessions(config);
-  await app.register(publicUserRoutes, { users: container.users, sessions, authLimit: { max: limits.auth, timeWindow: 60_000 } });
+  const authLimit = { max: limits.auth, timeWindow: 60_000 };
+  await app.register(publicUserRoutes, { users: container.users, sessions, authLimit });
+  await app.register(publicInvitationRoutes, { invitations: container.invitations, authLimit });
   await app.register(versionRoutes);
   await app.register(publicShareRoutes, { viewer: container.shareViewer, limits: { share: limits.share ?? config.shareRateLimit } });
   await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
@@ -214,6 +217,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     scope.addHook('onRequest', authenticate);
     await scope.register(userRoutes, { users: container.users, sessions });
     await scope.register(teamRoutes, { teams: container.teams });
+    await scope.register(invitationRoutes, { invitations: container.invitations });
     await scope.register(apiKeyRoutes, { apiKeys: container.apiKeys });
     await scope.register(datasetRoutes, { datasets: container.datasets });
     await scope.register(dataRequestRoutes, { dataRequests: container.dataRequests });

@@ -138,11 +138,11 @@ export class TeamsRepository implements TeamDirectory {
     });
   }
 
-  async addRole(teamId: number, userId: number, role: Role, projects: readonly number[], db: Db = this.db): Promise<TeamRole> {
+  async addRole(teamId: number, userId: number, role: Role, projects: readonly number[], db: Db = this.db, canExport = false): Promise<TeamRole> {
     const at = now();
     const row = await db
       .insertInto('team_roles')
-      .values({ team_id: teamId, user_id: userId, role, projects: toJson(projects), canExport: false, createdAt: at, updatedAt: at })
+      .values({ team_id: teamId, user_id: userId, role, projects: toJson(projects), canExport, createdAt: at, updatedAt: at })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRole(row);

@@ -33,6 +33,11 @@ export function normalizeEmail(email: string): string {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** A normalized address (normalizeEmail) that looks like an e-mail address. */
+export function isEmail(email: string): boolean {
+  return EMAIL.test(email);
+}
+
 export interface UsersDeps {
   db: Db;
   users: UsersRepository;
@@ -60,8 +65,25 @@ export class UsersService {
    * also a session for it. The CLI calls this directly (sign-up policy does not apply offline).
    */
   async createUser(input: Signup, sessionToken?: string): Promise<User> {
+    return this.insertUser(input, sessionToken, async (user, trx) => {
+      await this.deps.teams.create({ name: `${user.name}'s team` }, user.id, trx);
+    });
+  }
+
+  /**
+   * Sign-up through a team invitation: `join` puts the new user into the inviting team (and marks
+   * the invitation used) in the user's own transaction, instead of a personal team. PLOTLINE_SIGNUP
+   * does not apply: a member who may manage the team let this person in.
+   */
+  async registerInvited(input: Signup, join: (userId: number, trx: Db) => Promise<void>): Promise<UserWithToken> {
+    const token = newToken('session');
+    const user = await this.insertUser(input, token, (created, trx) => join(created.id, trx));
+    return { ...user, token };
+  }
+
+  private async insertUser(input: Signup, sessionToken: string | undefined, then: (user: User, trx: Db) => Promise<void>): Promise<User> {
     const email = normalizeEmail(input.email);
-    if (!EMAIL.test(email)) throw ValidationError.field('body.email', 'must be an email address');
+    if (!isEmail(email)) throw ValidationError.field('body.email', 'must be an email address');
     const name = input.name.trim();
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
     if (input.password.length < 8) throw ValidationError.field('body.password', 'must be at least 8 characters');
@@ -70,7 +92,7 @@ export class UsersService {
     try {
       return await this.deps.db.transaction().execute(async (trx) => {
         const user = await this.deps.users.create({ name, email, passwordHash }, trx);
-        await this.deps.teams.create({ name: `${name}'s team` }, user.id, trx);
+        await then(user, trx);
         if (sessionToken) await this.deps.users.createSession(user.id, hashToken(sessionToken), sessionExpiry(), trx);
         return user;
       });

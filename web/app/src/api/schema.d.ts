@@ -85,6 +85,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign up through an invitation link, straight into its team (also when sign-up is closed) */
+        post: operations["signUpInvited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/update": {
         parameters: {
             query?: never;
@@ -268,7 +285,8 @@ export interface paths {
         /** A user's teams visible to the caller */
         get: operations["listUserTeams"];
         put?: never;
-        post?: never;
+        /** Join the team of an invitation link (Chartbrew's call; `user_id` is the caller) */
+        post: operations["acceptInvitationForUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -306,6 +324,58 @@ export interface paths {
         post?: never;
         /** Remove a member (or leave the team) */
         delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's invitations, newest first (never their links) */
+        get: operations["listInvitations"];
+        put?: never;
+        /** Invite someone to the team (the link is shown once; e-mailed when the body names an address and SMTP is configured) */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/invite/{invite_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation: its link stops working at once (listed afterwards as revoked) */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/invite/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join the team with an invitation link, signed in as the invited person */
+        post: operations["acceptInvitation"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1213,6 +1283,77 @@ export interface components {
             /** @enum {unknown} */
             role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
             projects?: number[];
+        };
+        /** @description What joining grants. Without `role`: projectViewer (as Chartbrew) */
+        CreateInvitation: {
+            /** @enum {unknown} */
+            role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            /** @description Projects a project role covers (ignored for teamOwner and teamAdmin) */
+            projects?: number[];
+            /** @description Whether the new member may export chart data */
+            canExport?: boolean;
+            /** @description Only this address may use the link; e-mailed to it when SMTP is configured */
+            email?: string;
+            /** @description Days the link stays usable (default 7) */
+            expiresInDays?: number;
+        };
+        /** @description A team invitation; its link is shown only when it is created */
+        Invitation: {
+            id: number;
+            team_id: number;
+            email: string | null;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects: number[];
+            canExport: boolean;
+            /** @enum {unknown} */
+            status: "pending" | "used" | "revoked" | "expired";
+            created_by: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            usedAt: string | null;
+            used_by: number | null;
+            revokedAt: string | null;
+        };
+        CreatedInvitation: {
+            /** @description `{APP_URL}/invite?token=…`: the only time the token is shown */
+            url: string;
+            /** @description Whether the link was handed to the SMTP server (an invitation with an `email`, SMTP configured) */
+            emailed: boolean;
+            /** @description A team invitation; its link is shown only when it is created */
+            invitation: {
+                id: number;
+                team_id: number;
+                email: string | null;
+                /** @enum {unknown} */
+                role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                projects: number[];
+                canExport: boolean;
+                /** @enum {unknown} */
+                status: "pending" | "used" | "revoked" | "expired";
+                created_by: number | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                expiresAt: string;
+                usedAt: string | null;
+                used_by: number | null;
+                revokedAt: string | null;
+            };
+        };
+        AcceptInvitation: {
+            inviteToken: string;
+        };
+        AcceptInvitationByUser: {
+            token: string;
+        };
+        InvitedSignUp: {
+            name: string;
+            email: string;
+            password: string;
+            inviteToken: string;
         };
         ApiKey: {
             id: number;
@@ -2882,6 +3023,47 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    signUpInvited: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Grace Hopper",
+                 *       "email": "grace@example.com",
+                 *       "password": "correct horse battery",
+                 *       "inviteToken": "pli_3q2b9dXo1mG0m0lq6n2s4T5Yw8Zc7Vb1Na0Kf9Jh2Ug"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvitedSignUp"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            410: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
     checkForUpdates: {
         parameters: {
             query?: never;
@@ -3337,6 +3519,46 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    acceptInvitationForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "pli_3q2b9dXo1mG0m0lq6n2s4T5Yw8Zc7Vb1Na0Kf9Jh2Ug"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcceptInvitationByUser"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            410: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
     listMembers: {
         parameters: {
             query?: never;
@@ -3479,6 +3701,141 @@ export interface operations {
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitation"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                invite_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "inviteToken": "pli_3q2b9dXo1mG0m0lq6n2s4T5Yw8Zc7Vb1Na0Kf9Jh2Ug"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcceptInvitation"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            410: components["responses"]["Error"];
             413: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
