@@ -27,7 +27,14 @@ export class Mailer {
   }
 
   private open(url: string): Promise<Transporter> {
-    this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url, { from: this.settings.from }));
+    this.transport ??= (async () => {
+      const [{ default: nodemailer }, { default: SMTPTransport }] = await Promise.all([import('nodemailer'), import('nodemailer/lib/smtp-transport/index.js')]);
+      // nodemailer waits minutes for a silent server by default, and an invitation is answered once
+      // its mail is handed over. The transport takes these beside the URL (whose own query wins);
+      // createTransport() would keep the URL's settings only.
+      const smtp = new SMTPTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+      return nodemailer.createTransport(smtp, { from: this.settings.from });
+    })();
     return this.transport;
   }
 

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/crypto/tokens.js';
@@ -283,5 +283,35 @@ describe('team invitations without SMTP, and with sign-up closed', () => {
     const again = await t.request({ method: 'POST', url: '/user/invited', payload: { name: 'Lin', email: 'lin@example.com', password: PASSWORD, inviteToken: tokenOf(taken.json().url) } });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'EMAIL_TAKEN' });
+  });
+});
+
+describe('team invitations with an SMTP server that never answers', () => {
+  let t: TestApp;
+  let silent: Server;
+  const sockets = new Set<Socket>();
+  beforeAll(async () => {
+    // Accepts connections and never greets: the invitation must still be answered, not wait minutes.
+    silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    t = await buildTestApp({ env: { PLOTLINE_SMTP_URL: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}` } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent?.close(resolve));
+  });
+
+  it('answers the link with emailed: false once the server stays silent past the greeting limit, and logs why', async () => {
+    const owner = await t.signup('Owner');
+    const res = await t.request({ method: 'POST', url: `/team/${owner.teamId}/invite`, token: owner.token, payload: { role: 'projectViewer', email: 'quiet@example.com' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ emailed: false, invitation: { status: 'pending', email: 'quiet@example.com' } });
+    expect(res.json().url).toMatch(/\/invite\?token=pli_/);
+    const line = t.logs.lines.map((l) => JSON.parse(l) as { event?: string; detail?: string }).find((l) => l.event === 'invitation_mail_failed');
+    expect(line?.detail).toMatch(/SMTP server refused or could not be reached/);
   });
 });
