@@ -23,6 +23,7 @@ import { pageRoutes } from './modules/dashboards/pages-routes.js';
 import { exportRoutes, publicExportRoutes } from './modules/automation/exports-routes.js';
 import { teamRoutes } from './modules/identity/teams-routes.js';
 import { publicUserRoutes, userRoutes } from './modules/identity/users-routes.js';
+import { invitationRoutes, publicInvitationRoutes } from './modules/identity/invitations-routes.js';
 import { bearerAuth } from './platform/auth.js';
 import { BrowserSessions } from './platform/session-cookie.js';
 import { installErrorHandling } from './platform/errors.js';
@@ -31,6 +32,7 @@ import { loggerOptions, requestId } from './platform/logging.js';
 import { installMetrics, metricsExposureWarning } from './platform/metrics.js';
 import { lazySerializerFactory, lazyValidatorCompiler } from './platform/schema-compilers.js';
 import { docsRoutes } from './platform/docs-page.js';
+import { versionRoutes } from './platform/version-routes.js';
 import { shareErrorResponses, unwrapBodyReferences } from './platform/openapi-compact.js';
 import { clientErrorHandler, createHttpServer } from './platform/http-server.js';
 import { failoverStore, rateLimitKey, rateLimitMax } from './platform/rate-limit.js';
@@ -53,6 +55,12 @@ export interface AppOptions {
 const BODY_LIMIT = 1024 * 1024;
 
 const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '429', '500'] as const;
+
+/**
+ * Every method a route of the API answers (test/http/cors.test.ts holds the routes to it), so that
+ * a browser page on an allowed origin may call any of them, not only the preflight-free ones.
+ */
+export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 function ajvFor(coerce: boolean): Ajv {
   // Bodies are never coerced ("1" is not a number, "yes" not a boolean); path and query strings are.
@@ -119,7 +127,13 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     for (const status of ERROR_STATUSES) response[status] ??= errorBody;
   });
 
-  await app.register(cors, { origin: true, exposedHeaders: ['x-request-id'] });
+  // Requests carry bearer tokens, never the session cookie (no credentials mode): origins listed in
+  // PLOTLINE_CORS_ORIGINS, or any with `*`, get the CORS headers; others get none and the browser refuses.
+  await app.register(cors, {
+    origin: config.corsOrigins === '*' ? true : [...config.corsOrigins],
+    methods: [...CORS_METHODS],
+    exposedHeaders: ['x-request-id'],
+  });
   const limits = options.rateLimit ?? { global: config.rateLimit.anonymous, auth: 20 };
   // The limit hook of a route runs after the authenticated scope's hook, so the caller is known.
   await app.register(rateLimit, {
@@ -189,7 +203,10 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   );
 
   const sessions = new BrowserSessions(config);
-  await app.register(publicUserRoutes, { users: container.users, sessions, authLimit: { max: limits.auth, timeWindow: 60_000 } });
+  const authLimit = { max: limits.auth, timeWindow: 60_000 };
+  await app.register(publicUserRoutes, { users: container.users, sessions, authLimit });
+  await app.register(publicInvitationRoutes, { invitations: container.invitations, authLimit });
+  await app.register(versionRoutes);
   await app.register(publicShareRoutes, { viewer: container.shareViewer, limits: { share: limits.share ?? config.shareRateLimit } });
   await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(pageRoutes, {});
@@ -200,6 +217,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     scope.addHook('onRequest', authenticate);
     await scope.register(userRoutes, { users: container.users, sessions });
     await scope.register(teamRoutes, { teams: container.teams });
+    await scope.register(invitationRoutes, { invitations: container.invitations });
     await scope.register(apiKeyRoutes, { apiKeys: container.apiKeys });
     await scope.register(datasetRoutes, { datasets: container.datasets });
     await scope.register(dataRequestRoutes, { dataRequests: container.dataRequests });

@@ -24,6 +24,8 @@ import { TeamsRepository } from './modules/identity/teams-repository.js';
 import { TeamsService } from './modules/identity/teams-service.js';
 import { UsersRepository } from './modules/identity/users-repository.js';
 import { UsersService } from './modules/identity/users-service.js';
+import { InvitationsRepository } from './modules/identity/invitations-repository.js';
+import { InvitationsService } from './modules/identity/invitations-service.js';
 import { ChartPreviewService } from './modules/dashboards/chart-preview.js';
 import { ChartRunService } from './modules/dashboards/chart-runs-service.js';
 import { DatasetRunner } from './modules/data/dataset-runner.js';
@@ -31,6 +33,7 @@ import { DatasetRunsService } from './modules/data/dataset-runs-service.js';
 import { ConnectionChecks } from './modules/data/connection-checks.js';
 import { AccessService } from './platform/access.js';
 import { loggerOptions } from './platform/logging.js';
+import { Mailer } from './platform/mailer.js';
 import { AttemptBudget } from './platform/rate-limit.js';
 import { DataPathMetrics } from './platform/data-metrics.js';
 import { MemoryResultCache, RedisResultCache, type CacheStatus, type ResultCache } from './runtime/cache/index.js';
@@ -61,6 +64,7 @@ export interface Container {
   readonly access: AccessService;
   readonly users: UsersService;
   readonly teams: TeamsService;
+  readonly invitations: InvitationsService;
   readonly apiKeys: ApiKeysService;
   readonly datasets: DatasetsService;
   readonly dataRequests: DataRequestsService;
@@ -179,7 +183,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const refreshRepo = new RefreshRepository(store.db);
   // Alert webhooks leave through the same address policy as HTTP sources.
   const alertHttp = new OutboundClient(new OutboundPolicy({ allowPrivateHosts: config.allowPrivateHosts }), { maxBytes: 64 * 1024 });
-  const notifier = new AlertNotifier({ http: alertHttp, smtp: { url: config.smtpUrl, from: config.smtpFrom } });
+  // One SMTP sender for alert e-mail and team invitations.
+  const mailer = new Mailer({ url: config.smtpUrl, from: config.smtpFrom });
+  const notifier = new AlertNotifier({ http: alertHttp, mailer });
   const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, clock, logger });
   const refreshes = new RefreshService({
     history: refreshRepo,
@@ -204,6 +210,21 @@ export async function createContainer(config: Config, options: ContainerOptions 
     metrics: refreshMetrics,
   });
 
+  const users = new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, passwords, signup: config.signup });
+  const teams = new TeamsService({ db: store.db, teams: teamsRepo, users: usersRepo, access, apiKeys: apiKeysRepo });
+  const invitations = new InvitationsService({
+    db: store.db,
+    invitations: new InvitationsRepository(store.db),
+    teams: teamsRepo,
+    users: usersRepo,
+    teamsService: teams,
+    usersService: users,
+    access,
+    mailer,
+    appUrl: config.appUrl,
+    clock,
+  });
+
   return {
     config,
     logger,
@@ -214,8 +235,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
     dataRequests: new DataRequestsService({ db: store.db, datasets, datasetVersions: datasetsRepo, requests: dataRequestsRepo }),
     redis,
     access,
-    users: new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, passwords, signup: config.signup }),
-    teams: new TeamsService({ db: store.db, teams: teamsRepo, users: usersRepo, access, apiKeys: apiKeysRepo }),
+    users,
+    teams,
+    invitations,
     apiKeys: new ApiKeysService({ keys: apiKeysRepo, teams: teamsRepo, access }),
     projects,
     charts,
@@ -237,7 +259,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     exports: new ExportService({ chartRuns, datasets, runner, viewer: shareViewer }),
     async close() {
       await scheduler.stop();
-      await notifier.close();
+      await mailer.close();
       await alertHttp.close();
       await sources.closeAll();
       await cache.close().catch(() => undefined);

@@ -9,9 +9,11 @@ import { CONNECTION_COMPONENTS } from './modules/data/connections-schemas.js';
 import { DATASET_RUN_COMPONENTS } from './modules/data/dataset-runs-schemas.js';
 import { DATASET_COMPONENTS } from './modules/data/datasets-schemas.js';
 import { API_KEY_COMPONENTS } from './modules/identity/api-keys-schemas.js';
+import { INVITATION_COMPONENTS } from './modules/identity/invitations-schemas.js';
 import { TEAM_COMPONENTS } from './modules/identity/teams-schemas.js';
 import { USER_COMPONENTS } from './modules/identity/users-schemas.js';
 import { HTTP_COMPONENTS } from './platform/http-schemas.js';
+import { UpdateCheck } from './platform/version-routes.js';
 
 /**
  * Every named schema of the HTTP contract (a schema with an `$id`). src/app.ts registers them on
@@ -20,8 +22,10 @@ import { HTTP_COMPONENTS } from './platform/http-schemas.js';
  */
 export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   ...HTTP_COMPONENTS,
+  UpdateCheck,
   ...USER_COMPONENTS,
   ...TEAM_COMPONENTS,
+  ...INVITATION_COMPONENTS,
   ...API_KEY_COMPONENTS,
   ...CONNECTION_COMPONENTS,
   ...DATASET_COMPONENTS,

@@ -46,6 +46,23 @@ export function metricsTokenProblem(raw: string): string | undefined {
   return 'must be at least 16 characters without spaces, and not a repeated pattern (e.g. `openssl rand -hex 24`)';
 }
 
+/** An origin as browsers send it (`https://charts.example.com`, `http://localhost:4018`), or undefined. */
+export function corsOrigin(item: string): string | undefined {
+  const url = URL.canParse(item) ? new URL(item) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+  // Scheme, host and port only: a path, query or credentials mean this is not an origin.
+  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '' && !/\/\/.*\/./.test(item);
+  return bare ? url.origin : undefined;
+}
+
+export function corsOriginsProblem(raw: string): string | undefined {
+  if (raw.trim() === '*') return undefined;
+  const items = listItems(raw);
+  if (items.length === 0) return 'must be `*` or a comma-separated list of origins';
+  const bad = items.find((item) => corsOrigin(item) === undefined);
+  return bad === undefined ? undefined : `"${bad}" is not an origin (scheme, host and optional port, e.g. https://charts.example.com), nor \`*\``;
+}
+
 const HOST_NAME = /^(?=.{1,253}$)([a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9_])?)(\.[a-zA-Z0-9_]([a-zA-Z0-9_-]{0,61}[a-zA-Z0-9_])?)*\.?$/;
 
 /** The items of a comma-separated list, trimmed, empty ones dropped. */

@@ -25,6 +25,8 @@ export interface Config {
   readonly shareSecret: Buffer;
   readonly baseUrl: string;
   readonly appUrl: string;
+  /** Origins whose pages may call the API from a browser (CORS): `*` for any, else exactly these. */
+  readonly corsOrigins: '*' | readonly string[];
   readonly redisUrl: string | undefined;
   readonly signup: 'open' | 'closed';
   /** CIDRs and host names that HTTP sources may reach even though they are private. */
@@ -152,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     shareSecret,
     baseUrl: vars.BASE_URL ?? localhost,
     appUrl: vars.APP_URL ?? localhost,
+    corsOrigins: vars.PLOTLINE_CORS_ORIGINS,
     redisUrl: vars.REDIS_URL,
     signup: vars.PLOTLINE_SIGNUP,
     allowPrivateHosts: Object.freeze(vars.PLOTLINE_ALLOW_PRIVATE_HOSTS ?? []),

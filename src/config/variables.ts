@@ -3,6 +3,8 @@ import { Type, type StaticDecode, type TSchema, type TStringOptions } from 'type
 import {
   allowListEntry,
   allowListProblem,
+  corsOrigin,
+  corsOriginsProblem,
   databaseUrlProblem,
   emailSenderProblem,
   httpUrlProblem,
@@ -65,6 +67,17 @@ export const Variables = Type.Object({
   // Unset, BASE_URL and APP_URL are http://localhost:<PORT>.
   BASE_URL: Type.Optional(httpUrl({ description: 'public address of the API; its origin is accepted by the CSRF check of cookie sessions' })),
   APP_URL: Type.Optional(httpUrl({ description: 'public address of the report/embed pages and the editor; its origin is accepted by the CSRF check of cookie sessions. When this or `BASE_URL` is https, the session cookie is `__Host-plotline_session` (Secure)' })),
+  PLOTLINE_CORS_ORIGINS: Type.Decode(
+    checked(
+      {
+        default: '*',
+        description:
+          'origins whose pages may call the API from a browser (CORS), comma-separated (`https://charts.example.com,http://localhost:4018`), or `*` for any; a listed origin may use every method of the API. Bearer tokens only: the session cookie is never sent across origins',
+      },
+      corsOriginsProblem,
+    ),
+    (raw): Config['corsOrigins'] => (raw.trim() === '*' ? '*' : Object.freeze(listItems(raw).map((item) => corsOrigin(item)!))),
+  ),
   REDIS_URL: Type.Optional(checked({ secret: true, description: '`redis://…` for the shared cache, rate limits and the refresh queue (BullMQ); optional at run time too: while it is unreachable the service keeps answering (`/readyz` says `degraded`)' }, redisUrlProblem)),
   PLOTLINE_SIGNUP: Type.Enum(['open', 'closed'], { default: 'open', description: '`closed` allows only the first sign-up; add users with the CLI' }),
   PLOTLINE_ALLOW_PRIVATE_HOSTS: Type.Optional(
@@ -101,8 +114,8 @@ export const Variables = Type.Object({
   PLOTLINE_SCHEDULER: Type.Enum(['on', 'off'], { default: 'on', description: '`off`: this process serves HTTP only and runs no scheduled refreshes (run `plotline worker` elsewhere)' }),
   PLOTLINE_REFRESH_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'refreshes at once per process, and charts at once inside one dashboard refresh (1–64)' }),
   PLOTLINE_RUN_HISTORY_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'refresh history kept this many days, then pruned by the scheduler' }),
-  PLOTLINE_SMTP_URL: Type.Optional(checked({ secret: true, description: '`smtp://user:pass@host:587` or `smtps://…` for alert email; unset = the email medium is refused' }, smtpUrlProblem)),
-  PLOTLINE_SMTP_FROM: checked({ default: 'Plotline <plotline@localhost>', description: 'sender of alert email' }, emailSenderProblem),
+  PLOTLINE_SMTP_URL: Type.Optional(checked({ secret: true, description: '`smtp://user:pass@host:587` or `smtps://…` for alert email and team invitations; unset = the email medium of alerts is refused and invitation links are not e-mailed' }, smtpUrlProblem)),
+  PLOTLINE_SMTP_FROM: checked({ default: 'Plotline <plotline@localhost>', description: 'sender of alert and invitation email' }, emailSenderProblem),
 });
 
 export type Variables = StaticDecode<typeof Variables>;

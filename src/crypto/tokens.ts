@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** Prefixes make the kind of a bearer token visible (and greppable by secret scanners). */
-const TOKEN_PREFIX = { session: 'pls_', apiKey: 'plk_', personalKey: 'plu_' } as const;
+// `pli_` (team invitations) never authenticates a request: `tokenKind` leaves it unnamed.
+const TOKEN_PREFIX = { session: 'pls_', apiKey: 'plk_', personalKey: 'plu_', invite: 'pli_' } as const;
 export type TokenKind = keyof typeof TOKEN_PREFIX;
 
 /** A new opaque bearer token: prefix + 256 random bits. Only its hash is stored. */
@@ -13,7 +14,8 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function tokenKind(token: string): TokenKind | undefined {
+/** The kind of a bearer token; undefined for anything else (an invitation token included). */
+export function tokenKind(token: string): Exclude<TokenKind, 'invite'> | undefined {
   if (token.startsWith(TOKEN_PREFIX.session)) return 'session';
   if (token.startsWith(TOKEN_PREFIX.apiKey)) return 'apiKey';
   if (token.startsWith(TOKEN_PREFIX.personalKey)) return 'personalKey';

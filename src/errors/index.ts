@@ -61,6 +61,13 @@ export class ConflictError extends AppError {
   }
 }
 
+/** What a link pointed at is no longer usable (an invitation used, revoked or expired). */
+export class GoneError extends AppError {
+  constructor(message: string, code: string) {
+    super(410, code, message);
+  }
+}
+
 export class RateLimitedError extends AppError {
   constructor(retryAfterSeconds: number) {
     super(429, 'RATE_LIMITED', `Too many requests; retry in ${retryAfterSeconds} s`, undefined, {

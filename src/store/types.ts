@@ -35,6 +35,23 @@ export interface SessionsTable {
   lastUsedAt: TimestampNullable;
 }
 
+/** A team invitation; `token_hash` is the SHA-256 of the link's token (migration 0017). */
+export interface TeamInvitationsTable {
+  id: Generated<number>;
+  team_id: number;
+  created_by: number | null;
+  email: string | null;
+  role: string;
+  projects: Json;
+  canExport: Bool;
+  token_hash: string;
+  createdAt: Created;
+  expiresAt: Timestamp;
+  usedAt: TimestampNullable;
+  used_by: number | null;
+  revokedAt: TimestampNullable;
+}
+
 export interface ApiKeysTable {
   id: Generated<number>;
   team_id: number;
@@ -382,6 +399,7 @@ export interface Database {
   personal_api_keys: PersonalApiKeysTable;
   teams: TeamsTable;
   team_roles: TeamRolesTable;
+  team_invitations: TeamInvitationsTable;
   connections: ConnectionsTable;
   datasets: DatasetsTable;
   data_requests: DataRequestsTable;
@@ -401,5 +419,6 @@ export interface Database {
 export type UserRow = Selectable<UsersTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type TeamRoleRow = Selectable<TeamRolesTable>;
+export type TeamInvitationRow = Selectable<TeamInvitationsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type PersonalApiKeyRow = Selectable<PersonalApiKeysTable>;

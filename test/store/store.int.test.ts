@@ -27,6 +27,7 @@ const TABLES = [
   'refresh_runs',
   'sessions',
   'share_policies',
+  'team_invitations',
   'team_roles',
   'teams',
   'users',

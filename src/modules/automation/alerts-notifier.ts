@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { Transporter } from 'nodemailer';
 import { AppError } from '../../errors/index.js';
+import type { Mailer } from '../../platform/mailer.js';
 import type { OutboundClient } from '../../sources/outbound/http-client.js';
 import type { Delivery } from './alerts-repository.js';
 
@@ -15,7 +15,8 @@ function signBody(secret: string, body: string): string {
 
 export interface AlertNotifierDeps {
   http: OutboundClient;
-  smtp: { url: string | undefined; from: string };
+  /** The process's SMTP sender (shared with team invitations). */
+  mailer: Mailer;
 }
 
 /**
@@ -23,18 +24,10 @@ export interface AlertNotifierDeps {
  * as HTTP sources: private and metadata addresses refused unless allowed), email over SMTP.
  */
 export class AlertNotifier {
-  private mail: Promise<Transporter> | undefined;
-
   constructor(private readonly deps: AlertNotifierDeps) {}
 
   get emailConfigured(): boolean {
-    return this.deps.smtp.url !== undefined;
-  }
-
-  /** nodemailer is loaded on the first email only. */
-  private transport(url: string): Promise<Transporter> {
-    this.mail ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url, { from: this.deps.smtp.from }));
-    return this.mail;
+    return this.deps.mailer.configured;
   }
 
   async webhook(url: string, secret: string, payload: unknown): Promise<Delivery> {
@@ -55,18 +48,7 @@ export class AlertNotifier {
   }
 
   async email(recipients: string[], subject: string, text: string): Promise<Delivery> {
-    if (!this.deps.smtp.url) return { medium: 'email', ok: false, detail: 'No SMTP server is configured (PLOTLINE_SMTP_URL)' };
-    try {
-      const mail = await this.transport(this.deps.smtp.url);
-      const info = await mail.sendMail({ from: this.deps.smtp.from, to: recipients, subject, text });
-      return { medium: 'email', ok: info.rejected.length === 0, detail: String(info.response ?? 'sent').slice(0, 200) };
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      return { medium: 'email', ok: false, detail: `The SMTP server refused or could not be reached${code ? ` (${code})` : ''}` };
-    }
-  }
-
-  async close(): Promise<void> {
-    if (this.mail) (await this.mail.catch(() => undefined))?.close();
+    const result = await this.deps.mailer.send(recipients, subject, text);
+    return { medium: 'email', ...result };
   }
 }

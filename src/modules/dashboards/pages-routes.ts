@@ -69,7 +69,10 @@ export const pageRoutes: FastifyPluginAsync<PageOptions> = async (app, options) 
 
   const hidden = { schema: { hide: true } };
   // The editor: its own routes all live under /app/, so a reload of any of them gets the app's
-  // page and never an API path; everything else stays the API's.
+  // page and never an API path; everything else stays the API's. One API path of Chartbrew's web
+  // app lies under /app/ too, `GET /app/users` (identity/users-routes.ts): a route with a static
+  // path wins over `/app/*`, and test/http/chartbrew-paths.test.ts holds every path of that API
+  // clear of these pages.
   app.get('/', hidden, async (_request, reply) => reply.redirect('/app/', 302));
   app.get('/app', hidden, async (_request, reply) => reply.redirect('/app/', 301));
   app.get('/app/', hidden, page('app/index.html', false));

@@ -132,14 +132,17 @@ export class TeamsRepository implements TeamDirectory {
       .where('team_roles.team_id', '=', teamId)
       .orderBy('team_roles.id')
       .execute();
-    return rows.map((row) => ({ ...toRole(row), name: row.name, email: row.email }));
+    return rows.map((row) => {
+      const role = toRole(row);
+      return { ...role, name: row.name, email: row.email, TeamRoles: [role] };
+    });
   }
 
-  async addRole(teamId: number, userId: number, role: Role, projects: readonly number[], db: Db = this.db): Promise<TeamRole> {
+  async addRole(teamId: number, userId: number, role: Role, projects: readonly number[], db: Db = this.db, canExport = false): Promise<TeamRole> {
     const at = now();
     const row = await db
       .insertInto('team_roles')
-      .values({ team_id: teamId, user_id: userId, role, projects: toJson(projects), canExport: false, createdAt: at, updatedAt: at })
+      .values({ team_id: teamId, user_id: userId, role, projects: toJson(projects), canExport, createdAt: at, updatedAt: at })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRole(row);

@@ -44,7 +44,7 @@ export const Team = Type.Object({
 export type TeamView = Static<typeof Team>;
 
 export const Member = Type.Object({
-  id: Type.Integer(),
+  id: Type.Integer({ description: "The member's role row in this team (as `TeamRoles[0].id`); the user is `user_id`" }),
   team_id: Type.Integer(),
   user_id: Type.Integer(),
   name: Type.String(),
@@ -52,6 +52,9 @@ export const Member = Type.Object({
   role: RoleSchema,
   projects: Type.Array(Type.Integer()),
   canExport: Type.Boolean(),
+  TeamRoles: Type.Array(Ref(TeamRole), {
+    description: "The member's role in this team, once more in the shape Chartbrew's clients read (`member.TeamRoles`): one item",
+  }),
 }, { $id: 'TeamMember' });
 
 const ProjectIds = Type.Array(Id, { maxItems: 1000 });

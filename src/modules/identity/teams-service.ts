@@ -83,8 +83,7 @@ export class TeamsService {
 
   async addMember(actor: Actor, teamId: number, input: { email: string; role: Role; projects?: number[] }): Promise<Member> {
     const membership = await this.deps.access.require(actor, teamId, 'members:manage');
-    this.assertMayGrant(membership, input.role);
-    const projects = await this.checkProjects(teamId, input.role, input.projects ?? []);
+    const projects = await this.checkGrant(membership, input.role, input.projects ?? []);
     const user = await this.deps.users.findByEmail(normalizeEmail(input.email));
     if (!user) throw new NotFoundError('User with this email');
     if (await this.deps.teams.findRole(teamId, user.id)) throw new ConflictError('This user is already a member of the team', 'ALREADY_MEMBER');
@@ -132,15 +131,26 @@ export class TeamsService {
     return member;
   }
 
-  private assertMayGrant(membership: Membership, role: Role): void {
-    if (!mayGrant(membership.role, role)) {
-      throw new ForbiddenError(`A ${membership.role} cannot grant the ${role} role`, 'ROLE_TOO_HIGH');
+  /**
+   * The rules of giving someone a role in the team, for added members and invitations alike: the
+   * granter may grant it (never above their own role; only owners make owners), and a project
+   * role's projects are projects of this team. Answers the project ids to store.
+   */
+  async checkGrant(membership: Membership, role: Role, projects: number[]): Promise<number[]> {
+    this.assertMayGrant(membership, role);
+    return this.checkProjects(membership.teamId, role, projects);
+  }
+
+  /** A member (or an invitation) holding `targetRole` may be changed only by someone of that rank or above. */
+  assertOutranksOrEquals(membership: Membership, targetRole: Role): void {
+    if (roleRank(targetRole) > roleRank(membership.role)) {
+      throw new ForbiddenError(`A ${membership.role} cannot change a ${targetRole}`, 'ROLE_TOO_HIGH');
     }
   }
 
-  private assertOutranksOrEquals(membership: Membership, targetRole: Role): void {
-    if (roleRank(targetRole) > roleRank(membership.role)) {
-      throw new ForbiddenError(`A ${membership.role} cannot change a ${targetRole}`, 'ROLE_TOO_HIGH');
+  private assertMayGrant(membership: Membership, role: Role): void {
+    if (!mayGrant(membership.role, role)) {
+      throw new ForbiddenError(`A ${membership.role} cannot grant the ${role} role`, 'ROLE_TOO_HIGH');
     }
   }
 

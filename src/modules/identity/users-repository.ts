@@ -72,6 +72,12 @@ export class UsersRepository {
     await this.db.updateTable('sessions').set({ lastUsedAt: now() }).where('id', '=', sessionId).execute();
   }
 
+  /** Ends the session at `at` at the latest (an earlier expiry stays). */
+  async expireSessionBy(sessionId: number, at: Date, db: Db = this.db): Promise<void> {
+    const until = at.toISOString();
+    await db.updateTable('sessions').set({ expiresAt: until }).where('id', '=', sessionId).where('expiresAt', '>', until).execute();
+  }
+
   async deleteSession(sessionId: number): Promise<void> {
     await this.db.deleteFrom('sessions').where('id', '=', sessionId).execute();
   }

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf } from '../../platform/auth.js';
 import { Ref } from '../../platform/http-schemas.js';
 import type { BrowserSessions } from '../../platform/session-cookie.js';
-import { LoginBody, LoggedOut, Me, SessionQuery, SignupBody, UserWithToken } from './users-schemas.js';
+import { AnyUsers, LoginBody, LoggedOut, Me, SessionQuery, SignupBody, UserWithToken } from './users-schemas.js';
 import { SESSION_DAYS, type UserWithToken as UserWithTokenValue, type UsersService } from './users-service.js';
 
 export interface UsersRouteOptions {
@@ -49,6 +49,22 @@ export const publicUserRoutes: FastifyPluginAsyncTypebox<UsersRouteOptions> = as
     },
   );
 
+  // Chartbrew's web app asks this before anyone signs in, to show sign-up or login. Its path is
+  // under /app/, where the editor's pages are served (pages-routes.ts): an API path there wins.
+  app.get(
+    '/app/users',
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'anyUsers',
+        summary: 'Whether anyone has signed up yet (nothing else is told)',
+        security: [],
+        response: { 200: Ref(AnyUsers) },
+      },
+    },
+    async () => ({ areThereAnyUsers: await users.anyUsers() }),
+  );
+
   app.post(
     '/user/login',
     {
@@ -78,6 +94,24 @@ export const userRoutes: FastifyPluginAsyncTypebox<Pick<UsersRouteOptions, 'user
       await users.logout(actorOf(request));
       sessions.clear(request, reply);
       return { loggedOut: true };
+    },
+  );
+
+  app.post(
+    '/user/relog',
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'renewSession',
+        summary: "Renew the caller's session: a new 30-day token; the one presented ends five minutes later",
+        response: { 200: Ref(UserWithToken) },
+      },
+    },
+    async (request, reply) => {
+      const renewed = await users.relog(actorOf(request));
+      // A cookie session stays a cookie session: the new token replaces the cookie, never reaches the page.
+      const cookie = !request.headers.authorization;
+      return answer(sessions, request, reply, cookie, renewed);
     },
   );
 

@@ -51,5 +51,7 @@ export type Me = Static<typeof Me>;
 
 export const LoggedOut = Type.Object({ loggedOut: Type.Boolean() }, { $id: 'LoggedOut' });
 
+export const AnyUsers = Type.Object({ areThereAnyUsers: Type.Boolean() }, { $id: 'AnyUsers' });
+
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const USER_COMPONENTS = [SignupBody, LoginBody, UserWithToken, Me, LoggedOut];
+export const USER_COMPONENTS = [SignupBody, LoginBody, UserWithToken, Me, LoggedOut, AnyUsers];

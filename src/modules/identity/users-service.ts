@@ -11,6 +11,11 @@ import type { Me } from './users-schemas.js';
 
 export const SESSION_DAYS = 30;
 const TOUCH_EVERY_MS = 60_000;
+/**
+ * After `POST /user/relog`, the session it renewed still works this long: requests already in
+ * flight with it, and other tabs of the same app renewing at the same moment, are not cut off.
+ */
+export const RELOG_GRACE_MS = 5 * 60_000;
 
 export interface Signup {
   name: string;
@@ -27,6 +32,11 @@ export function normalizeEmail(email: string): string {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A normalized address (normalizeEmail) that looks like an e-mail address. */
+export function isEmail(email: string): boolean {
+  return EMAIL.test(email);
+}
 
 export interface UsersDeps {
   db: Db;
@@ -55,8 +65,25 @@ export class UsersService {
    * also a session for it. The CLI calls this directly (sign-up policy does not apply offline).
    */
   async createUser(input: Signup, sessionToken?: string): Promise<User> {
+    return this.insertUser(input, sessionToken, async (user, trx) => {
+      await this.deps.teams.create({ name: `${user.name}'s team` }, user.id, trx);
+    });
+  }
+
+  /**
+   * Sign-up through a team invitation: `join` puts the new user into the inviting team (and marks
+   * the invitation used) in the user's own transaction, instead of a personal team. PLOTLINE_SIGNUP
+   * does not apply: a member who may manage the team let this person in.
+   */
+  async registerInvited(input: Signup, join: (userId: number, trx: Db) => Promise<void>): Promise<UserWithToken> {
+    const token = newToken('session');
+    const user = await this.insertUser(input, token, (created, trx) => join(created.id, trx));
+    return { ...user, token };
+  }
+
+  private async insertUser(input: Signup, sessionToken: string | undefined, then: (user: User, trx: Db) => Promise<void>): Promise<User> {
     const email = normalizeEmail(input.email);
-    if (!EMAIL.test(email)) throw ValidationError.field('body.email', 'must be an email address');
+    if (!isEmail(email)) throw ValidationError.field('body.email', 'must be an email address');
     const name = input.name.trim();
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
     if (input.password.length < 8) throw ValidationError.field('body.password', 'must be at least 8 characters');
@@ -65,7 +92,7 @@ export class UsersService {
     try {
       return await this.deps.db.transaction().execute(async (trx) => {
         const user = await this.deps.users.create({ name, email, passwordHash }, trx);
-        await this.deps.teams.create({ name: `${name}'s team` }, user.id, trx);
+        await then(user, trx);
         if (sessionToken) await this.deps.users.createSession(user.id, hashToken(sessionToken), sessionExpiry(), trx);
         return user;
       });
@@ -83,6 +110,30 @@ export class UsersService {
     const token = newToken('session');
     await this.deps.users.createSession(user.id, hashToken(token), sessionExpiry());
     return { id: user.id, name: user.name, email: user.email, createdAt: user.createdAt, token };
+  }
+
+  /**
+   * `POST /user/relog` (Chartbrew's web app calls it on every start): a new 30-day session for the
+   * caller's, which ends RELOG_GRACE_MS later. Only a session is renewed; API keys are not sessions.
+   */
+  async relog(actor: Actor): Promise<UserWithToken> {
+    if (actor.kind !== 'user' || actor.sessionId === null) {
+      throw new UnauthorizedError('Only a session can be renewed; log in for one (API keys are not sessions)', 'SESSION_REQUIRED');
+    }
+    const user = await this.deps.users.findById(actor.userId);
+    if (!user) throw new UnauthorizedError('Session is invalid or expired; log in again', 'INVALID_TOKEN');
+    const token = newToken('session');
+    const previous = actor.sessionId;
+    await this.deps.db.transaction().execute(async (trx) => {
+      await this.deps.users.createSession(user.id, hashToken(token), sessionExpiry(), trx);
+      await this.deps.users.expireSessionBy(previous, new Date(Date.now() + RELOG_GRACE_MS), trx);
+    });
+    return { ...user, token };
+  }
+
+  /** `GET /app/users`: whether anyone has signed up yet (Chartbrew's app then shows login, else sign-up). */
+  async anyUsers(): Promise<boolean> {
+    return (await this.deps.users.count()) > 0;
   }
 
   async logout(actor: Actor): Promise<void> {

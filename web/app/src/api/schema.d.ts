@@ -51,6 +51,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether anyone has signed up yet (nothing else is told) */
+        get: operations["anyUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/login": {
         parameters: {
             query?: never;
@@ -62,6 +79,40 @@ export interface paths {
         put?: never;
         /** Log in and get a session token */
         post: operations["logIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/user/invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign up through an invitation link, straight into its team (also when sign-up is closed) */
+        post: operations["signUpInvited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The running version; never an update to announce (no outbound call) */
+        get: operations["checkForUpdates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -153,6 +204,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/user/relog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renew the caller's session: a new 30-day token; the one presented ends five minutes later */
+        post: operations["renewSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/me": {
         parameters: {
             query?: never;
@@ -217,7 +285,8 @@ export interface paths {
         /** A user's teams visible to the caller */
         get: operations["listUserTeams"];
         put?: never;
-        post?: never;
+        /** Join the team of an invitation link (Chartbrew's call; `user_id` is the caller) */
+        post: operations["acceptInvitationForUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -255,6 +324,58 @@ export interface paths {
         post?: never;
         /** Remove a member (or leave the team) */
         delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's invitations, newest first (never their links) */
+        get: operations["listInvitations"];
+        put?: never;
+        /** Invite someone to the team (the link is shown once; e-mailed when the body names an address and SMTP is configured) */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/invite/{invite_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation: its link stops working at once (listed afterwards as revoked) */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/invite/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join the team with an invitation link, signed in as the invited person */
+        post: operations["acceptInvitation"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1049,6 +1170,15 @@ export interface components {
             /** @description What the operator should fix although the service is ready (e.g. /metrics reachable without PLOTLINE_METRICS_TOKEN); absent when there is nothing */
             warnings?: string[];
         };
+        UpdateCheck: {
+            /** @description The running version (package.json) */
+            version: string;
+            /** @description Always null: the server never calls out to learn of newer releases */
+            latest: null;
+            updateAvailable: boolean;
+            /** @description Chartbrew's own answer when there is nothing to announce */
+            upToDate: boolean;
+        };
         SignUp: {
             name: string;
             email: string;
@@ -1089,6 +1219,9 @@ export interface components {
         LoggedOut: {
             loggedOut: boolean;
         };
+        AnyUsers: {
+            areThereAnyUsers: boolean;
+        };
         CreateTeam: {
             name: string;
             showBranding?: boolean;
@@ -1127,6 +1260,7 @@ export interface components {
             updatedAt?: string;
         };
         TeamMember: {
+            /** @description The member's role row in this team (as `TeamRoles[0].id`); the user is `user_id` */
             id: number;
             team_id: number;
             user_id: number;
@@ -1136,6 +1270,8 @@ export interface components {
             role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
             projects: number[];
             canExport: boolean;
+            /** @description The member's role in this team, once more in the shape Chartbrew's clients read (`member.TeamRoles`): one item */
+            TeamRoles: components["schemas"]["TeamRole"][];
         };
         AddTeamMember: {
             email: string;
@@ -1147,6 +1283,77 @@ export interface components {
             /** @enum {unknown} */
             role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
             projects?: number[];
+        };
+        /** @description What joining grants. Without `role`: projectViewer (as Chartbrew) */
+        CreateInvitation: {
+            /** @enum {unknown} */
+            role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            /** @description Projects a project role covers (ignored for teamOwner and teamAdmin) */
+            projects?: number[];
+            /** @description Whether the new member may export chart data */
+            canExport?: boolean;
+            /** @description Only this address may use the link; e-mailed to it when SMTP is configured */
+            email?: string;
+            /** @description Days the link stays usable (default 7) */
+            expiresInDays?: number;
+        };
+        /** @description A team invitation; its link is shown only when it is created */
+        Invitation: {
+            id: number;
+            team_id: number;
+            email: string | null;
+            /** @enum {unknown} */
+            role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects: number[];
+            canExport: boolean;
+            /** @enum {unknown} */
+            status: "pending" | "used" | "revoked" | "expired";
+            created_by: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            usedAt: string | null;
+            used_by: number | null;
+            revokedAt: string | null;
+        };
+        CreatedInvitation: {
+            /** @description `{APP_URL}/invite?token=…`: the only time the token is shown */
+            url: string;
+            /** @description Whether the link was handed to the SMTP server (an invitation with an `email`, SMTP configured) */
+            emailed: boolean;
+            /** @description A team invitation; its link is shown only when it is created */
+            invitation: {
+                id: number;
+                team_id: number;
+                email: string | null;
+                /** @enum {unknown} */
+                role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+                projects: number[];
+                canExport: boolean;
+                /** @enum {unknown} */
+                status: "pending" | "used" | "revoked" | "expired";
+                created_by: number | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                expiresAt: string;
+                usedAt: string | null;
+                used_by: number | null;
+                revokedAt: string | null;
+            };
+        };
+        AcceptInvitation: {
+            inviteToken: string;
+        };
+        AcceptInvitationByUser: {
+            token: string;
+        };
+        InvitedSignUp: {
+            name: string;
+            email: string;
+            password: string;
+            inviteToken: string;
         };
         ApiKey: {
             id: number;
@@ -2747,6 +2954,34 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    anyUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnyUsers"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
     logIn: {
         parameters: {
             query?: {
@@ -2776,6 +3011,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    signUpInvited: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Grace Hopper",
+                 *       "email": "grace@example.com",
+                 *       "password": "correct horse battery",
+                 *       "inviteToken": "pli_3q2b9dXo1mG0m0lq6n2s4T5Yw8Zc7Vb1Na0Kf9Jh2Ug"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvitedSignUp"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            410: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    checkForUpdates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateCheck"];
                 };
             };
             400: components["responses"]["Error"];
@@ -2949,6 +3253,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LoggedOut"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    renewSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["Error"];
@@ -3187,6 +3519,46 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    acceptInvitationForUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "pli_3q2b9dXo1mG0m0lq6n2s4T5Yw8Zc7Vb1Na0Kf9Jh2Ug"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcceptInvitationByUser"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            410: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
     listMembers: {
         parameters: {
             query?: never;
@@ -3329,6 +3701,141 @@ export interface operations {
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitation"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                invite_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "inviteToken": "pli_3q2b9dXo1mG0m0lq6n2s4T5Yw8Zc7Vb1Na0Kf9Jh2Ug"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcceptInvitation"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            410: components["responses"]["Error"];
             413: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
