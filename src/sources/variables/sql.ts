@@ -126,7 +126,7 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
 
   const bindPostgres = (variable: ResolvedVariable, at: number): void => {
     const nullTest = beforeNullTest(sql, tokens, at);
-    if (isListValue(variable.value) || isListType(variable.type)) {
+    if (isListType(variable.type)) {
       const list = listOperandAt(sql, tokens, at);
       if (list) {
         out.truncate(outAt[list.start]!);

@@ -4034,14 +4034,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "country",
-                 *       "type": "string",
-                 *       "default_value": "FR",
-                 *       "required": false
-                 *     }
-                 */
                 "application/json": components["schemas"]["CreateVariableBinding"];
             };
         };
