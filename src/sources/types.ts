@@ -87,7 +87,20 @@ export interface DataRequestSpec {
   compiled?: { text: string; values: readonly unknown[] } | null;
 }
 
-export type VariableType = 'string' | 'number' | 'boolean' | 'date';
+/** The type of one value: a scalar variable's, or each element of a list variable's. */
+export type ScalarVariableType = 'string' | 'number' | 'boolean' | 'date';
+
+/** A list of values of one scalar type. */
+export type ListVariableType = `${ScalarVariableType}[]`;
+
+/** A binding's type: a scalar, or a list of scalars (`string[]`, …). */
+export type VariableType = ScalarVariableType | ListVariableType;
+
+/** One converted value: `date` values are normalized strings (`YYYY-MM-DD` or an ISO 8601 UTC instant). */
+export type ScalarValue = string | number | boolean;
+
+/** A variable's value after conversion: a scalar, a list (never empty), or `null` for no value. */
+export type VariableValue = ScalarValue | readonly ScalarValue[] | null;
 
 export interface VariableBinding {
   name: string;
@@ -100,8 +113,11 @@ export interface VariableBinding {
 export interface ResolvedVariable {
   readonly name: string;
   readonly type: VariableType;
-  /** `date` values are normalized strings: `YYYY-MM-DD` or a full ISO 8601 UTC timestamp. `null` = no value. */
-  readonly value: string | number | boolean | null;
+  /**
+   * Converted to the type: `date` values are normalized strings (`YYYY-MM-DD` or a full ISO 8601
+   * UTC timestamp); a list type holds an array of at least one such value. `null` = no value.
+   */
+  readonly value: VariableValue;
   readonly origin: 'runtime' | 'configured' | 'default' | 'unset';
 }
 

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { Id, parseQueryBool, Ref } from '../../platform/http-schemas.js';
-import { parseFilters } from '../data/index.js';
-import { ChartSchema } from '../dashboards/index.js';
+import { parseFilters, runtimeVariables } from '../data/index.js';
+import { ChartRunAnswer } from '../dashboards/index.js';
 import { RunChartBody, RunChartQuery, RunPage, RunPageQuery } from './refreshes-schemas.js';
 import type { RefreshService } from './refreshes-service.js';
 
@@ -20,7 +20,7 @@ export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshServic
         params: Type.Object({ project_id: Id, id: Id }),
         querystring: RunChartQuery,
         body: Ref(RunChartBody, { examples: [{ variables: { status: 'paid' }, filters: [{ field: 'country', operator: 'is', value: 'FR' }] }] }),
-        response: { 200: Ref(ChartSchema) },
+        response: { 200: Ref(ChartRunAnswer) },
       },
     },
     async (request) => {
@@ -30,7 +30,7 @@ export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshServic
         getCache: parseQueryBool(q.getCache),
         noSource: parseQueryBool(q.noSource) || parseQueryBool(q.no_source),
         filters: parseFilters(body.filters, 'body.filters'),
-        variables: body.variables,
+        variables: runtimeVariables(body.variables),
       });
     },
   );

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { QueryBool, Ref, Timestamp } from '../../platform/http-schemas.js';
+import { RuntimeVariables } from '../data/index.js';
 
 const Failure = Type.Union([Type.Object({ code: Type.String(), message: Type.String() }), Type.Null()]);
 
@@ -41,7 +42,7 @@ export const RunPageQuery = Type.Object({
 export const RunChartBody = Type.Union([
   Type.Object({
     filters: Type.Optional(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Record(Type.String(), Type.Unknown())])),
-    variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    variables: Type.Optional(RuntimeVariables),
   }),
   Type.Null(),
 ], { $id: 'RunChart' });

@@ -106,15 +106,20 @@ export class RefreshService {
    * it and the run has no runtime filters or variables, it is a manual refresh: the data is saved,
    * the run recorded in the history (failed runs too) and the chart's alerts checked.
    */
-  async queryChart(actor: Actor, projectId: number, chartId: number, inputs: Omit<ChartRunInputs, 'persist'> & { noSource?: boolean }): Promise<Chart> {
+  async queryChart(
+    actor: Actor,
+    projectId: number,
+    chartId: number,
+    inputs: Omit<ChartRunInputs, 'persist'> & { noSource?: boolean },
+  ): Promise<Chart & { variablesWithoutValue: string[] }> {
     const { membership, project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:query');
-    if (inputs.noSource) return chart;
+    if (inputs.noSource) return { ...chart, variablesWithoutValue: [] };
     const loaded = { chart, project };
     const runtime = Object.keys(inputs.variables ?? {}).length > 0 || (inputs.filters ?? []).length > 0;
     const result = can(membership, 'chart:persist') && !runtime
       ? await this.manualRefresh(loaded, inputs)
       : await this.deps.chartRuns.compute(loaded, { ...inputs, persist: false });
-    return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated };
+    return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated, variablesWithoutValue: result.variablesWithoutValue };
   }
 
   private async manualRefresh(loaded: LoadedChart, inputs: Omit<ChartRunInputs, 'persist'>): Promise<ChartRunResult> {

@@ -30,6 +30,8 @@ export interface ChartRunResult {
   paths: ChartPath[];
   /** Rows the sources answered with (grouped rows for pushdown); 0 when served from the cache. */
   rowsRead: number;
+  /** Bound variables of the chart's datasets that this run leaves without a value, sorted. */
+  variablesWithoutValue: string[];
 }
 
 /** A chart loaded for a run, with what the run needs of its dashboard. */
@@ -113,6 +115,12 @@ function chartInput(chart: Chart, timezone: string | null): ChartInput {
   };
 }
 
+/** What each configuration's dataset run leaves without a value, with its saved variables, merged and sorted. */
+function unsetVariables(bound: readonly Bound[], variables: Record<string, unknown>): string[] {
+  const names = bound.flatMap((b) => b.dataset.variablesWithoutValue({ variables, configured: b.config.configuration?.variables ?? [] }));
+  return [...new Set(names)].sort();
+}
+
 /**
  * Computes a chart's data on the server, in one straight line: load the chart (authorized once)
  * and what its datasets need (read once), key the answer by everything that changes it, then
@@ -123,7 +131,7 @@ export class ChartRunService {
   constructor(private readonly deps: ChartRunDeps) {}
 
   /** Identical chart runs in flight in this process share one computation (with or without getCache). */
-  readonly #inFlight = new Map<string, Promise<Omit<ChartRunResult, 'cache'>>>();
+  readonly #inFlight = new Map<string, Promise<Omit<ChartRunResult, 'cache' | 'variablesWithoutValue'>>>();
 
   /**
    * A chart of a dashboard with its data computed for the caller, never saved: exports, and runs with
@@ -146,6 +154,7 @@ export class ChartRunService {
   async compute({ chart, project }: LoadedChart, inputs: ChartRunInputs): Promise<ChartRunResult> {
     const timezone = project.timezone ?? 'UTC';
     const { prepared, bound } = await this.prepareBound(chart, project, inputs.filters ?? []);
+    const variablesWithoutValue = unsetVariables(bound, inputs.variables ?? {});
     const key = cacheKey('chart', {
       chartId: chart.id,
       chartUpdatedAt: chart.updatedAt,
@@ -185,7 +194,7 @@ export class ChartRunService {
         staleMs: settings.cacheStaleMs,
         ...(inputs.refreshCache ? { refresh: true } : {}),
       });
-      return { chartData: cached.value, chartDataUpdated: await save(cached.value), cache: cached.status, paths, rowsRead };
+      return { chartData: cached.value, chartDataUpdated: await save(cached.value), cache: cached.status, paths, rowsRead, variablesWithoutValue };
     }
     // Without the cache, concurrent identical runs still share one computation (and one save).
     const flightKey = `${key}:${inputs.persist ? 'persist' : 'answer'}`;
@@ -197,7 +206,7 @@ export class ChartRunService {
       })().finally(() => this.#inFlight.delete(flightKey));
       this.#inFlight.set(flightKey, shared);
     }
-    return { ...(await shared), cache: 'bypass' };
+    return { ...(await shared), cache: 'bypass', variablesWithoutValue };
   }
 
   /** Reads what the chart's datasets need (once) and binds each configuration to its prepared dataset. */

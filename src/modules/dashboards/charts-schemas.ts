@@ -192,9 +192,17 @@ export const Chart = Type.Object({
   ChartDatasetConfigs: Type.Array(Ref(ChartDatasetConfig)),
 }, { $id: 'Chart' });
 
+/** A chart with its data computed by a run, and the variables that run left without a value. */
+export const ChartRunAnswer = Type.Object({
+  ...Chart.properties,
+  variablesWithoutValue: Type.Array(Type.String(), {
+    description: "Bound variables of the chart's datasets that this run left without a value (bound as NULL), sorted; empty when nothing ran (`noSource`)",
+  }),
+}, { $id: 'ChartRunAnswer' });
+
 export const ChartListParams = Type.Object({ project_id: Id });
 export const ChartParams = Type.Object({ project_id: Id, id: Id });
 export const CdcParams = Type.Object({ project_id: Id, id: Id, cdc_id: Type.String({ format: 'uuid' }) });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const CHART_COMPONENTS = [CreateChartDatasetConfig, UpdateChartDatasetConfig, ChartDatasetConfig, CreateChart, UpdateChart, QuickCreateChart, PreviewChart, ChartPreview, Chart];
+export const CHART_COMPONENTS = [CreateChartDatasetConfig, UpdateChartDatasetConfig, ChartDatasetConfig, CreateChart, UpdateChart, QuickCreateChart, PreviewChart, ChartPreview, Chart, ChartRunAnswer];

@@ -5,7 +5,7 @@
 export type { Chart } from './charts-repository.js';
 export type { ChartsService } from './charts-service.js';
 export type { ChartRunInputs, ChartRunResult, ChartRunService, LoadedChart } from './chart-runs-service.js';
-export { Chart as ChartSchema } from './charts-schemas.js';
+export { Chart as ChartSchema, ChartRunAnswer } from './charts-schemas.js';
 export type { ProjectsService } from './projects-service.js';
 export type { ShareViewer, ViewRequest } from './share-viewer.js';
 export { isHttpUrl } from './projects-validation.js';

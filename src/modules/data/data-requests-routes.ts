@@ -66,7 +66,12 @@ export const dataRequestRoutes: FastifyPluginAsyncTypebox<{ dataRequests: DataRe
         operationId: 'createVariableBinding',
         summary: 'Bind a variable (answers the data request)',
         params: RequestParams,
-        body: Ref(BindingBody, { examples: [{ name: 'country', type: 'string', default_value: 'FR', required: false }] }),
+        body: Ref(BindingBody, {
+          examples: [
+            { name: 'country', type: 'string', default_value: 'FR', required: false },
+            { name: 'countries', type: 'string[]', default_value: ['FR', 'DE'], required: false },
+          ],
+        }),
         response: { 200: Ref(DataRequestResponse) },
       },
     },

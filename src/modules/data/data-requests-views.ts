@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors/index.js';
 import { isSecretName, MASK } from '../../redaction/index.js';
+import { convertValue, isListType } from '../../sources/index.js';
 import type { ConnectionSummary } from './connections-service.js';
 import type { BindingType, DataRequestRecord, Header, VariableBinding } from './data-requests-repository.js';
 import type { DataRequestView } from './datasets-schemas.js';
@@ -52,8 +53,23 @@ export function bindingName(raw: string, field: string): string {
   return name;
 }
 
-/** A default value must parse as the binding's type; it is stored as text. */
-export function bindingDefault(type: BindingType, raw: string | number | boolean | null | undefined, field: string): string | null {
+/**
+ * A default value must parse as the binding's type; it is stored as text. A list type's default
+ * (a JSON array, or text as a run would take it) is stored as its values in a JSON array; an empty
+ * list is no default.
+ */
+export function bindingDefault(
+  type: BindingType,
+  raw: string | number | boolean | ReadonlyArray<string | number | boolean> | null | undefined,
+  field: string,
+): string | null {
+  if (isListType(type)) {
+    if (raw === null || raw === undefined || raw === '') return null;
+    const converted = convertValue(type, raw);
+    if (!converted.ok) throw ValidationError.field(field, `${converted.problem} for a ${type} variable`);
+    return Array.isArray(converted.value) && converted.value.length > 0 ? JSON.stringify(converted.value) : null;
+  }
+  if (Array.isArray(raw)) throw ValidationError.field(field, `must be one value for a ${type} variable (a list needs a list type such as ${type}[])`);
   if (raw === null || raw === undefined || raw === '') return raw === '' && type === 'string' ? '' : null;
   const text = String(raw);
   switch (type) {

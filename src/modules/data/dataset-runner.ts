@@ -6,6 +6,7 @@ import {
   joinResultsWithin,
   resolveVariables,
   variableValues,
+  variablesWithoutValue,
   type ResultData,
   type ResolvedVariables,
   type Row,
@@ -149,6 +150,16 @@ export class PreparedDataset {
     const own = this.parts.bindings.filter((b) => b.entity_type === 'DataRequest' && b.entity_id === String(request.id));
     const shared = this.parts.bindings.filter((b) => b.entity_type === 'Dataset' && !own.some((o) => o.name === b.name));
     return resolveVariables({ bindings: [...own, ...shared], runtime: inputs.variables ?? null, configured: inputs.configured ?? null });
+  }
+
+  /**
+   * Names of the bound variables that a run with these inputs leaves without a value (bound
+   * NULL), sorted: over the main request and its join targets, or over `request` alone. Resolving
+   * also checks the values, so a bad or missing required one is its 400 here, before any answer.
+   */
+  variablesWithoutValue(inputs: RunInputs, request?: DataRequestRecord): string[] {
+    const requests = request ? [request] : this.needed().needed;
+    return [...new Set(requests.flatMap((r) => variablesWithoutValue(this.resolve(r, inputs))))].sort();
   }
 
   private connectionOf(request: DataRequestRecord): { runnable: RunnableConnection; source: SourceConnection } {

@@ -3,9 +3,26 @@ import { QueryBool, Ref } from '../../platform/http-schemas.js';
 
 const Limit = Type.Integer({ minimum: 0, maximum: 10_000_000 });
 
+/**
+ * Variable values for one run, `{name: value}`; a list variable takes a JSON array. An empty
+ * array is accepted as no variables (Chartbrew's client sends `[]`).
+ */
+export const RuntimeVariables = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Array(Type.Unknown(), { maxItems: 0 })], {
+  description: 'Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables',
+});
+
+/** A body's `variables` as the services take them: `[]` is none. */
+export function runtimeVariables(variables: Record<string, unknown> | unknown[] | undefined): Record<string, unknown> | undefined {
+  return variables === undefined || Array.isArray(variables) ? undefined : variables;
+}
+
+const VariablesWithoutValue = Type.Array(Type.String(), {
+  description: 'Bound variables that ran without a value (bound as NULL, or as each source documents), sorted by name',
+});
+
 export const RunBody = Type.Union([
   Type.Object({
-    variables: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    variables: Type.Optional(RuntimeVariables),
     filters: Type.Optional(Type.Union([Type.Array(Type.Unknown(), { maxItems: 100 }), Type.Record(Type.String(), Type.Unknown())])),
     getCache: Type.Optional(Type.Boolean()),
     noSource: Type.Optional(Type.Boolean()),
@@ -43,6 +60,7 @@ export const DatasetRun = Type.Object(
     data: Type.Unknown(),
     meta: Ref(RunMeta),
     cache: Type.Object({ status: Type.String(), createdAt: Type.String() }),
+    variablesWithoutValue: VariablesWithoutValue,
   },
   { $id: 'DatasetRun', description: 'The dataset, its rows (joined and filtered), run metadata and cache status' },
 );
@@ -50,6 +68,7 @@ export const DatasetRun = Type.Object(
 export const DataRequestRun = Type.Object({
   options: Type.Object({}, { additionalProperties: true }),
   dataRequest: Type.Object({ responseData: Type.Object({ data: Type.Unknown(), configuration: Type.Unknown() }), meta: Ref(RunMeta) }),
+  variablesWithoutValue: VariablesWithoutValue,
 }, { $id: 'DataRequestRun' });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */

@@ -33,8 +33,14 @@ export class DatasetRunsService {
     const { view, prepared } = await this.prepare(actor, teamId, datasetId);
     const request = prepared.parts.requests.find((r) => r.id === requestId);
     if (!request) throw new NotFoundError('Data request');
-    const result = await prepared.runRequest(request, { variables: options.variables ?? {} });
-    return { options: view, dataRequest: { responseData: { data: page(result.data, options), configuration: request.configuration }, meta: result.meta } };
+    const inputs: RunInputs = { variables: options.variables ?? {} };
+    const variablesWithoutValue = prepared.variablesWithoutValue(inputs, request);
+    const result = await prepared.runRequest(request, inputs);
+    return {
+      options: view,
+      dataRequest: { responseData: { data: page(result.data, options), configuration: request.configuration }, meta: result.meta },
+      variablesWithoutValue,
+    };
   }
 
   /**
@@ -46,13 +52,14 @@ export class DatasetRunsService {
   async runDataset(actor: Actor, teamId: number, datasetId: number, options: DatasetRunOptions): Promise<DatasetRunAnswer> {
     const { view, prepared } = await this.prepare(actor, teamId, datasetId);
     const inputs: RunInputs = { variables: options.variables ?? {}, filters: options.filters ?? [] };
+    const unset = prepared.variablesWithoutValue(inputs);
     if (options.getCache || options.noSource || !prepared.streamable) {
       const result = await prepared.collect(inputs, { refresh: !options.getCache && !options.noSource, cacheOnly: options.noSource === true });
-      return chunked(heldChunks(view, page(result.data, options), result.meta, result.cache));
+      return chunked(heldChunks(view, page(result.data, options), result.meta, result.cache, unset));
     }
     const offset = options.offset ?? 0;
     const rows = await prepared.stream(inputs, options.limit !== undefined ? { rowLimit: offset + options.limit } : {});
-    return chunked(jsonChunks(view, rows, offset, options.limit));
+    return chunked(jsonChunks(view, rows, offset, options.limit, unset));
   }
 
   /** Authorizes once and reads what the run needs once; the answer's dataset view comes from the same reads. */
@@ -78,8 +85,14 @@ function chunked(chunks: AsyncIterable<string> | Iterable<string>): Readable {
 /** About this many characters of rows per chunk of a held result. */
 const CHUNK_CHARS = 1024 * 1024;
 
-/** A held result as `{"options":…,"data":…,"meta":…,"cache":…}`, its rows written a chunk at a time. */
-function* heldChunks(options: DatasetView, data: ResultData, meta: RunMeta, cache: { status: string; createdAt: string }): Generator<string> {
+/** A held result as `{"options":…,"data":…,"meta":…,"cache":…,"variablesWithoutValue":…}`, its rows written a chunk at a time. */
+function* heldChunks(
+  options: DatasetView,
+  data: ResultData,
+  meta: RunMeta,
+  cache: { status: string; createdAt: string },
+  unset: readonly string[],
+): Generator<string> {
   yield `{"options":${JSON.stringify(options)},"data":`;
   if (Array.isArray(data)) {
     let chunk = '[';
@@ -94,15 +107,16 @@ function* heldChunks(options: DatasetView, data: ResultData, meta: RunMeta, cach
   } else {
     yield JSON.stringify(data);
   }
-  yield `,"meta":${JSON.stringify(meta)},"cache":${JSON.stringify(cache)}}`;
+  yield `,"meta":${JSON.stringify(meta)},"cache":${JSON.stringify(cache)},"variablesWithoutValue":${JSON.stringify(unset)}}`;
 }
 
-/** `{"options":…,"data":[…],"meta":…}` written batch by batch. */
+/** `{"options":…,"data":[…],"meta":…,"cache":…,"variablesWithoutValue":…}` written batch by batch. */
 async function* jsonChunks(
   options: DatasetView,
   rows: AsyncIterable<Record<string, unknown>[]> & { meta(): RunMeta; close(): Promise<void> },
   offset: number,
   limit: number | undefined,
+  unset: readonly string[],
 ): AsyncGenerator<string> {
   yield `{"options":${JSON.stringify(options)},"data":[`;
   let skipped = 0;
@@ -125,5 +139,6 @@ async function* jsonChunks(
     await rows.close();
   }
   const meta = rows.meta();
-  yield `],"meta":${JSON.stringify({ ...meta, rowCount: sent })},"cache":{"status":"bypass","createdAt":${JSON.stringify(new Date().toISOString())}}}`;
+  const cache = { status: 'bypass', createdAt: new Date().toISOString() };
+  yield `],"meta":${JSON.stringify({ ...meta, rowCount: sent })},"cache":${JSON.stringify(cache)},"variablesWithoutValue":${JSON.stringify(unset)}}`;
 }

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { OPERATIONS } from '../../engine/index.js';
+import { MAX_LIST_LENGTH, VARIABLE_TYPES } from '../../sources/index.js';
 import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
 
 /** Optional in bodies, and `null` clears the value. */
@@ -16,7 +17,13 @@ const QueryText = Type.String({ maxLength: MAX_QUERY_TEXT, description: `At most
 
 const Operation = Type.Enum([...OPERATIONS]);
 const Method = Type.Enum(['GET', 'POST', 'PUT', 'DELETE', 'PATCH']);
-export const BindingTypeSchema = Type.Enum(['string', 'number', 'boolean', 'date']);
+export const BindingTypeSchema = Type.Enum([...VARIABLE_TYPES], {
+  description: 'How values are parsed, checked and bound: a scalar, or a list of them (`string[]`, …: a JSON array, or comma-separated text)',
+});
+/** A default value: text, a number or a boolean; for a list type also a JSON array (stored as JSON text). */
+const BindingDefault = Maybe(
+  Type.Union([Str(10_000), Type.Number(), Type.Boolean(), Type.Array(Type.Union([Str(10_000), Type.Number(), Type.Boolean()]), { maxItems: MAX_LIST_LENGTH })]),
+);
 
 const ProjectIds = Type.Array(Type.Union([Id, Type.String({ pattern: '^[1-9][0-9]{0,9}$' })]), { maxItems: 1000 });
 
@@ -103,14 +110,14 @@ export const DataRequestBody = Type.Object(dataRequestWritable, { $id: 'DataRequ
 export const BindingBody = Type.Object({
   name: Str(200),
   type: Type.Optional(BindingTypeSchema),
-  default_value: Maybe(Type.Union([Str(10_000), Type.Number(), Type.Boolean()])),
+  default_value: BindingDefault,
   required: Type.Optional(Type.Boolean()),
 }, { $id: 'CreateVariableBinding' });
 
 export const BindingUpdate = Type.Object({
   name: Type.Optional(Str(200)),
   type: Type.Optional(BindingTypeSchema),
-  default_value: Maybe(Type.Union([Str(10_000), Type.Number(), Type.Boolean()])),
+  default_value: BindingDefault,
   required: Type.Optional(Type.Boolean()),
 }, { $id: 'UpdateVariableBinding' });
 

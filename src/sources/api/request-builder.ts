@@ -72,7 +72,9 @@ export function buildApiRequest(conn: SourceConnection, request: DataRequestSpec
   const global = connectionHeaders(conn, request.useGlobalHeaders !== false);
   const headers: Record<string, string> = { accept: 'application/json' };
   for (const [rawName, rawValue] of headerEntries(request.headers)) {
-    const [name, value] = compileHeader(rawName, rawValue, variables);
+    const compiled = compileHeader(rawName, rawValue, variables);
+    if (!compiled) continue;
+    const [name, value] = compiled;
     if (!hasHeader(global, name)) setHeader(headers, name, value);
   }
   for (const [name, value] of Object.entries(global)) setHeader(headers, name, value);

@@ -20,7 +20,7 @@ import {
 } from '../types.js';
 import { inferColumns } from '../values.js';
 import { compileJsonBody, compileRoute } from '../variables/api.js';
-import { exactPlaceholder, interpolate, lookupVariable, textOf } from '../variables/placeholders.js';
+import { exactPlaceholder, interpolate, lookupVariable, scalarOf, textOf } from '../variables/placeholders.js';
 import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export interface CustomerioSourceOptions {
@@ -272,7 +272,7 @@ function text(raw: unknown, variables: ResolvedVariables | undefined): string | 
   if (typeof raw !== 'string') return String(raw);
   const only = exactPlaceholder(raw);
   if (only !== undefined) {
-    const value = lookupVariable(variables, only).value;
+    const value = scalarOf(lookupVariable(variables, only));
     return value === null ? undefined : String(value);
   }
   const filled = interpolate(raw, variables, textOf).trim();

@@ -1,6 +1,7 @@
 import { InvalidQueryError, InvalidVariableError } from '../errors.js';
-import type { ResolvedVariables } from '../types.js';
-import { exactPlaceholder, findPlaceholders, interpolate, lookupVariable, textOf } from '../variables/placeholders.js';
+import type { ResolvedVariables, ScalarValue } from '../types.js';
+import { isListValue } from '../variables/convert.js';
+import { exactPlaceholder, findPlaceholders, interpolate, lookupVariable, scalarOf, textOf } from '../variables/placeholders.js';
 import { encodeValue, joinFieldPath, splitFieldPath, type FirestoreValue } from './firestore-values.js';
 
 /*
@@ -69,8 +70,9 @@ function typedValue(raw: unknown, type: unknown, variables: ResolvedVariables | 
     const only = exactPlaceholder(raw);
     if (only !== undefined) {
       const variable = lookupVariable(variables, only);
-      if (type === undefined || type === null || type === '') return { value: variable.value, timestamp: variable.type === 'date' };
-      raw = variable.value === null ? null : String(variable.value);
+      if (type === undefined || type === null || type === '') return { value: variable.value, timestamp: variable.type === 'date' || variable.type === 'date[]' };
+      const value = scalarOf(variable);
+      raw = value === null ? null : String(value);
     } else if (findPlaceholders(raw).length > 0) {
       raw = interpolate(raw, variables, textOf);
     }
@@ -101,6 +103,18 @@ function typedValue(raw: unknown, type: unknown, variables: ResolvedVariables | 
   if (raw === 'null') return { value: null, timestamp: false };
   if (typeof raw === 'string' && /^-?\d+(\.\d+)?$/.test(raw) && raw.length < 16) return { value: Number(raw), timestamp: false };
   return { value: raw ?? null, timestamp: false };
+}
+
+/**
+ * A list variable written alone as a list operator's value (`"value": "{{ids}}"`): its values, and
+ * whether they are dates (sent as timestamps). Undefined for anything else.
+ */
+function listVariable(raw: unknown, variables: ResolvedVariables | undefined): { items: ScalarValue[]; dates: boolean } | undefined {
+  const only = typeof raw === 'string' ? exactPlaceholder(raw) : undefined;
+  if (only === undefined) return undefined;
+  const variable = lookupVariable(variables, only);
+  const value = variable.value;
+  return isListValue(value) ? { items: [...value], dates: variable.type === 'date[]' } : undefined;
 }
 
 /** One condition as a Firestore filter. */
@@ -135,7 +149,7 @@ function conditionFilter(
       return { referenceValue: documentName(id) };
     }
     if (type === 'seconds') {
-      const secondsValue = Number(typeof raw === 'string' && exactPlaceholder(raw) ? lookupVariable(variables, exactPlaceholder(raw)!).value : raw);
+      const secondsValue = Number(typeof raw === 'string' && exactPlaceholder(raw) ? scalarOf(lookupVariable(variables, exactPlaceholder(raw)!)) : raw);
       if (!Number.isFinite(secondsValue)) throw new InvalidQueryError(`"${String(raw)}" is not a number of seconds`, `${where}.value`);
       return encodeValue(new Date(secondsValue * 1000));
     }
@@ -144,6 +158,12 @@ function conditionFilter(
   };
 
   if (LIST_OPS.has(operator)) {
+    const listed = Array.isArray(condition.values) ? undefined : listVariable(condition.value, variables);
+    if (listed) {
+      // A list variable's values are already typed: encoded as they are, unless the condition names a type.
+      const values = listed.items.map((item) => (type || field === '__name__' ? convert(item) : encodeValue(item, listed.dates)));
+      return { fieldFilter: { field: { fieldPath: field }, op, value: { arrayValue: { values } } } };
+    }
     const list = Array.isArray(condition.values) ? condition.values : Array.isArray(condition.value) ? condition.value : [condition.value];
     if (list.length === 0) throw new InvalidQueryError(`Operator "${operator}" needs a list of values`, `${where}.values`);
     return { fieldFilter: { field: { fieldPath: field }, op, value: { arrayValue: { values: list.map(convert) } } } };

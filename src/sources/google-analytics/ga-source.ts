@@ -20,7 +20,7 @@ import {
   type TestResult,
 } from '../types.js';
 import { inferColumns } from '../values.js';
-import { exactPlaceholder, interpolate, lookupVariable, textOf } from '../variables/placeholders.js';
+import { exactPlaceholder, interpolate, lookupVariable, scalarOf, textOf } from '../variables/placeholders.js';
 import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 export interface GoogleAnalyticsSourceOptions {
@@ -199,7 +199,7 @@ function fill(raw: unknown, variables: ResolvedVariables | undefined): string | 
   if (text === '') return undefined;
   const only = exactPlaceholder(text);
   if (only !== undefined) {
-    const value = lookupVariable(variables, only).value;
+    const value = scalarOf(lookupVariable(variables, only));
     return value === null ? undefined : String(value);
   }
   return interpolate(text, variables, textOf).trim();

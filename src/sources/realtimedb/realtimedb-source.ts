@@ -19,7 +19,7 @@ import {
   type TestResult,
 } from '../types.js';
 import { inferColumns } from '../values.js';
-import { exactPlaceholder, findPlaceholders, interpolate, lookupVariable, textOf } from '../variables/placeholders.js';
+import { exactPlaceholder, findPlaceholders, interpolate, lookupVariable, scalarOf, textOf } from '../variables/placeholders.js';
 import { SOURCE_CAPABILITIES } from '../capabilities.js';
 
 const SCOPES = ['https://www.googleapis.com/auth/firebase.database', 'https://www.googleapis.com/auth/userinfo.email'];
@@ -166,7 +166,7 @@ function rangeValue(raw: unknown, variables: ResolvedVariables | undefined): unk
   if (typeof raw !== 'string') return raw;
   const only = exactPlaceholder(raw);
   if (only !== undefined) {
-    const value = lookupVariable(variables, only).value;
+    const value = scalarOf(lookupVariable(variables, only));
     return value === null ? undefined : value;
   }
   return interpolate(raw, variables, textOf);

@@ -8,6 +8,9 @@ const vars = resolveVariables({
     { name: 'n', type: 'number', default_value: '5' },
     { name: 'on', type: 'boolean', default_value: 'false' },
     { name: 'opt', type: 'string' },
+    { name: 'tags', type: 'string[]', default_value: '["a b","c&d"]' },
+    { name: 'nums', type: 'number[]', default_value: '[1,2]' },
+    { name: 'nolist', type: 'number[]' },
   ],
   runtime: { q: '&x=1#frag', dots: '..', evil: 'x\r\nSet-Cookie: a=b', obj: '{"$ne": null}' },
 });
@@ -31,6 +34,23 @@ describe('compileRoute', () => {
     expect(compileRoute('/x?a=1&b={{opt}}&c={{n}}', vars)).toBe('/x?a=1&c=5');
   });
 
+  it('drops a query parameter whose key or value holds a variable without a value (never sends a hole)', () => {
+    expect(compileRoute('/x?a=pre-{{opt}}&{{opt}}x=1&c={{n}}&l={{nolist}}', vars)).toBe('/x?c=5');
+  });
+
+  it('refuses a path segment holding a variable without a value, naming it', () => {
+    expect(() => compileRoute('/users/{{opt}}/orders', vars)).toThrowError(
+      expect.objectContaining({ statusCode: 400, code: 'VARIABLE_INVALID', message: expect.stringContaining('"opt" has no value') }),
+    );
+    expect(() => compileRoute('/users/id-{{opt}}', vars)).toThrowError(expect.objectContaining({ code: 'VARIABLE_INVALID' }));
+  });
+
+  it('repeats a query parameter once per value of a list, each encoded; a list elsewhere is a 400', () => {
+    expect(compileRoute('/x?tag={{tags}}&n={{nums}}', vars)).toBe('/x?tag=a%20b&tag=c%26d&n=1&n=2');
+    expect(() => compileRoute('/x/{{tags}}', vars)).toThrowError(expect.objectContaining({ code: 'VARIABLE_INVALID', message: expect.stringContaining('"tags" is a list') }));
+    expect(() => compileRoute('/x?t=pre-{{tags}}', vars)).toThrowError(expect.objectContaining({ code: 'VARIABLE_INVALID' }));
+  });
+
   it('names an unknown placeholder', () => {
     expect(() => compileRoute('/x/{{who}}', vars)).toThrowError(expect.objectContaining({ code: 'VARIABLE_UNKNOWN' }));
   });
@@ -39,6 +59,12 @@ describe('compileRoute', () => {
 describe('compileHeader', () => {
   it('fills values as text', () => {
     expect(compileHeader('X-Id', 'id-{{id}}', vars)).toEqual(['X-Id', 'id-a b/c']);
+  });
+
+  it('leaves out a header holding a variable without a value; refuses a list', () => {
+    expect(compileHeader('Authorization', 'Bearer {{opt}}', vars)).toBeUndefined();
+    expect(compileHeader('X-{{opt}}', 'v', vars)).toBeUndefined();
+    expect(() => compileHeader('X-Tags', '{{tags}}', vars)).toThrowError(expect.objectContaining({ code: 'VARIABLE_INVALID' }));
   });
 
   it('refuses CR/LF (header injection)', () => {
@@ -51,6 +77,12 @@ describe('compileJsonBody', () => {
   it('substitutes typed values into the parsed JSON', () => {
     const body = '{"limit": {{n}}, "on": "{{on}}", "name": "id {{id}}", "list": [{{n}}, "{{opt}}"], "{{id}}": 1}';
     expect(JSON.parse(compileJsonBody(body, vars))).toEqual({ limit: 5, on: false, name: 'id a b/c', list: [5, null], 'a b/c': 1 });
+  });
+
+  it('gives null for a string holding a variable without a value, leaves out a key holding one, and sends lists as arrays', () => {
+    const body = '{"q": "name:{{opt}}", "{{opt}}": 1, "tags": "{{tags}}", "nums": {{nums}}, "none": {{nolist}}, "keep": "x"}';
+    expect(JSON.parse(compileJsonBody(body, vars))).toEqual({ q: null, tags: ['a b', 'c&d'], nums: [1, 2], none: null, keep: 'x' });
+    expect(() => compileJsonBody('{"q": "in {{tags}}"}', vars)).toThrowError(expect.objectContaining({ code: 'VARIABLE_INVALID' }));
   });
 
   it('JSON-escapes values: a value cannot add keys or operators', () => {

@@ -1,7 +1,8 @@
 import { ObjectId } from 'mongodb';
 import { InvalidVariableError } from '../errors.js';
 import type { ResolvedVariable, ResolvedVariables } from '../types.js';
-import { interpolate, lookupVariable, textOf } from './placeholders.js';
+import { isListValue } from './convert.js';
+import { interpolate, interpolateOrNull, lookupVariable, textOf } from './placeholders.js';
 
 /*
  * A parsed MongoDB query keeps its placeholders as these markers, inside otherwise plain values.
@@ -36,10 +37,13 @@ export class DateTemplate {
   constructor(readonly arg: PlaceholderValue | TemplateString | string | number | undefined) {}
 }
 
+/** A lone placeholder's value: null without a value, dates as Date, a list as an array (of Dates for `date[]`). */
 function typed(variable: ResolvedVariable): unknown {
-  if (variable.value === null) return null;
-  if (variable.type === 'date') return toDate(variable.name, variable.value);
-  return variable.value;
+  const value = variable.value;
+  if (value === null) return null;
+  if (isListValue(value)) return variable.type === 'date[]' ? value.map((item) => toDate(variable.name, item)) : [...value];
+  if (variable.type === 'date') return toDate(variable.name, value);
+  return value;
 }
 
 function toDate(name: string, value: unknown): Date {
@@ -62,13 +66,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Replaces every marker in a parsed value with its bound value. */
 export function bindMongoValue(value: unknown, variables: ResolvedVariables | undefined): unknown {
   if (value instanceof PlaceholderValue) return typed(lookupVariable(variables, value.name));
-  if (value instanceof TemplateString) return interpolate(value.text, variables, textOf);
+  // Text holding a variable without a value is null, as the variable alone would be.
+  if (value instanceof TemplateString) return interpolateOrNull(value.text, variables, textOf);
   if (value instanceof TemplateRegExp) {
+    // A pattern cannot be null: a variable without a value adds nothing to it.
     const source = interpolate(value.source, variables, (variable) => escapeRegExp(textOf(variable)));
     return new RegExp(source, value.flags);
   }
   if (value instanceof ObjectIdTemplate) {
     const bound = bindMongoValue(value.arg, variables);
+    if (bound === null) return null;
     const name = value.arg instanceof PlaceholderValue ? value.arg.name : 'ObjectId';
     if (typeof bound !== 'string' || !/^[0-9a-fA-F]{24}$/.test(bound)) {
       throw new InvalidVariableError(name, 'is not a valid ObjectId (24 hexadecimal characters)');
@@ -78,6 +85,7 @@ export function bindMongoValue(value: unknown, variables: ResolvedVariables | un
   if (value instanceof DateTemplate) {
     if (value.arg === undefined) return new Date();
     const bound = typeof value.arg === 'object' ? bindMongoValue(value.arg, variables) : value.arg;
+    if (bound === null) return null;
     if (bound instanceof Date) return bound;
     const name = value.arg instanceof PlaceholderValue ? value.arg.name : 'Date';
     return toDate(name, bound);

@@ -1,5 +1,6 @@
-import { UnknownVariableError } from '../errors.js';
-import type { ResolvedVariable, ResolvedVariables } from '../types.js';
+import { InvalidVariableError, UnknownVariableError } from '../errors.js';
+import type { ResolvedVariable, ResolvedVariables, ScalarValue } from '../types.js';
+import { isListValue } from './convert.js';
 
 export interface PlaceholderMatch {
   name: string;
@@ -81,7 +82,42 @@ export function interpolate(
   return out + text.slice(at);
 }
 
-/** The text form of a value where it is embedded in a larger string. */
+/**
+ * The text form of a value where it is embedded in a larger string ("" without a value, where
+ * the caller keeps that rule). A list has no text form: it is a 400 naming the variable.
+ */
 export function textOf(variable: ResolvedVariable): string {
-  return variable.value === null ? '' : String(variable.value);
+  const value = variable.value;
+  if (isListValue(value)) throw new InvalidVariableError(variable.name, LIST_IN_TEXT);
+  return value === null ? '' : String(value);
+}
+
+/** Why a list is refused inside text. */
+export const LIST_IN_TEXT = 'is a list, and a list cannot be used inside a string';
+
+/** The value where a target takes one scalar value; a list is a 400 naming the variable. */
+export function scalarOf(variable: ResolvedVariable): ScalarValue | null {
+  const value = variable.value;
+  if (isListValue(value)) throw new InvalidVariableError(variable.name, 'is a list, and a list cannot be used here (it takes one value)');
+  return value;
+}
+
+/**
+ * Like `interpolate`, but `null` when any placeholder has no value: text built from a missing
+ * value is itself missing, as `'a' || NULL` is NULL in SQL (never the text with a hole in it).
+ */
+export function interpolateOrNull(
+  text: string,
+  variables: ResolvedVariables | undefined,
+  format: (variable: ResolvedVariable) => string,
+): string | null {
+  let missing = false;
+  const filled = interpolate(text, variables, (variable) => {
+    if (variable.value === null) {
+      missing = true;
+      return '';
+    }
+    return format(variable);
+  });
+  return missing ? null : filled;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveVariables, variableValues } from './resolve.js';
+import { resolveVariables, variablesWithoutValue, variableValues } from './resolve.js';
 
 describe('resolveVariables', () => {
   const bindings = [
@@ -64,5 +64,58 @@ describe('resolveVariables', () => {
   it('keeps values without a binding as strings', () => {
     const vars = resolveVariables({ runtime: { q: 5 }, configured: { other: true } });
     expect(variableValues(vars)).toEqual({ other: 'true', q: '5' });
+  });
+
+  it('keeps an array without a binding as a list of strings', () => {
+    const vars = resolveVariables({ runtime: { ids: [1, 'a'] } });
+    expect(vars.values.get('ids')).toMatchObject({ type: 'string[]', value: ['1', 'a'] });
+  });
+
+  describe('list types', () => {
+    const listBindings = [
+      { name: 'countries', type: 'string[]' as const, default_value: '["US"]' },
+      { name: 'ids', type: 'number[]' as const },
+      { name: 'needed', type: 'date[]' as const, required: true },
+    ];
+
+    it('converts a JSON array, comma-separated text (a URL) and a stored default', () => {
+      const vars = resolveVariables({ bindings: listBindings, runtime: { ids: '1,2', needed: ['2025-01-01'] } });
+      expect(variableValues(vars)).toEqual({ countries: ['US'], ids: [1, 2], needed: ['2025-01-01'] });
+      expect(vars.values.get('countries')?.origin).toBe('default');
+    });
+
+    it('treats an empty list as no value: it falls back, and a required one is missing', () => {
+      const vars = resolveVariables({ bindings: listBindings, runtime: { countries: [], ids: '[]', needed: '2025-01-01' } });
+      expect(variableValues(vars)).toMatchObject({ countries: ['US'], ids: null });
+      expect(() => resolveVariables({ bindings: listBindings, runtime: { needed: [] } })).toThrowError(
+        expect.objectContaining({ statusCode: 400, code: 'VARIABLE_REQUIRED', message: expect.stringContaining('"needed"') }),
+      );
+    });
+
+    it('names the variable of a list that does not fit', () => {
+      expect(() => resolveVariables({ bindings: listBindings, runtime: { ids: [1, 'two'], needed: '2025-01-01' } })).toThrowError(
+        expect.objectContaining({ statusCode: 400, code: 'VARIABLE_INVALID', message: 'Variable "ids" item 2 must be a number', details: [{ path: 'variables.ids', message: 'item 2 must be a number' }] }),
+      );
+      expect(() => resolveVariables({ bindings: listBindings, runtime: { ids: Array.from({ length: 1001 }, () => 1), needed: '2025-01-01' } })).toThrowError(
+        expect.objectContaining({ code: 'VARIABLE_INVALID', message: expect.stringContaining('a list holds at most 1000') }),
+      );
+    });
+  });
+
+  it('lists the bound variables without a value, sorted', () => {
+    const vars = resolveVariables({
+      bindings: [
+        { name: 'z', type: 'string' },
+        { name: 'a', type: 'number[]' },
+        { name: 'm', type: 'string', default_value: 'x' },
+      ],
+      runtime: { free: 'x' },
+    });
+    expect(variablesWithoutValue(vars)).toEqual(['a', 'z']);
+  });
+
+  it('refuses a binding of an unknown type', () => {
+    const bindings = [{ name: 'x', type: 'uuid' as unknown as 'string' }];
+    expect(() => resolveVariables({ bindings })).toThrowError(expect.objectContaining({ code: 'VARIABLE_INVALID', message: 'Variable "x" has an unknown type "uuid"' }));
   });
 });

@@ -1,5 +1,6 @@
 import { InvalidVariableError, VariableRequiredError } from '../errors.js';
-import type { ResolvedVariable, ResolvedVariables, VariableBinding, VariableType } from '../types.js';
+import type { ResolvedVariable, ResolvedVariables, VariableBinding, VariableType, VariableValue } from '../types.js';
+import { convertValue, isVariableType } from './convert.js';
 
 export interface VariableInputs {
   /** The data request's bindings (name, type, default_value, required). */
@@ -12,15 +13,9 @@ export interface VariableInputs {
 
 export const NO_VARIABLES: ResolvedVariables = Object.freeze({ values: new Map<string, ResolvedVariable>() });
 
-const VARIABLE_TYPES: readonly VariableType[] = ['string', 'number', 'boolean', 'date'];
-const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
-const HAS_ZONE = /([zZ]|[+-]\d{2}(:?\d{2})?)$/;
-
-/** Null, undefined and "" mean "no value here": the next source of values is consulted. */
+/** Null, undefined, "" and an empty list mean "no value here": the next source of values is consulted. */
 function isEmpty(value: unknown): boolean {
-  return value === null || value === undefined || value === '';
+  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 function configuredMap(configured: VariableInputs['configured']): Map<string, unknown> {
@@ -38,9 +33,10 @@ function configuredMap(configured: VariableInputs['configured']): Map<string, un
 
 /**
  * Applies the precedence rules (runtime value > chart-config value > binding default_value),
- * checks `required` bindings and converts every value to its binding's type. Values without a
- * binding are kept as strings, so a placeholder can use them; a placeholder with neither is
- * rejected later, when the query is compiled.
+ * checks `required` bindings and converts every value to its binding's type (a list type to a
+ * list of its element type). A value that converts to an empty list counts as no value, like "".
+ * Values without a binding are kept as strings (an array as a `string[]`), so a placeholder can
+ * use them; a placeholder with neither is rejected later, when the query is compiled.
  */
 export function resolveVariables(inputs: VariableInputs): ResolvedVariables {
   const runtime = inputs.runtime ?? {};
@@ -48,32 +44,33 @@ export function resolveVariables(inputs: VariableInputs): ResolvedVariables {
   const values = new Map<string, ResolvedVariable>();
 
   for (const binding of inputs.bindings ?? []) {
-    const type = binding.type;
-    if (!VARIABLE_TYPES.includes(type)) throw new InvalidVariableError(binding.name, `has an unknown type "${String(type)}"`);
-    let raw: unknown;
-    let origin: ResolvedVariable['origin'] = 'unset';
-    if (!isEmpty(runtime[binding.name])) {
-      raw = runtime[binding.name];
-      origin = 'runtime';
-    } else if (!isEmpty(configured.get(binding.name))) {
-      raw = configured.get(binding.name);
-      origin = 'configured';
-    } else if (!isEmpty(binding.default_value)) {
-      raw = binding.default_value;
-      origin = 'default';
+    const type: unknown = binding.type;
+    if (!isVariableType(type)) throw new InvalidVariableError(binding.name, `has an unknown type "${String(type)}"`);
+    const candidates: Array<[unknown, ResolvedVariable['origin']]> = [
+      [runtime[binding.name], 'runtime'],
+      [configured.get(binding.name), 'configured'],
+      [binding.default_value, 'default'],
+    ];
+    let resolved: ResolvedVariable | undefined;
+    for (const [raw, origin] of candidates) {
+      if (isEmpty(raw)) continue;
+      const value = convertVariable(binding.name, type, raw);
+      if (isEmpty(value)) continue;
+      resolved = { name: binding.name, type, value, origin };
+      break;
     }
-    if (origin === 'unset') {
+    if (!resolved) {
       if (binding.required) throw new VariableRequiredError(binding.name);
-      values.set(binding.name, { name: binding.name, type, value: null, origin });
-      continue;
+      resolved = { name: binding.name, type, value: null, origin: 'unset' };
     }
-    values.set(binding.name, { name: binding.name, type, value: convertVariable(binding.name, type, raw), origin });
+    values.set(binding.name, resolved);
   }
 
-  // Unbound names: usable by placeholders as strings.
+  // Unbound names: usable by placeholders as strings (lists of strings).
   const unbound = (name: string, raw: unknown, origin: ResolvedVariable['origin']): void => {
     if (values.has(name) || isEmpty(raw)) return;
-    values.set(name, { name, type: 'string', value: convertVariable(name, 'string', raw), origin });
+    const type = Array.isArray(raw) ? 'string[]' : 'string';
+    values.set(name, { name, type, value: convertVariable(name, type, raw), origin });
   };
   for (const [name, raw] of Object.entries(runtime)) unbound(name, raw, 'runtime');
   for (const [name, raw] of configured) unbound(name, raw, 'configured');
@@ -82,62 +79,20 @@ export function resolveVariables(inputs: VariableInputs): ResolvedVariables {
 }
 
 /** Converts one raw value to a binding type; a value that does not fit is a 400 naming the variable. */
-function convertVariable(name: string, type: VariableType, raw: unknown): string | number | boolean {
-  switch (type) {
-    case 'string':
-      if (typeof raw === 'string') return raw;
-      if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
-      if (typeof raw === 'boolean' || typeof raw === 'bigint') return String(raw);
-      if (raw instanceof Date && !Number.isNaN(raw.getTime())) return raw.toISOString();
-      throw new InvalidVariableError(name, 'must be a string');
-    case 'number': {
-      if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
-      if (typeof raw === 'string' && NUMERIC.test(raw.trim())) return Number(raw.trim());
-      throw new InvalidVariableError(name, 'must be a number');
-    }
-    case 'boolean': {
-      if (typeof raw === 'boolean') return raw;
-      const text = typeof raw === 'string' ? raw.trim().toLowerCase() : typeof raw === 'number' ? String(raw) : '';
-      if (text === 'true' || text === '1') return true;
-      if (text === 'false' || text === '0') return false;
-      throw new InvalidVariableError(name, 'must be a boolean (true, false, 1 or 0)');
-    }
-    case 'date':
-      return convertDate(name, raw);
-  }
+function convertVariable(name: string, type: VariableType, raw: unknown): VariableValue {
+  const converted = convertValue(type, raw);
+  if (!converted.ok) throw new InvalidVariableError(name, converted.problem);
+  return converted.value;
 }
 
-function convertDate(name: string, raw: unknown): string {
-  const invalid = (): InvalidVariableError => new InvalidVariableError(name, 'must be a date (YYYY-MM-DD or an ISO 8601 date-time)');
-  if (raw instanceof Date) {
-    if (Number.isNaN(raw.getTime())) throw invalid();
-    return raw.toISOString();
-  }
-  if (typeof raw === 'number' && Number.isFinite(raw)) {
-    const date = new Date(raw);
-    if (Number.isNaN(date.getTime())) throw invalid();
-    return date.toISOString();
-  }
-  if (typeof raw !== 'string') throw invalid();
-  const text = raw.trim();
-  const dateOnly = DATE_ONLY.exec(text);
-  if (dateOnly) {
-    // Round-trip through UTC to reject impossible calendar dates such as 2025-02-30.
-    const date = new Date(`${text}T00:00:00Z`);
-    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) throw invalid();
-    return text;
-  }
-  if (!DATE_TIME.test(text)) throw invalid();
-  // A date-time without a zone is read as UTC, never as the server's local time.
-  const zoned = HAS_ZONE.test(text) ? text : `${text}Z`;
-  const date = new Date(zoned.replace(' ', 'T'));
-  if (Number.isNaN(date.getTime())) throw invalid();
-  return date.toISOString();
+/** Names of the bound variables that have no value in this run, sorted. */
+export function variablesWithoutValue(variables: ResolvedVariables): string[] {
+  return [...variables.values.values()].filter((v) => v.origin === 'unset').map((v) => v.name).sort();
 }
 
 /** The resolved values as a plain object (cache keys, logs without secrets are the caller's call). */
-export function variableValues(variables: ResolvedVariables): Record<string, string | number | boolean | null> {
-  const out: Record<string, string | number | boolean | null> = {};
+export function variableValues(variables: ResolvedVariables): Record<string, VariableValue> {
+  const out: Record<string, VariableValue> = {};
   for (const [name, variable] of [...variables.values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     out[name] = variable.value;
   }

@@ -28,9 +28,9 @@ describe('compileSql', () => {
   });
 
   it('binds a variable once in postgres, reusing its parameter number, typed from its binding', () => {
-    const sql = 'select * from t where (country = {{country}} or {{country}} is null) and n > {{n}} and d = {{day}} and {{n}} < 9';
+    const sql = 'select * from t where (country = {{country}} or country > {{country}}) and n > {{n}} and d = {{day}} and {{n}} < 9';
     expect(compileSql(sql, 'postgres', vars)).toEqual({
-      text: 'select * from t where (country = $1 or $1 is null) and n > $2::int8 and d = $3::date and $2::int8 < 9',
+      text: 'select * from t where (country = $1 or country > $1) and n > $2::int8 and d = $3::date and $2::int8 < 9',
       values: ['US', 5, '2025-01-02'],
     });
     // MySQL has no numbered parameters: one marker per use.
@@ -121,5 +121,84 @@ describe('compileSql', () => {
 
   it('reports an unterminated string', () => {
     expect(() => compileSql("select 'abc", 'postgres', vars)).toThrowError(expect.objectContaining({ code: 'INVALID_QUERY' }));
+  });
+
+  it('types a string tested for NULL as text, in a parameter of its own, leaving its other uses untyped', () => {
+    const sql = 'select * from t where ({{country}} is null or id = {{country}}) and ({{country}} IS NOT NULL or {{none}} isnull) and {{none}} = x';
+    expect(compileSql(sql, 'postgres', vars)).toEqual({
+      text: 'select * from t where ($1::text is null or id = $2) and ($1::text IS NOT NULL or $3::text isnull) and $4 = x',
+      values: ['US', 'US', null, null],
+    });
+    // Comments between the placeholder and IS NULL change nothing; other types keep their one typed parameter.
+    expect(compileSql('select {{country}} /* c */ is -- d\n not null, {{n}} is null, {{n}}', 'postgres', vars)).toEqual({
+      text: 'select $1::text /* c */ is -- d\n not null, $2::int8 is null, $2::int8',
+      values: ['US', 5],
+    });
+    expect(compileSql('select {{country}} is null, {{country}} is distinct from x', 'postgres', vars).text).toBe('select $1::text is null, $2 is distinct from x');
+    expect(compileSql('select {{country}} is null', 'mysql', vars)).toEqual({ text: 'select ? is null', values: ['US'] });
+  });
+
+  const lists = resolveVariables({
+    bindings: [
+      { name: 'countries', type: 'string[]' },
+      { name: 'ids', type: 'number[]' },
+      { name: 'ratios', type: 'number[]' },
+      { name: 'days', type: 'date[]' },
+      { name: 'times', type: 'date[]' },
+      { name: 'flags', type: 'boolean[]' },
+      { name: 'nothing', type: 'string[]' },
+    ],
+    runtime: { countries: ['US', 'DE'], ids: '1,2,3', ratios: [1, 2.5], days: ['2025-01-01', '2025-01-02'], times: ['2025-01-01', '2025-01-02T10:00:00Z'], flags: 'true,0' },
+  });
+
+  it('binds a list as one typed array parameter in postgres', () => {
+    const sql = 'select * from t where c = any({{countries}}) and i = any({{ids}}) and r = any({{ratios}}) and d = any({{days}}) and at = any({{times}}) and f = any({{flags}})';
+    expect(compileSql(sql, 'postgres', lists)).toEqual({
+      text: 'select * from t where c = any($1) and i = any($2::int8[]) and r = any($3::numeric[]) and d = any($4::date[]) and at = any($5::timestamptz[]) and f = any($6::boolean[])',
+      values: [['US', 'DE'], [1, 2, 3], [1, 2.5], ['2025-01-01', '2025-01-02'], ['2025-01-01T00:00:00.000Z', '2025-01-02T10:00:00.000Z'], [true, false]],
+    });
+  });
+
+  it('writes postgres IN ({{list}}) as = ANY(…) and NOT IN as <> ALL(…)', () => {
+    expect(compileSql('select * from t where c in ({{countries}}) and i NOT IN ( /* x */ {{ids}} ) and {{countries}} is null', 'postgres', lists)).toEqual({
+      text: 'select * from t where c = ANY($1) and i <> ALL($2::int8[] ) and $3::text[] is null',
+      values: [['US', 'DE'], [1, 2, 3], ['US', 'DE']],
+    });
+    expect(compileSql('select * from t where c in ({{nothing}})', 'postgres', lists)).toEqual({ text: 'select * from t where c = ANY($1)', values: [null] });
+    // Not alone in the parentheses, or a scalar: as written.
+    expect(compileSql("select * from t where c in ({{countries}}, 'FR')", 'postgres', lists).text).toBe("select * from t where c in ($1, 'FR')");
+    expect(compileSql('select * from t where c in ({{country}})', 'postgres', vars).text).toBe('select * from t where c in ($1)');
+  });
+
+  it('expands a list into one marker per value in mysql, NULL without a value', () => {
+    expect(compileSql('select * from t where c in ({{countries}}) and d in ({{times}}) and f in ({{flags}})', 'mysql', lists)).toEqual({
+      text: 'select * from t where c in (?, ?) and d in (?, ?) and f in (?, ?)',
+      values: ['US', 'DE', '2025-01-01', '2025-01-02 10:00:00.000', true, false],
+    });
+    expect(compileSql('select * from t where ({{nothing}} is null or c in ({{nothing}}))', 'mysql', lists)).toEqual({
+      text: 'select * from t where (? is null or c in (?))',
+      values: [null, null],
+    });
+    // A list tested for NULL is one marker holding something other than NULL.
+    const tested = compileSql('select * from t where ({{countries}} is null or c in ({{countries}}))', 'mysql', lists);
+    expect(tested.text).toBe('select * from t where (? is null or c in (?, ?))');
+    expect(tested.values[0]).not.toBeNull();
+  });
+
+  it('refuses a list inside a quoted literal', () => {
+    for (const dialect of ['postgres', 'mysql'] as const) {
+      expect(() => compileSql("select * from t where c like '%{{countries}}%'", dialect, lists)).toThrowError(
+        expect.objectContaining({ statusCode: 400, code: 'VARIABLE_INVALID', message: expect.stringContaining('"countries" is a list, and a list cannot be used inside a string') }),
+      );
+    }
+    expect(() => compileSql('select $${{ids}}$$', 'postgres', lists)).toThrowError(expect.objectContaining({ code: 'VARIABLE_INVALID' }));
+  });
+
+  it('binds a quoted literal holding a variable without a value as NULL, never as text with a hole', () => {
+    expect(compileSql("select * from t where a like '%{{none}}%' or b = 'x-{{country}}-{{none}}' or d = date '{{none}}'", 'postgres', vars)).toEqual({
+      text: 'select * from t where a like $1 or b = $2 or d = CAST($3 AS date)',
+      values: [null, null, null],
+    });
+    expect(compileSql("select * from t where a like '%{{none}}%'", 'mysql', vars).values).toEqual([null]);
   });
 });

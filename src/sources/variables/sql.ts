@@ -1,7 +1,8 @@
 import { InvalidQueryError, InvalidVariableError } from '../errors.js';
-import type { ResolvedVariable, ResolvedVariables } from '../types.js';
+import type { ResolvedVariable, ResolvedVariables, ScalarValue, VariableType } from '../types.js';
 import { lexSql, quotedBody, type SqlDialect, type SqlToken } from '../../sql-lexer/index.js';
-import { findPlaceholders, interpolate, lookupVariable, placeholderAt } from './placeholders.js';
+import { isListType, isListValue } from './convert.js';
+import { findPlaceholders, interpolateOrNull, LIST_IN_TEXT, lookupVariable, placeholderAt } from './placeholders.js';
 
 export type { SqlDialect };
 
@@ -88,9 +89,12 @@ class Output {
 /**
  * Compiles `{{name}}` placeholders into driver parameters. The SQL is read with the shared SQL
  * lexer (`src/sql-lexer`), which knows quotes, dollar quotes, identifiers and comments:
- * - a bare placeholder becomes one parameter holding the typed value;
+ * - a bare placeholder becomes one parameter holding the typed value (Postgres: typed as
+ *   `postgresParam` says); a list is one array parameter in Postgres, and one `?` per value in
+ *   MySQL (`?, ?, ?`; a single `?` holding NULL without a value);
  * - a quoted literal containing placeholders (`'%{{q}}%'`) becomes ONE parameter whose value is
- *   the literal's text with the values filled in;
+ *   the literal's text with the values filled in, or NULL when one of them has no value; a list
+ *   there is refused;
  * - placeholders inside comments are left alone (they are not variables);
  * - placeholders inside quoted identifiers are refused (identifiers cannot be parameters).
  */
@@ -98,13 +102,17 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
   const pg = dialect === 'postgres';
   const values: unknown[] = [];
   // Postgres: each variable is bound once and its parameter number reused at every use, so that
-  // `(region = {{region}} OR {{region}} IS NULL)` is one parameter the server types once.
+  // `(region = {{region}} OR {{region}} IS NULL)` is one parameter the server types once. A string
+  // tested for NULL is the exception: that use gets a second parameter, typed text (see postgresParam).
   const bound = new Map<string, string>();
   const marker = (): string => (pg ? `$${values.length}` : '?');
   const out = new Output();
+  const tokens = [...lexSql(sql, { dialect, placeholderEnd })];
+  // Where each token's text starts in the output, for rewriting `IN (` once its list is known.
+  const outAt: number[] = [];
 
   const bindLiteral = (text: string, prefixLength: number): void => {
-    const value = interpolate(text, variables, (variable) => literalText(variable, dialect));
+    const value = interpolateOrNull(text, variables, (variable) => literalText(variable, dialect));
     if (prefixLength > 0) out.truncate(out.length - prefixLength);
     values.push(value);
     const typed = typedLiteralBefore(out);
@@ -116,7 +124,43 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
     }
   };
 
-  for (const token of lexSql(sql, { dialect, placeholderEnd })) {
+  const bindPostgres = (variable: ResolvedVariable, at: number): void => {
+    const nullTest = beforeNullTest(sql, tokens, at);
+    if (isListType(variable.type)) {
+      const list = listOperandAt(sql, tokens, at);
+      if (list) {
+        out.truncate(outAt[list.start]!);
+        out.add(list.negated ? '<> ALL(' : '= ANY(');
+      }
+    }
+    const { key, cast } = postgresParam(variable, nullTest);
+    let param = bound.get(key);
+    if (param === undefined) {
+      values.push(postgresValue(variable));
+      param = marker() + cast;
+      bound.set(key, param);
+    }
+    out.add(param);
+  };
+
+  const bindMysql = (variable: ResolvedVariable, at: number): void => {
+    const value = variable.value;
+    if (!isListValue(value)) {
+      values.push(value === null ? null : mysqlValue(variable.type, value));
+      out.add('?');
+    } else if (beforeNullTest(sql, tokens, at)) {
+      // `{{list}} IS NULL` tests whether the list has a value: one parameter, never NULL here.
+      values.push(JSON.stringify(value));
+      out.add('?');
+    } else {
+      for (const item of value) values.push(mysqlValue(variable.type, item));
+      out.add(value.map(() => '?').join(', '));
+    }
+  };
+
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    outAt.push(out.length);
     const text = sql.slice(token.start, token.end);
     switch (token.kind) {
       case 'string': {
@@ -151,18 +195,8 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
       }
       case 'placeholder': {
         const variable = lookupVariable(variables, placeholderAt(sql, token.start)!.name);
-        if (pg) {
-          let param = bound.get(variable.name);
-          if (param === undefined) {
-            values.push(bareValue(variable, dialect));
-            param = marker() + postgresCast(variable);
-            bound.set(variable.name, param);
-          }
-          out.add(param);
-        } else {
-          values.push(bareValue(variable, dialect));
-          out.add(marker());
-        }
+        if (pg) bindPostgres(variable, i);
+        else bindMysql(variable, i);
         break;
       }
       case 'symbol': {
@@ -182,6 +216,51 @@ export function compileSql(sql: string, dialect: SqlDialect, variables: Resolved
     }
   }
   return { text: out.toString(), values };
+}
+
+function significant(token: SqlToken): boolean {
+  return token.kind !== 'whitespace' && token.kind !== 'line-comment' && token.kind !== 'block-comment';
+}
+
+/** The index of the first significant token from `from` on, going by `step` (+1 or -1); -1 when none. */
+function nextSignificant(tokens: readonly SqlToken[], from: number, step: 1 | -1): number {
+  for (let i = from; i >= 0 && i < tokens.length; i += step) if (significant(tokens[i]!)) return i;
+  return -1;
+}
+
+function wordAt(sql: string, tokens: readonly SqlToken[], index: number): string | undefined {
+  const token = tokens[index];
+  return token && token.kind === 'word' ? sql.slice(token.start, token.end).toLowerCase() : undefined;
+}
+
+function symbolAt(sql: string, tokens: readonly SqlToken[], index: number): string | undefined {
+  const token = tokens[index];
+  return token && token.kind === 'symbol' ? sql.slice(token.start, token.end) : undefined;
+}
+
+/** The placeholder at `at` is followed by `IS [NOT] NULL` (or Postgres' `ISNULL` / `NOTNULL`). */
+function beforeNullTest(sql: string, tokens: readonly SqlToken[], at: number): boolean {
+  let next = nextSignificant(tokens, at + 1, 1);
+  const word = wordAt(sql, tokens, next);
+  if (word === 'isnull' || word === 'notnull') return true;
+  if (word !== 'is') return false;
+  next = nextSignificant(tokens, next + 1, 1);
+  if (wordAt(sql, tokens, next) === 'not') next = nextSignificant(tokens, next + 1, 1);
+  return wordAt(sql, tokens, next) === 'null';
+}
+
+/**
+ * `[NOT] IN ({{list}})`, the placeholder alone in the parentheses: where the `IN` (or `NOT`)
+ * starts, so that Postgres can be given `= ANY(…)` (`<> ALL(…)`) for it, which means the same.
+ */
+function listOperandAt(sql: string, tokens: readonly SqlToken[], at: number): { start: number; negated: boolean } | undefined {
+  const open = nextSignificant(tokens, at - 1, -1);
+  if (symbolAt(sql, tokens, open) !== '(') return undefined;
+  if (symbolAt(sql, tokens, nextSignificant(tokens, at + 1, 1)) !== ')') return undefined;
+  const keyword = nextSignificant(tokens, open - 1, -1);
+  if (wordAt(sql, tokens, keyword) !== 'in') return undefined;
+  const before = nextSignificant(tokens, keyword - 1, -1);
+  return wordAt(sql, tokens, before) === 'not' ? { start: before, negated: true } : { start: keyword, negated: false };
 }
 
 const placeholderEnd = (text: string, at: number): number | undefined => placeholderAt(text, at)?.end;
@@ -236,33 +315,53 @@ function mysqlDate(value: string): string {
 }
 
 /**
- * The type a bare Postgres parameter is given from its binding, so that a use with no context
- * (`{{x}} IS NULL`) still has a type. Strings stay untyped: Postgres then types them from their
- * first use, so they compare with uuid, enum or varchar columns alike. Whole numbers are int8
- * (an index on an integer column stays usable), others numeric; dates are `date` for a day and
- * `timestamptz` for an instant.
+ * The parameter a bare Postgres placeholder binds, and its type. Numbers are int8 (an index on an
+ * integer column stays usable), numeric when one is not a whole number; booleans boolean; dates
+ * `date` for days and `timestamptz` once one is an instant; lists the array of that type.
+ * A string (or a list of strings) is left untyped, for Postgres to type from its use, so it
+ * compares with text, varchar, uuid or enum columns alike (`= ANY(…)` too). Where the use gives no
+ * type, before `IS [NOT] NULL`, it gets a parameter of its own typed `text` (`text[]`): which
+ * type does not matter to a NULL test, and the other uses keep theirs.
  */
-function postgresCast(variable: ResolvedVariable): string {
+function postgresParam(variable: ResolvedVariable, nullTest: boolean): { key: string; cast: string } {
+  const value = variable.value;
+  const items: readonly unknown[] = isListValue(value) ? value : value === null ? [] : [value];
+  const list = isListType(variable.type) ? '[]' : '';
   switch (variable.type) {
     case 'number':
-      return typeof variable.value === 'number' && !Number.isSafeInteger(variable.value) ? '::numeric' : '::int8';
+    case 'number[]':
+      return { key: variable.name, cast: `::${items.every((n) => typeof n === 'number' && Number.isSafeInteger(n)) ? 'int8' : 'numeric'}${list}` };
     case 'boolean':
-      return '::boolean';
+    case 'boolean[]':
+      return { key: variable.name, cast: `::boolean${list}` };
     case 'date':
-      return typeof variable.value === 'string' && variable.value.length > 10 ? '::timestamptz' : '::date';
+    case 'date[]':
+      return { key: variable.name, cast: `::${items.some(isInstant) ? 'timestamptz' : 'date'}${list}` };
     default:
-      return '';
+      return nullTest ? { key: `${variable.name}\u0000null`, cast: `::text${list}` } : { key: variable.name, cast: '' };
   }
 }
 
-function bareValue(variable: ResolvedVariable, dialect: SqlDialect): unknown {
-  if (variable.value === null) return null;
-  if (variable.type === 'date' && dialect === 'mysql') return mysqlDate(String(variable.value));
-  return variable.value;
+function isInstant(value: unknown): boolean {
+  return typeof value === 'string' && value.length > 10;
+}
+
+/** A bound Postgres value: dates of a list holding an instant become instants too (a day at 00:00 UTC). */
+function postgresValue(variable: ResolvedVariable): unknown {
+  const value = variable.value;
+  if (!isListValue(value)) return value;
+  if (variable.type === 'date[]' && value.some(isInstant)) return value.map((d) => (isInstant(d) ? d : `${String(d)}T00:00:00.000Z`));
+  return [...value];
+}
+
+function mysqlValue(type: VariableType, value: ScalarValue): ScalarValue {
+  return (type === 'date' || type === 'date[]') && typeof value === 'string' ? mysqlDate(value) : value;
 }
 
 function literalText(variable: ResolvedVariable, dialect: SqlDialect): string {
-  if (variable.value === null) return '';
-  if (variable.type === 'date' && dialect === 'mysql') return mysqlDate(String(variable.value));
-  return String(variable.value);
+  const value = variable.value;
+  if (isListValue(value)) throw new InvalidVariableError(variable.name, LIST_IN_TEXT);
+  if (value === null) return '';
+  if (variable.type === 'date' && dialect === 'mysql') return mysqlDate(String(value));
+  return String(value);
 }

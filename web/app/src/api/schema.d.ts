@@ -1753,16 +1753,22 @@ export interface components {
         };
         CreateVariableBinding: {
             name: string;
-            /** @enum {unknown} */
-            type?: "string" | "number" | "boolean" | "date";
-            default_value?: (string | number | boolean) | null;
+            /**
+             * @description How values are parsed, checked and bound: a scalar, or a list of them (`string[]`, …: a JSON array, or comma-separated text)
+             * @enum {unknown}
+             */
+            type?: "string" | "number" | "boolean" | "date" | "string[]" | "number[]" | "boolean[]" | "date[]";
+            default_value?: (string | number | boolean | (string | number | boolean)[]) | null;
             required?: boolean;
         };
         UpdateVariableBinding: {
             name?: string;
-            /** @enum {unknown} */
-            type?: "string" | "number" | "boolean" | "date";
-            default_value?: (string | number | boolean) | null;
+            /**
+             * @description How values are parsed, checked and bound: a scalar, or a list of them (`string[]`, …: a JSON array, or comma-separated text)
+             * @enum {unknown}
+             */
+            type?: "string" | "number" | "boolean" | "date" | "string[]" | "number[]" | "boolean[]" | "date[]";
+            default_value?: (string | number | boolean | (string | number | boolean)[]) | null;
             required?: boolean;
         };
         VariableBinding: {
@@ -1860,9 +1866,10 @@ export interface components {
             updatedAt: string;
         };
         RunInput: {
+            /** @description Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables */
             variables?: {
                 [key: string]: unknown;
-            };
+            } | unknown[];
             filters?: unknown[] | {
                 [key: string]: unknown;
             };
@@ -1905,6 +1912,8 @@ export interface components {
                 status: string;
                 createdAt: string;
             };
+            /** @description Bound variables that ran without a value (bound as NULL, or as each source documents), sorted by name */
+            variablesWithoutValue: string[];
         };
         DataRequestRun: {
             options: {
@@ -1917,6 +1926,8 @@ export interface components {
                 };
                 meta: components["schemas"]["RunMeta"];
             };
+            /** @description Bound variables that ran without a value (bound as NULL, or as each source documents), sorted by name */
+            variablesWithoutValue: string[];
         };
         CreateChartDatasetConfig: {
             dataset_id: number;
@@ -2366,6 +2377,73 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             ChartDatasetConfigs: components["schemas"]["ChartDatasetConfig"][];
+        };
+        ChartRunAnswer: {
+            id: number;
+            project_id: number;
+            name: string | null;
+            type: string | null;
+            subType: string | null;
+            public: boolean;
+            shareable: boolean;
+            /** @description Last computed chart payload (server-owned) */
+            chartData: unknown;
+            chartDataUpdated: string | null;
+            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+            layout: unknown;
+            /** @description Show the legend */
+            displayLegend: boolean;
+            /** @description Write each value on its point or bar (line and bar charts) */
+            dataLabels: boolean;
+            /** @description Stack the series of a bar chart */
+            stacked: boolean;
+            /** @description Lay the bars of a bar chart horizontally */
+            horizontal: boolean;
+            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+            showGrowth: boolean;
+            /** @description A fall is the good direction: growth statuses swap positive and negative */
+            invertGrowth: boolean;
+            /** @description Logarithmic value axis */
+            isLogarithmic: boolean;
+            /** @description The text of a markdown chart */
+            content: string | null;
+            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+            ranges: unknown;
+            /** @description Rows per page of a table chart */
+            defaultRowsPerPage: number | null;
+            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+            maxValue: number | null;
+            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+            minValue: number | null;
+            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+            xLabelTicks: string | null;
+            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+            pointRadius: number | null;
+            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+            dashedLastPoint: boolean;
+            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+            mode: string;
+            /** @description Shown on the dashboard's report (its share page) */
+            onReport: boolean;
+            startDate: string | null;
+            endDate: string | null;
+            dateVarsFormat: string | null;
+            includeZeros: boolean;
+            currentEndDate: boolean;
+            fixedStartDate: boolean;
+            timeInterval: string;
+            autoUpdate: number | null;
+            lastAutoUpdate: string | null;
+            draft: boolean;
+            disabledExport: boolean | null;
+            dashboardOrder: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            ChartDatasetConfigs: components["schemas"]["ChartDatasetConfig"][];
+            /** @description Bound variables of the chart's datasets that this run left without a value (bound as NULL), sorted; empty when nothing ran (`noSource`) */
+            variablesWithoutValue: string[];
         };
         CreateProject: {
             name: string;
@@ -2830,9 +2908,10 @@ export interface components {
             filters?: unknown[] | {
                 [key: string]: unknown;
             };
+            /** @description Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables */
             variables?: {
                 [key: string]: unknown;
-            };
+            } | unknown[];
         } | null;
     };
     responses: {
@@ -4462,14 +4541,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "country",
-                 *       "type": "string",
-                 *       "default_value": "FR",
-                 *       "required": false
-                 *     }
-                 */
                 "application/json": components["schemas"]["CreateVariableBinding"];
             };
         };
@@ -4790,7 +4861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Chart"];
+                    "application/json": components["schemas"]["ChartRunAnswer"];
                 };
             };
             400: components["responses"]["Error"];
