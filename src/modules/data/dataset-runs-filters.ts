@@ -7,7 +7,8 @@ import { ValidationError } from '../../errors/index.js';
 export interface FieldFilter {
   type: 'field';
   field: string;
-  operator: string;
+  /** `is` when left out. */
+  operator?: string;
   value?: unknown;
   id?: string;
   charts?: number[];
@@ -115,7 +116,8 @@ function parseFilter(item: unknown, at: string): RuntimeFilter | undefined {
   }
   const field = item['field'];
   if (typeof field !== 'string' || field === '') throw ValidationError.field(`${at}.field`, 'is required');
-  const operator = item['operator'] ?? 'is';
+  const operator = item['operator'];
+  if (operator === undefined || operator === null) return withScope({ type: 'field', field, value: item['value'] }, id, item['charts'], `${at}.charts`);
   if (typeof operator !== 'string' || !OPERATORS.has(operator)) throw ValidationError.field(`${at}.operator`, `must be one of ${[...OPERATORS].join(', ')}`);
   return withScope({ type: 'field', field, operator, value: item['value'] }, id, item['charts'], `${at}.charts`);
 }
@@ -155,6 +157,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * `variables` of a run body: an object of `{name: value}`; absent, null or `[]` (Chartbrew's
+ * client sends an empty array) is none. Copied without a prototype, so no name is special.
+ */
+export function parseRuntimeVariables(raw: unknown, path = 'body.variables'): Record<string, unknown> {
+  const variables: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) return variables;
+  if (!isRecord(raw)) throw ValidationError.field(path, 'must be an object of {name: value}');
+  for (const [name, value] of Object.entries(raw)) variables[name] = value;
+  return variables;
+}
+
+/**
  * The part of a filter state that applies to one chart, in one canonical form: filters limited to
  * other charts left out, presets resolved to instants in `timezone` at `now`, variable filters
  * moved into variables (a later one wins), ids dropped, duplicates removed and the rest sorted. Two
@@ -178,7 +192,7 @@ export function filtersForChart(filters: readonly RuntimeFilter[], chartId: numb
 
 /** A field or date filter as it changes rows; a date filter without a preset or a bound changes nothing. */
 function rowFilter(filter: FieldFilter | DateFilter, timezone: string, now: Date): RowFilter | undefined {
-  if (filter.type === 'field') return { type: 'field', field: filter.field, operator: filter.operator, value: filter.value ?? null };
+  if (filter.type === 'field') return { type: 'field', field: filter.field, operator: filter.operator ?? 'is', value: filter.value ?? null };
   const custom = filter.preset === undefined || filter.preset === 'custom';
   if (custom && !filter.startDate && !filter.endDate) return undefined;
   const range = resolveDateRange({ preset: filter.preset, startDate: filter.startDate, endDate: filter.endDate }, timezone, now);
@@ -194,7 +208,7 @@ export function filtersToConditions(filters: readonly RuntimeFilter[], dateField
   for (const filter of filters) {
     if (filter.type === 'variable') continue;
     if (filter.type === 'field') {
-      conditions.push({ field: filter.field, operator: filter.operator, value: filter.value });
+      conditions.push({ field: filter.field, operator: filter.operator ?? 'is', value: filter.value });
       continue;
     }
     const range = dateField ? rowFilter(filter, timezone, now) : undefined;

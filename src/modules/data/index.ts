@@ -10,6 +10,7 @@ export {
   filtersToConditions,
   parseFilterEntries,
   parseFilters,
+  parseRuntimeVariables,
   type ChartFilterState,
   type DateFilter,
   type FieldFilter,
