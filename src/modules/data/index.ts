@@ -8,6 +8,7 @@ export type { DatasetRows, DatasetRunner, PreparedDataset } from './dataset-runn
 export {
   filtersForChart,
   filtersToConditions,
+  isClientOnlyFilter,
   parseFilterEntries,
   parseFilters,
   parseRuntimeVariables,
