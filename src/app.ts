@@ -24,7 +24,8 @@ import { exportRoutes, publicExportRoutes } from './modules/automation/exports-r
 import { teamRoutes } from './modules/identity/teams-routes.js';
 import { publicUserRoutes, userRoutes } from './modules/identity/users-routes.js';
 import { invitationRoutes, publicInvitationRoutes } from './modules/identity/invitations-routes.js';
-import { bearerAuth } from './platform/auth.js';
+import { bearerAuth, optionalAuth } from './platform/auth.js';
+import { dashboardFilterRoutes } from './modules/dashboards/dashboard-filters-routes.js';
 import { BrowserSessions } from './platform/session-cookie.js';
 import { installErrorHandling } from './platform/errors.js';
 import { ErrorResponse, ReadyResponse, Ref } from './platform/http-schemas.js';
@@ -34,6 +35,7 @@ import { lazySerializerFactory, lazyValidatorCompiler } from './platform/schema-
 import { docsRoutes } from './platform/docs-page.js';
 import { versionRoutes } from './platform/version-routes.js';
 import { shareErrorResponses, unwrapBodyReferences } from './platform/openapi-compact.js';
+import { discriminatorMappings } from './platform/openapi-discriminators.js';
 import { clientErrorHandler, createHttpServer } from './platform/http-server.js';
 import { failoverStore, rateLimitKey, rateLimitMax } from './platform/rate-limit.js';
 import { COMPONENT_SCHEMAS } from './openapi-components.js';
@@ -64,7 +66,9 @@ export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'O
 
 function ajvFor(coerce: boolean): Ajv {
   // Bodies are never coerced ("1" is not a number, "yes" not a boolean); path and query strings are.
-  const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  // A `discriminator` (a union told apart by one property) validates only the branch it names, so
+  // an error names the field of that branch rather than every branch's first mismatch.
+  const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, discriminator: true });
   addFormats.default(ajv);
   // The named schemas that route schemas refer to (`$ref: '<$id>#'`); compiled when first reached.
   ajv.addSchema([...COMPONENT_SCHEMAS]);
@@ -161,7 +165,8 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     // A named schema keeps its `$id` as its name under `components.schemas` (the default is `def-<n>`).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     // The error response every route documents, written once (it was half of the document).
-    transformObject: (document) => ('openapiObject' in document ? shareErrorResponses(unwrapBodyReferences(document.openapiObject)) : document.swaggerObject),
+    transformObject: (document) =>
+      'openapiObject' in document ? discriminatorMappings(shareErrorResponses(unwrapBodyReferences(document.openapiObject))) : document.swaggerObject,
   });
   // `/docs` (Swagger UI) and `/openapi.json`, compressed and cached (src/platform/docs-page.ts).
   await docsRoutes(app);
@@ -207,7 +212,13 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   await app.register(publicUserRoutes, { users: container.users, sessions, authLimit });
   await app.register(publicInvitationRoutes, { invitations: container.invitations, authLimit });
   await app.register(versionRoutes);
-  await app.register(publicShareRoutes, { viewer: container.shareViewer, limits: { share: limits.share ?? config.shareRateLimit } });
+  await app.register(publicShareRoutes, {
+    viewer: container.shareViewer,
+    runs: container.filterRuns,
+    // The filter run of a report chart answers members and viewers alike: a caller is known when there is one.
+    optionalAuth: optionalAuth(container.users, sessions),
+    limits: { share: limits.share ?? config.shareRateLimit, authenticated: limits.authenticated ?? config.rateLimit.authenticated },
+  });
   await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(pageRoutes, {});
 
@@ -227,6 +238,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(alertRoutes, { alerts: container.alerts });
     await scope.register(projectRoutes, { projects: container.projects });
     await scope.register(chartRoutes, { charts: container.charts });
+    await scope.register(dashboardFilterRoutes, { filters: container.dashboardFilters, runs: container.filterRuns });
     await scope.register(sharingRoutes, { sharing: container.sharing });
     await scope.register(connectionRoutes, { connections: container.connections, checks: container.connectionChecks });
     await scope.register(exportRoutes, { exports: container.exports });
