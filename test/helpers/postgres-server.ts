@@ -64,7 +64,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
 
 /** A fresh database on the test server, dropped by the returned function; `seed` (SQL) runs in it first. */
 export async function createTempDatabase(serverUrl: string, seed?: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `plotline_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  // PLOTLINE_TEST_DB_PREFIX (letters, digits, _) tells the scratch databases of one run apart on a shared server.
+  const name = `${process.env['PLOTLINE_TEST_DB_PREFIX'] ?? 'plotline_test'}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
