@@ -32,6 +32,7 @@ import { installMetrics, metricsExposureWarning } from './platform/metrics.js';
 import { lazySerializerFactory, lazyValidatorCompiler } from './platform/schema-compilers.js';
 import { docsRoutes } from './platform/docs-page.js';
 import { shareErrorResponses, unwrapBodyReferences } from './platform/openapi-compact.js';
+import { IGNORED_KEYS_KEYWORD } from './platform/write-bodies.js';
 import { clientErrorHandler, createHttpServer } from './platform/http-server.js';
 import { failoverStore, rateLimitKey, rateLimitMax } from './platform/rate-limit.js';
 import { COMPONENT_SCHEMAS } from './openapi-components.js';
@@ -60,6 +61,16 @@ function ajvFor(coerce: boolean): Ajv {
   addFormats.default(ajv);
   // The named schemas that route schemas refer to (`$ref: '<$id>#'`); compiled when first reached.
   ajv.addSchema([...COMPONENT_SCHEMAS]);
+  // Write bodies (platform/write-bodies.ts) drop the read-only keys of their resource's answer.
+  ajv.addKeyword({
+    keyword: IGNORED_KEYS_KEYWORD,
+    schemaType: 'array',
+    modifying: true,
+    validate: (keys: readonly string[], data: unknown) => {
+      if (data !== null && typeof data === 'object' && !Array.isArray(data)) for (const key of keys) Reflect.deleteProperty(data, key);
+      return true;
+    },
+  });
   return ajv;
 }
 

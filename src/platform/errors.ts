@@ -15,8 +15,11 @@ function validationDetails(context: string, errors: AjvLikeError[]): ErrorDetail
     const segments = (err.instancePath ?? '').split('/').filter(Boolean);
     const missing = err.params?.['missingProperty'];
     if (err.keyword === 'required' && typeof missing === 'string') segments.push(missing);
+    // An unknown key is named in the path, as a missing one is.
+    const unknown = err.params?.['additionalProperty'];
+    if (err.keyword === 'additionalProperties' && typeof unknown === 'string') segments.push(unknown);
     const path = [context, ...segments].join('.');
-    const message = err.keyword === 'required' ? 'is required' : (err.message ?? 'is invalid');
+    const message = err.keyword === 'required' ? 'is required' : err.keyword === 'additionalProperties' ? 'is not a known field' : (err.message ?? 'is invalid');
     return { path, message };
   });
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
+import { WriteBody } from '../../platform/write-bodies.js';
 
 const ENTITY_TYPES = ['Project', 'Chart'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
@@ -27,12 +28,13 @@ export const SharePolicy = Type.Object({
   updatedAt: Timestamp,
 }, { $id: 'SharePolicy' });
 
-export const UpdateSharePolicy = Type.Object({
+/** Chartbrew's policy also answers its token version and an unused password. */
+export const UpdateSharePolicy = WriteBody({
   params: Type.Optional(Type.Array(Ref(PolicyParam), { maxItems: 100 })),
   allow_params: Type.Optional(Type.Boolean()),
   expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
   visibility: Type.Optional(Type.Enum([...VISIBILITIES])),
-}, { $id: 'UpdateSharePolicy' });
+}, { $id: 'UpdateSharePolicy', answer: SharePolicy, ignored: ['token_version', 'password'] });
 export type UpdateSharePolicyInput = Static<typeof UpdateSharePolicy>;
 
 export const ProjectPolicyParams = Type.Object({ id: Id });

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, QueryBool, Timestamp } from '../../platform/http-schemas.js';
+import { WriteBody } from '../../platform/write-bodies.js';
 import { CONNECTION_SUBTYPES, CONNECTION_TYPES } from '../../sources/index.js';
 
 const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
@@ -55,15 +56,6 @@ const connectionFields = {
   schema: Type.Optional(Nullable(ObjectOrArray)),
 };
 
-const Name = Type.String({ minLength: 1, maxLength: 200 });
-
-/** `team_id` comes from the path; a body `team_id` (and SSL files) are ignored like unknown fields. */
-export const NewConnection = Type.Object({ name: Name, type: ConnectionTypeSchema, ...connectionFields }, { $id: 'CreateConnection' });
-export type NewConnectionBody = Static<typeof NewConnection>;
-
-export const ConnectionUpdate = Type.Object({ name: Type.Optional(Name), type: Type.Optional(ConnectionTypeSchema), ...connectionFields }, { $id: 'UpdateConnection' });
-export type ConnectionUpdateBody = Static<typeof ConnectionUpdate>;
-
 const Masked = (description: string) => Type.Optional(Nullable(Type.String({ description })));
 
 /**
@@ -108,6 +100,37 @@ export const Connection = Type.Object({
   updatedAt: Timestamp,
 }, { $id: 'Connection' });
 export type ConnectionView = Static<typeof Connection>;
+
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+
+/**
+ * Keys of Chartbrew's connection that Plotline does not keep: the project of the form it was made
+ * in, the private-host switch (an operator setting here: PLOTLINE_ALLOW_PRIVATE_HOSTS), its SSH
+ * tunnel settings (ignored: `useSsh` itself may only be false) and its associations.
+ */
+const CHARTBREW_CONNECTION_KEYS = [
+  'project_id', 'allowPrivateHost', 'sshHost', 'sshPort', 'sshUsername', 'sshPassword', 'sshPrivateKey', 'sshPassphrase',
+  'sshJumpHost', 'sshJumpPort', 'hasSshPassword', 'hasSshPrivateKey', 'hasSshPassphrase', 'OAuth',
+];
+
+const NoSsh = Type.Optional(Nullable(Type.Literal(false, { description: 'SSH tunnels are not supported: only false (or absent)' })));
+
+/**
+ * `team_id` comes from the path and SSL files from the upload route: in a body they are ignored,
+ * as every key of the answer that is not writable.
+ */
+export const NewConnection = WriteBody(
+  { name: Name, type: ConnectionTypeSchema, ...connectionFields, useSsh: NoSsh },
+  { $id: 'CreateConnection', answer: Connection, ignored: CHARTBREW_CONNECTION_KEYS },
+);
+export type NewConnectionBody = Static<typeof NewConnection>;
+
+export const ConnectionUpdate = WriteBody(
+  { name: Type.Optional(Name), type: Type.Optional(ConnectionTypeSchema), ...connectionFields, useSsh: NoSsh },
+  { $id: 'UpdateConnection', answer: Connection, ignored: CHARTBREW_CONNECTION_KEYS },
+);
+export type ConnectionUpdateBody = Static<typeof ConnectionUpdate>;
+
 
 export const ConnectionParams = Type.Object({ team_id: Id, connection_id: Id });
 
