@@ -42,6 +42,10 @@ import { RefreshRepository } from './modules/automation/refreshes-repository.js'
 import { AlertNotifier } from './modules/automation/alerts-notifier.js';
 import { AlertsRepository } from './modules/automation/alerts-repository.js';
 import { AlertsService } from './modules/automation/alerts-service.js';
+import { IntegrationsRepository } from './modules/automation/integrations-repository.js';
+import { IntegrationsService } from './modules/automation/integrations-service.js';
+import { SavedQueriesRepository } from './modules/data/saved-queries-repository.js';
+import { SavedQueriesService } from './modules/data/saved-queries-service.js';
 import { OutboundClient, OutboundPolicy } from './sources/index.js';
 import { RefreshService } from './modules/automation/refreshes-service.js';
 import { createSourceRegistry, type SourceRegistry, type SourceRegistryOptions } from './sources/index.js';
@@ -80,6 +84,8 @@ export interface Container {
   readonly chartPreviews: ChartPreviewService;
   readonly refreshes: RefreshService;
   readonly alerts: AlertsService;
+  readonly integrations: IntegrationsService;
+  readonly savedQueries: SavedQueriesService;
   readonly refreshMetrics: RefreshMetrics;
   /** Started by `serve` (PLOTLINE_SCHEDULER=on) and `worker`; tests tick it by hand. */
   readonly scheduler: Scheduler;
@@ -178,9 +184,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const refreshMetrics = new RefreshMetrics();
   const refreshRepo = new RefreshRepository(store.db);
   // Alert webhooks leave through the same address policy as HTTP sources.
-  const alertHttp = new OutboundClient(new OutboundPolicy({ allowPrivateHosts: config.allowPrivateHosts }), { maxBytes: 64 * 1024 });
-  const notifier = new AlertNotifier({ http: alertHttp, smtp: { url: config.smtpUrl, from: config.smtpFrom } });
-  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, clock, logger });
+  const alertPolicy = new OutboundPolicy({ allowPrivateHosts: config.allowPrivateHosts });
+  const alertHttp = new OutboundClient(alertPolicy, { maxBytes: 64 * 1024 });
+  const notifier = new AlertNotifier({ http: alertHttp, policy: alertPolicy, smtp: { url: config.smtpUrl, from: config.smtpFrom } });
+  const integrations = new IntegrationsService({ integrations: new IntegrationsRepository(store.db), access, secrets, notifier });
+  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, integrations, clock, logger });
   const refreshes = new RefreshService({
     history: refreshRepo,
     charts,
@@ -232,6 +240,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     chartPreviews: new ChartPreviewService({ charts, runs: chartRuns }),
     refreshes,
     alerts,
+    integrations,
+    savedQueries: new SavedQueriesService({ savedQueries: new SavedQueriesRepository(store.db), access }),
     refreshMetrics,
     scheduler,
     exports: new ExportService({ chartRuns, datasets, runner, viewer: shareViewer }),

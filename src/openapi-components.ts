@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox';
 import { ALERT_COMPONENTS } from './modules/automation/alerts-schemas.js';
+import { INTEGRATION_COMPONENTS } from './modules/automation/integrations-schemas.js';
 import { REFRESH_COMPONENTS } from './modules/automation/refreshes-schemas.js';
 import { CHART_COMPONENTS } from './modules/dashboards/charts-schemas.js';
 import { PROJECT_COMPONENTS } from './modules/dashboards/projects-schemas.js';
@@ -8,6 +9,7 @@ import { SHARING_COMPONENTS } from './modules/dashboards/sharing-schemas.js';
 import { CONNECTION_COMPONENTS } from './modules/data/connections-schemas.js';
 import { DATASET_RUN_COMPONENTS } from './modules/data/dataset-runs-schemas.js';
 import { DATASET_COMPONENTS } from './modules/data/datasets-schemas.js';
+import { SAVED_QUERY_COMPONENTS } from './modules/data/saved-queries-schemas.js';
 import { API_KEY_COMPONENTS } from './modules/identity/api-keys-schemas.js';
 import { TEAM_COMPONENTS } from './modules/identity/teams-schemas.js';
 import { USER_COMPONENTS } from './modules/identity/users-schemas.js';
@@ -26,10 +28,12 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   ...CONNECTION_COMPONENTS,
   ...DATASET_COMPONENTS,
   ...DATASET_RUN_COMPONENTS,
+  ...SAVED_QUERY_COMPONENTS,
   ...CHART_COMPONENTS,
   ...PROJECT_COMPONENTS,
   ...SHARING_COMPONENTS,
   ...PUBLIC_SHARE_COMPONENTS,
   ...ALERT_COMPONENTS,
+  ...INTEGRATION_COMPONENTS,
   ...REFRESH_COMPONENTS,
 ];
