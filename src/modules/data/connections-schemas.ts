@@ -131,6 +131,32 @@ export const ConnectionUpdate = WriteBody(
 );
 export type ConnectionUpdateBody = Static<typeof ConnectionUpdate>;
 
+/**
+ * An unsaved connection to test (`POST /team/{tid}/connections/{type}/test`): the fields of a
+ * create, all optional. With `id`, a saved connection of the team being edited: fields sent as
+ * "********" keep its stored values, and its uploaded SSL files are used.
+ */
+export const TestConnection = WriteBody(
+  {
+    id: Type.Optional(Nullable(Id)),
+    name: Type.Optional(Name),
+    type: Type.Optional(ConnectionTypeSchema),
+    ...connectionFields,
+    useSsh: NoSsh,
+  },
+  { $id: 'TestConnection', answer: Connection, ignored: CHARTBREW_CONNECTION_KEYS },
+);
+export type TestConnectionBody = Static<typeof TestConnection>;
+
+/**
+ * Chartbrew's client puts the connection's type where the saved test has its id
+ * (`…/connections/postgres/test`); the segment keeps the id's name, so that both routes are one
+ * path of the OpenAPI document.
+ */
+export const TestConnectionParams = Type.Object({
+  team_id: Id,
+  connection_id: Type.String({ maxLength: 100, description: 'The connection type (`postgres`, `api`…); a `type` in the body wins' }),
+});
 
 export const ConnectionParams = Type.Object({ team_id: Id, connection_id: Id });
 
@@ -153,4 +179,4 @@ export const Provider = Type.Object({
 }, { $id: 'ConnectionProvider' });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const CONNECTION_COMPONENTS = [NewConnection, ConnectionUpdate, Connection, Provider];
+export const CONNECTION_COMPONENTS = [NewConnection, ConnectionUpdate, TestConnection, Connection, Provider];
