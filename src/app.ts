@@ -14,6 +14,8 @@ import { datasetRunRoutes } from './modules/data/dataset-runs-routes.js';
 import { chartPreviewRoutes } from './modules/dashboards/chart-preview-routes.js';
 import { refreshRoutes } from './modules/automation/refreshes-routes.js';
 import { alertRoutes } from './modules/automation/alerts-routes.js';
+import { integrationRoutes } from './modules/automation/integrations-routes.js';
+import { savedQueryRoutes } from './modules/data/saved-queries-routes.js';
 import { connectionRoutes } from './modules/data/connections-routes.js';
 import { chartRoutes } from './modules/dashboards/charts-routes.js';
 import { projectRoutes } from './modules/dashboards/projects-routes.js';
@@ -32,6 +34,7 @@ import { ErrorResponse, ReadyResponse, Ref } from './platform/http-schemas.js';
 import { loggerOptions, requestId } from './platform/logging.js';
 import { installMetrics, metricsExposureWarning } from './platform/metrics.js';
 import { lazySerializerFactory, lazyValidatorCompiler } from './platform/schema-compilers.js';
+import { IGNORED_KEYS_KEYWORD } from './platform/write-bodies.js';
 import { docsRoutes } from './platform/docs-page.js';
 import { versionRoutes } from './platform/version-routes.js';
 import { shareErrorResponses, unwrapBodyReferences } from './platform/openapi-compact.js';
@@ -70,6 +73,16 @@ function ajvFor(coerce: boolean): Ajv {
   // an error names the field of that branch rather than every branch's first mismatch.
   const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, discriminator: true });
   addFormats.default(ajv);
+  // Write bodies (platform/write-bodies.ts) drop the read-only keys of their resource's answer.
+  ajv.addKeyword({
+    keyword: IGNORED_KEYS_KEYWORD,
+    schemaType: 'array',
+    modifying: true,
+    validate: (keys: readonly string[], data: unknown) => {
+      if (data !== null && typeof data === 'object' && !Array.isArray(data)) for (const key of keys) Reflect.deleteProperty(data, key);
+      return true;
+    },
+  });
   // The named schemas that route schemas refer to (`$ref: '<$id>#'`); compiled when first reached.
   ajv.addSchema([...COMPONENT_SCHEMAS]);
   return ajv;
@@ -236,6 +249,8 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(chartPreviewRoutes, { previews: container.chartPreviews });
     await scope.register(refreshRoutes, { refreshes: container.refreshes });
     await scope.register(alertRoutes, { alerts: container.alerts });
+    await scope.register(integrationRoutes, { integrations: container.integrations });
+    await scope.register(savedQueryRoutes, { savedQueries: container.savedQueries });
     await scope.register(projectRoutes, { projects: container.projects });
     await scope.register(chartRoutes, { charts: container.charts });
     await scope.register(dashboardFilterRoutes, { filters: container.dashboardFilters, runs: container.filterRuns });

@@ -48,6 +48,10 @@ import { RefreshRepository } from './modules/automation/refreshes-repository.js'
 import { AlertNotifier } from './modules/automation/alerts-notifier.js';
 import { AlertsRepository } from './modules/automation/alerts-repository.js';
 import { AlertsService } from './modules/automation/alerts-service.js';
+import { IntegrationsRepository } from './modules/automation/integrations-repository.js';
+import { IntegrationsService } from './modules/automation/integrations-service.js';
+import { SavedQueriesRepository } from './modules/data/saved-queries-repository.js';
+import { SavedQueriesService } from './modules/data/saved-queries-service.js';
 import { OutboundClient, OutboundPolicy } from './sources/index.js';
 import { RefreshService } from './modules/automation/refreshes-service.js';
 import { createSourceRegistry, type SourceRegistry, type SourceRegistryOptions } from './sources/index.js';
@@ -90,6 +94,8 @@ export interface Container {
   readonly chartPreviews: ChartPreviewService;
   readonly refreshes: RefreshService;
   readonly alerts: AlertsService;
+  readonly integrations: IntegrationsService;
+  readonly savedQueries: SavedQueriesService;
   readonly refreshMetrics: RefreshMetrics;
   /** Started by `serve` (PLOTLINE_SCHEDULER=on) and `worker`; tests tick it by hand. */
   readonly scheduler: Scheduler;
@@ -192,11 +198,13 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const refreshMetrics = new RefreshMetrics();
   const refreshRepo = new RefreshRepository(store.db);
   // Alert webhooks leave through the same address policy as HTTP sources.
-  const alertHttp = new OutboundClient(new OutboundPolicy({ allowPrivateHosts: config.allowPrivateHosts }), { maxBytes: 64 * 1024 });
+  const alertPolicy = new OutboundPolicy({ allowPrivateHosts: config.allowPrivateHosts });
+  const alertHttp = new OutboundClient(alertPolicy, { maxBytes: 64 * 1024 });
   // One SMTP sender for alert e-mail and team invitations.
   const mailer = new Mailer({ url: config.smtpUrl, from: config.smtpFrom });
-  const notifier = new AlertNotifier({ http: alertHttp, mailer });
-  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, clock, logger });
+  const notifier = new AlertNotifier({ http: alertHttp, policy: alertPolicy, mailer });
+  const integrations = new IntegrationsService({ integrations: new IntegrationsRepository(store.db), access, secrets, notifier });
+  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, integrations, clock, logger });
   const refreshes = new RefreshService({
     history: refreshRepo,
     charts,
@@ -266,6 +274,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     chartPreviews: new ChartPreviewService({ charts, runs: chartRuns }),
     refreshes,
     alerts,
+    integrations,
+    savedQueries: new SavedQueriesService({ savedQueries: new SavedQueriesRepository(store.db), access }),
     refreshMetrics,
     scheduler,
     exports: new ExportService({ chartRuns, datasets, runner, viewer: shareViewer }),

@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox';
 import { ALERT_COMPONENTS } from './modules/automation/alerts-schemas.js';
+import { INTEGRATION_COMPONENTS } from './modules/automation/integrations-schemas.js';
 import { REFRESH_COMPONENTS } from './modules/automation/refreshes-schemas.js';
 import { CHART_COMPONENTS } from './modules/dashboards/charts-schemas.js';
 import { DASHBOARD_FILTER_COMPONENTS } from './modules/dashboards/dashboard-filters-schemas.js';
@@ -9,6 +10,7 @@ import { SHARING_COMPONENTS } from './modules/dashboards/sharing-schemas.js';
 import { CONNECTION_COMPONENTS } from './modules/data/connections-schemas.js';
 import { DATASET_RUN_COMPONENTS } from './modules/data/dataset-runs-schemas.js';
 import { DATASET_COMPONENTS } from './modules/data/datasets-schemas.js';
+import { SAVED_QUERY_COMPONENTS } from './modules/data/saved-queries-schemas.js';
 import { API_KEY_COMPONENTS } from './modules/identity/api-keys-schemas.js';
 import { INVITATION_COMPONENTS } from './modules/identity/invitations-schemas.js';
 import { TEAM_COMPONENTS } from './modules/identity/teams-schemas.js';
@@ -31,11 +33,13 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   ...CONNECTION_COMPONENTS,
   ...DATASET_COMPONENTS,
   ...DATASET_RUN_COMPONENTS,
+  ...SAVED_QUERY_COMPONENTS,
   ...CHART_COMPONENTS,
   ...DASHBOARD_FILTER_COMPONENTS,
   ...PROJECT_COMPONENTS,
   ...SHARING_COMPONENTS,
   ...PUBLIC_SHARE_COMPONENTS,
   ...ALERT_COMPONENTS,
+  ...INTEGRATION_COMPONENTS,
   ...REFRESH_COMPONENTS,
 ];

@@ -62,7 +62,12 @@ export type Action =
   | 'chart:write'
   | 'chart:query'
   | 'chart:persist'
-  | 'share:manage';
+  | 'share:manage'
+  /** Saved queries: Chartbrew grants them to team-wide roles only. */
+  | 'savedQuery:manage'
+  /** Alert channels: editors of charts pick them for their alerts; team-wide roles manage them. */
+  | 'integration:read'
+  | 'integration:write';
 
 const TEAM_ADMIN_ACTIONS: readonly Action[] = [
   'team:read',
@@ -86,6 +91,9 @@ const TEAM_ADMIN_ACTIONS: readonly Action[] = [
   'chart:query',
   'chart:persist',
   'share:manage',
+  'savedQuery:manage',
+  'integration:read',
+  'integration:write',
 ];
 
 const MATRIX: Record<Role, ReadonlySet<Action>> = {
@@ -104,6 +112,7 @@ const MATRIX: Record<Role, ReadonlySet<Action>> = {
     'chart:query',
     'chart:persist',
     'share:manage',
+    'integration:read',
   ]),
   projectEditor: new Set<Action>([
     'team:read',
@@ -116,6 +125,7 @@ const MATRIX: Record<Role, ReadonlySet<Action>> = {
     'chart:write',
     'chart:query',
     'chart:persist',
+    'integration:read',
   ]),
   projectViewer: new Set<Action>(['team:read', 'project:read', 'chart:read', 'chart:query']),
 };

@@ -18,8 +18,18 @@ function validationDetails(context: string, errors: AjvLikeError[]): ErrorDetail
     // A union told apart by a property (`type`) whose value names no branch: that property is wrong.
     const tag = err.params?.['tag'];
     if (err.keyword === 'discriminator' && typeof tag === 'string') segments.push(tag);
+    // An unknown key is named in the path, as a missing one is.
+    const unknown = err.params?.['additionalProperty'];
+    if (err.keyword === 'additionalProperties' && typeof unknown === 'string') segments.push(unknown);
     const path = [context, ...segments].join('.');
-    const message = err.keyword === 'required' ? 'is required' : err.keyword === 'discriminator' ? 'must name one of the kinds allowed here' : (err.message ?? 'is invalid');
+    const message =
+      err.keyword === 'required'
+        ? 'is required'
+        : err.keyword === 'discriminator'
+          ? 'must name one of the kinds allowed here'
+          : err.keyword === 'additionalProperties'
+            ? 'is not a known field'
+            : (err.message ?? 'is invalid');
     return { path, message };
   });
 }

@@ -267,6 +267,25 @@ export function scrubMessage(message: string, secrets: readonly string[]): strin
   return out;
 }
 
+/**
+ * A webhook URL as a response shows it: its origin, then the placeholder. Slack's and most
+ * webhooks' URLs carry their credential in the path or the query, so neither is shown.
+ */
+export function maskWebhookUrl(url: string): string {
+  try {
+    return `${new URL(url).origin}/${MASK}`;
+  } catch {
+    return MASK;
+  }
+}
+
+/** The webhook URL to keep from a body: sent back as answered (or as the placeholder), the stored one stays. */
+export function restoreWebhookUrl(incoming: string, stored: string | null, path: string): string {
+  if (!incoming.includes(MASK)) return incoming;
+  if (stored !== null && (incoming === MASK || incoming === maskWebhookUrl(stored))) return stored;
+  throw new MaskWithoutValue(path);
+}
+
 /** Query parameters under secret names masked, for URLs in log lines. */
 export function redactUrl(url: string): string {
   const at = url.indexOf('?');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, MaskWithoutValue, isSecretName, maskConnectionString, maskTree, restoreConnectionString, restoreTree } from './index.js';
+import { MASK, MaskWithoutValue, isSecretName, maskConnectionString, maskTree, maskWebhookUrl, restoreConnectionString, restoreTree, restoreWebhookUrl } from './index.js';
 
 describe('maskConnectionString', () => {
   it.each([
@@ -31,6 +31,24 @@ describe('restoreConnectionString', () => {
   it('refuses a placeholder with nothing stored to keep', () => {
     expect(() => restoreConnectionString(`postgres://u:${MASK}@h/db`, null, 'body.connectionString')).toThrow(MaskWithoutValue);
     expect(() => restoreConnectionString(`postgres://u:${MASK}@h/db?password=${MASK}`, 'postgres://u:a@h/db', 'p')).toThrow(MaskWithoutValue);
+  });
+});
+
+describe('maskWebhookUrl / restoreWebhookUrl', () => {
+  const slack = 'https://hooks.slack.com/services/T000/B000/XXXXSECRET';
+  it('shows the origin only: the path and the query carry the credential', () => {
+    expect(maskWebhookUrl(slack)).toBe(`https://hooks.slack.com/${MASK}`);
+    expect(maskWebhookUrl('http://user:pw@127.0.0.1:8080/hook?token=abc')).toBe(`http://127.0.0.1:8080/${MASK}`);
+    expect(maskWebhookUrl('not a url')).toBe(MASK);
+  });
+  it('keeps the stored URL when the masked one (or the placeholder) comes back', () => {
+    expect(restoreWebhookUrl(maskWebhookUrl(slack), slack, 'p')).toBe(slack);
+    expect(restoreWebhookUrl(MASK, slack, 'p')).toBe(slack);
+    expect(restoreWebhookUrl('https://example.com/new', slack, 'p')).toBe('https://example.com/new');
+  });
+  it('refuses a placeholder that does not stand for the stored URL', () => {
+    expect(() => restoreWebhookUrl(`https://other.example/${MASK}`, slack, 'body.config.url')).toThrow(MaskWithoutValue);
+    expect(() => restoreWebhookUrl(MASK, null, 'body.config.url')).toThrow(MaskWithoutValue);
   });
 });
 

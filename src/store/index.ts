@@ -36,6 +36,7 @@ import { dashboardViewVersion } from './migrations/0013-dashboard-view-version.j
 import { refreshClaimState } from './migrations/0014-refresh-claim-state.js';
 import { dashboardFilters } from './migrations/0015-dashboard-filters.js';
 import { invitations } from './migrations/0017-invitations.js';
+import { savedQueriesIntegrations } from './migrations/0018-saved-queries-integrations.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -246,6 +247,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0014-refresh-claim-state': refreshClaimState(dialect),
     '0015-dashboard-filters': dashboardFilters(dialect),
     '0017-invitations': invitations(dialect),
+    '0018-saved-queries-integrations': savedQueriesIntegrations(dialect),
   };
 }
 

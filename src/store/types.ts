@@ -394,6 +394,44 @@ export interface DashboardFiltersTable {
   updatedAt: Timestamp;
 }
 
+/** A team's reusable query text, for connections of one type (migration 0018). */
+export interface SavedQueriesTable {
+  id: Generated<number>;
+  team_id: number;
+  /** Who saved it; null once that user is gone. */
+  user_id: number | null;
+  summary: string | null;
+  query: string | null;
+  type: string | null;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+/** An alert channel of a team: a webhook, or a Slack incoming webhook (`slackMode`). */
+export interface IntegrationsTable {
+  id: Generated<number>;
+  team_id: number;
+  name: string;
+  type: string;
+  /** Encrypted target URL (secret: Slack's and most webhooks' URLs carry their credential). */
+  url: string;
+  slackMode: Bool;
+  /** Encrypted HMAC key of the signature header (secret). */
+  webhook_secret: string;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+/** Which integrations an alert notifies. */
+export interface AlertIntegrationsTable {
+  id: Generated<number>;
+  alert_id: number;
+  integration_id: number;
+  enabled: Bool;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
 /**
  * Per dashboard, a counter that triggers move on every change to its charts, their dataset configs
  * and its own share policies (migration 0013), and its filters (0015). No row: nothing changed since the migration (0).
@@ -426,6 +464,9 @@ export interface Database {
   refresh_run_charts: RefreshRunChartsTable;
   alerts: AlertsTable;
   alert_events: AlertEventsTable;
+  saved_queries: SavedQueriesTable;
+  integrations: IntegrationsTable;
+  alert_integrations: AlertIntegrationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -489,7 +489,9 @@ describe('charts', () => {
         ['POST', `/project/${projectId}/chart/${chart.id}/chart-dataset-config`],
       ] as const;
       for (const [method, url] of urls) {
-        const res = await t.request({ method, url, token: stranger.token, ...(method === 'POST' || method === 'PUT' ? { payload: { name: 'x', type: 'line', dataset_id: datasetId } } : {}) });
+        // A valid body for each route (an unknown key would be a 400 before the tenancy check).
+        const payload = url.endsWith('chart-dataset-config') ? { dataset_id: datasetId } : { name: 'x', type: 'line' };
+        const res = await t.request({ method, url, token: stranger.token, ...(method === 'POST' || method === 'PUT' ? { payload } : {}) });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
         expect(res.body).not.toContain('Private numbers');
       }

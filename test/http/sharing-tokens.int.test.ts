@@ -94,8 +94,9 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('share tokens and public share 
       for (const extra of [{}, { headers: { 'content-type': 'application/json' } }, { payload: {} }]) {
         const res = await t.request({ method: 'POST', url: `/project/${seed.projectId}/share/token`, token: owner, ...extra });
         expect(res.statusCode, res.body).toBe(200);
-        const { token, url } = res.json();
-        expect(Object.keys(res.json()).sort()).toEqual(['token', 'url']);
+        const { token, url, sharePolicy } = res.json();
+        expect(Object.keys(res.json()).sort()).toEqual(['sharePolicy', 'token', 'url']);
+        expect(sharePolicy).toEqual(policy);
         expect(url).toBe(`https://dash.example.com/report/${seed.brewName}?token=${token}`);
         const { header, payload } = decode(token);
         expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
@@ -117,13 +118,32 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('share tokens and public share 
       const exp = new Date(Date.now() + 3 * 86_400_000);
       const { token } = await issue(dashboardPolicy(), { exp: exp.toISOString() });
       expect(decode(token).payload.exp).toBe(Math.floor(exp.getTime() / 1000));
-      for (const bad of ['2001-01-01T00:00:00Z', 'next tuesday', '31/12/2030', '']) {
+      for (const bad of ['2001-01-01T00:00:00Z', 'next tuesday', '31/12/2030']) {
         const res = await t.request({ method: 'POST', url: `/project/${seed.projectId}/share/token`, token: owner, payload: { exp: bad } });
         expect(res.statusCode, bad).toBe(400);
         expect(res.json().details[0].path).toBe('body.exp');
       }
       const wrongType = await t.request({ method: 'POST', url: `/project/${seed.projectId}/share/token`, token: owner, payload: { exp: 12 } });
       expect(wrongType.statusCode).toBe(400);
+    });
+
+    it('exp "" or null (what Chartbrew\'s client sends for no expiry) is no exp; the answer carries the policy as updated', async () => {
+      const policy = await newPolicy(chartPolicy(seed.charts.bar));
+      const params = [{ key: 'country', value: 'FR' }];
+      for (const exp of ['', null]) {
+        const res = await t.request({
+          method: 'POST',
+          url: `/project/${seed.projectId}/chart/${seed.charts.bar}/share/token`,
+          token: owner,
+          payload: { sharePolicyId: policy.id, share_policy: { params, allow_params: false }, exp },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const { token, sharePolicy } = res.json();
+        const { payload } = decode(token);
+        expect(payload.exp - payload.iat).toBe(99_999 * 86_400);
+        expect(sharePolicy).toMatchObject({ id: policy.id, share_string: policy.share_string, params, allow_params: false });
+        expect(Object.keys(sharePolicy)).not.toContain('token_version');
+      }
     });
 
     it('share_policy updates only params and allow_params of the policy before signing', async () => {

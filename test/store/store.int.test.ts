@@ -12,6 +12,7 @@ import { createTempDatabase } from '../helpers/postgres-server.js';
 
 const TABLES = [
   'alert_events',
+  'alert_integrations',
   'alerts',
   'api_keys',
   'chart_dataset_configs',
@@ -21,11 +22,13 @@ const TABLES = [
   'dashboard_view_versions',
   'data_requests',
   'datasets',
+  'integrations',
   'personal_api_keys',
   'projects',
   'refresh_claims',
   'refresh_run_charts',
   'refresh_runs',
+  'saved_queries',
   'sessions',
   'share_policies',
   'team_invitations',

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { AppError } from '../../errors/index.js';
 import type { Mailer } from '../../platform/mailer.js';
-import type { OutboundClient } from '../../sources/outbound/http-client.js';
+import { TargetNotAllowedError, type OutboundClient, type OutboundPolicy } from '../../sources/index.js';
 import type { Delivery } from './alerts-repository.js';
 
 const SIGNATURE_HEADER = 'x-plotline-signature';
@@ -17,6 +17,8 @@ export interface AlertNotifierDeps {
   http: OutboundClient;
   /** The process's SMTP sender (shared with team invitations). */
   mailer: Mailer;
+  /** The policy `http` applies, also asked when a target is saved. */
+  policy: OutboundPolicy;
 }
 
 /**
@@ -28,6 +30,23 @@ export class AlertNotifier {
 
   get emailConfigured(): boolean {
     return this.deps.mailer.configured;
+  }
+
+  /**
+   * Refuses (400 TARGET_NOT_ALLOWED) a URL the address policy would refuse on delivery, when it is
+   * saved. A name that does not resolve now is left for delivery to report.
+   */
+  async checkTarget(url: string, path: string): Promise<void> {
+    try {
+      const parsed = this.deps.policy.checkUrl(url);
+      await this.deps.policy.resolve(parsed.hostname).catch((error: unknown) => {
+        // DNS failures (and names without addresses) are not the policy's refusal.
+        if (error instanceof TargetNotAllowedError && error.reason !== 'invalid_url') throw error;
+      });
+    } catch (error) {
+      if (error instanceof TargetNotAllowedError) throw new TargetNotAllowedError(`${path}: ${error.message}`, error.reason);
+      throw error;
+    }
   }
 
   async webhook(url: string, secret: string, payload: unknown): Promise<Delivery> {

@@ -9,9 +9,9 @@ export type AlertMediums = AlertView['mediums'];
 
 /**
  * An alert as stored: the answered shape with its team, its type narrowed, and the webhook secret
- * as its encrypted envelope (never part of a response).
+ * as its encrypted envelope (never part of a response); its integrations are rows of their own.
  */
-export type AlertRecord = Omit<AlertView, 'type' | 'webhookSecret' | 'events'> & {
+export type AlertRecord = Omit<AlertView, 'type' | 'webhookSecret' | 'events' | 'AlertIntegrations'> & {
   team_id: number;
   type: AlertType;
   webhookSecret: string | null;
@@ -20,10 +20,12 @@ export type AlertRecord = Omit<AlertView, 'type' | 'webhookSecret' | 'events'> &
 export type AlertFields = Partial<Pick<AlertRecord, 'cdc_id' | 'name' | 'type' | 'rules' | 'recipients' | 'mediums' | 'webhookSecret' | 'active' | 'timeout'>>;
 
 export interface Delivery {
-  medium: 'email' | 'webhook';
+  medium: 'email' | 'webhook' | 'integration';
   ok: boolean;
   /** HTTP status of the webhook, or the SMTP answer. */
   detail: string;
+  /** Which integration, for the medium `integration`. */
+  integration_id?: number;
 }
 
 /** A notification as answered, its deliveries typed by medium. */

@@ -7,10 +7,11 @@ import type { Actor } from '../../platform/actor.js';
 import { MASK } from '../../redaction/index.js';
 import { isHttpUrl, type Chart, type ChartsService } from '../dashboards/index.js';
 import type { AlertChecker } from './refreshes-service.js';
-import { evaluate, type AlertType } from './alerts-evaluate.js';
+import { evaluate, type AlertRules, type AlertType } from './alerts-evaluate.js';
 import type { AlertNotifier } from './alerts-notifier.js';
 import type { AlertFields, AlertMediums, AlertRecord, AlertsRepository, Delivery } from './alerts-repository.js';
 import type { AlertView, CreateAlertInput, UpdateAlertInput } from './alerts-schemas.js';
+import type { AlertIntegration, IntegrationsService } from './integrations-service.js';
 
 /** Chart types whose chartData has no numeric series to check. */
 const UNSUPPORTED_CHART_TYPES = new Set(['markdown', 'table', 'matrix']);
@@ -21,39 +22,44 @@ export interface AlertsDeps {
   access: AccessService;
   secrets: SecretBox;
   notifier: AlertNotifier;
+  integrations: IntegrationsService;
   clock: () => Date;
   logger: Logger;
 }
 
 /**
  * Chart alerts: CRUD for editors of the chart, and the check after every refresh. A triggered
- * alert notifies its webhook (signed) and/or its recipients by email, at most once per `timeout`,
- * and every notification is kept as an event.
+ * alert notifies its webhook (signed), its recipients by email and its integrations, at most once
+ * per `timeout`, and every notification is kept as an event.
  */
 export class AlertsService implements AlertChecker {
   constructor(private readonly deps: AlertsDeps) {}
 
   async list(actor: Actor, projectId: number, chartId: number): Promise<AlertView[]> {
     await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
-    return (await this.deps.alerts.list(chartId)).map((a) => this.view(a));
+    const alerts = await this.deps.alerts.list(chartId);
+    const links = await this.deps.integrations.linksOf(alerts.map((a) => a.id));
+    return alerts.map((a) => this.view(a, links.get(a.id) ?? []));
   }
 
   async get(actor: Actor, projectId: number, chartId: number, alertId: number): Promise<AlertView> {
     await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
     const alert = await this.deps.alerts.find(chartId, alertId);
     if (!alert) throw new NotFoundError('Alert');
-    return { ...this.view(alert), events: await this.deps.alerts.events(alert.id) };
+    return { ...(await this.viewOf(alert)), events: await this.deps.alerts.events(alert.id) };
   }
 
   async create(actor: Actor, projectId: number, chartId: number, input: CreateAlertInput): Promise<AlertView> {
     const { project, chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
     const fields = await this.prepare(project.team_id, chart, input, undefined);
+    const links = input.alertIntegrations && (await this.deps.integrations.checkLinks(project.team_id, input.alertIntegrations, 'body.alertIntegrations'));
     const secret = fields.mediums?.webhook?.enabled ? randomBytes(32).toString('hex') : undefined;
     const created = await this.deps.alerts.create(
       { teamId: project.team_id, projectId, chartId },
       { ...fields, type: input.type, ...(secret ? { webhookSecret: this.deps.secrets.encrypt(secret) } : {}) },
     );
-    return { ...this.view(created), ...(secret ? { webhookSecret: secret } : {}) };
+    if (links) await this.deps.integrations.replaceLinks(created.id, links);
+    return { ...(await this.viewOf(created)), ...(secret ? { webhookSecret: secret } : {}) };
   }
 
   async update(actor: Actor, projectId: number, chartId: number, alertId: number, input: UpdateAlertInput): Promise<AlertView> {
@@ -61,11 +67,13 @@ export class AlertsService implements AlertChecker {
     const current = await this.deps.alerts.find(chartId, alertId);
     if (!current) throw new NotFoundError('Alert');
     const fields = await this.prepare(project.team_id, chart, input, current);
+    const links = input.alertIntegrations && (await this.deps.integrations.checkLinks(project.team_id, input.alertIntegrations, 'body.alertIntegrations'));
     // A webhook turned on for the first time gets its key now, shown in this answer only.
     const secret = fields.mediums?.webhook?.enabled && current.webhookSecret === null ? randomBytes(32).toString('hex') : undefined;
     const updated = await this.deps.alerts.update(chartId, alertId, { ...fields, ...(secret ? { webhookSecret: this.deps.secrets.encrypt(secret) } : {}) });
     if (!updated) throw new NotFoundError('Alert');
-    return { ...this.view(updated), ...(secret ? { webhookSecret: secret } : {}) };
+    if (links) await this.deps.integrations.replaceLinks(updated.id, links);
+    return { ...(await this.viewOf(updated)), ...(secret ? { webhookSecret: secret } : {}) };
   }
 
   async delete(actor: Actor, projectId: number, chartId: number, alertId: number): Promise<void> {
@@ -98,17 +106,9 @@ export class AlertsService implements AlertChecker {
     const title = alert.name ?? chart.name ?? `Chart ${chart.id}`;
     const webhook = alert.mediums.webhook;
     if (webhook?.enabled && webhook.url && alert.webhookSecret) {
-      const payload = {
-        event: 'alert.triggered',
-        alert: { id: alert.id, name: alert.name, type: alert.type, rules: alert.rules },
-        chart: { id: chart.id, name: chart.name, project_id: chart.project_id },
-        value,
-        message,
-        run_id: runId,
-        triggeredAt: at.toISOString(),
-      };
-      deliveries.push(await this.deps.notifier.webhook(webhook.url, this.deps.secrets.decrypt(alert.webhookSecret), payload));
+      deliveries.push(await this.deps.notifier.webhook(webhook.url, this.deps.secrets.decrypt(alert.webhookSecret), this.payload(alert, chart, value, message, at, runId)));
     }
+    deliveries.push(...(await this.deps.integrations.notify(alert.team_id, alert.id, { payload: this.payload(alert, chart, value, message, at, runId), text: `${title}: ${message}` })));
     // Someone who has left the team since the alert was written gets nothing.
     const members = alert.mediums.email?.enabled ? await this.deps.access.memberEmails(alert.team_id) : new Set<string>();
     const recipients = alert.recipients.filter((email) => members.has(email));
@@ -119,7 +119,24 @@ export class AlertsService implements AlertChecker {
     return deliveries;
   }
 
-  private view(alert: AlertRecord): AlertView {
+  /** What a webhook (the alert's own, or a webhook integration) receives, signed. */
+  private payload(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number) {
+    return {
+      event: 'alert.triggered',
+      alert: { id: alert.id, name: alert.name, type: alert.type, rules: alert.rules },
+      chart: { id: chart.id, name: chart.name, project_id: chart.project_id },
+      value,
+      message,
+      run_id: runId,
+      triggeredAt: at.toISOString(),
+    };
+  }
+
+  private async viewOf(alert: AlertRecord): Promise<AlertView> {
+    return this.view(alert, (await this.deps.integrations.linksOf([alert.id])).get(alert.id) ?? []);
+  }
+
+  private view(alert: AlertRecord, links: AlertIntegration[]): AlertView {
     const mediums: AlertView['mediums'] = {};
     if (alert.mediums.email) mediums.email = { enabled: alert.mediums.email.enabled };
     if (alert.mediums.webhook) mediums.webhook = { enabled: alert.mediums.webhook.enabled, url: alert.mediums.webhook.url };
@@ -139,6 +156,7 @@ export class AlertsService implements AlertChecker {
       createdAt: alert.createdAt,
       updatedAt: alert.updatedAt,
       ...(alert.webhookSecret ? { webhookSecret: MASK } : {}),
+      AlertIntegrations: links,
     };
   }
 
@@ -148,7 +166,7 @@ export class AlertsService implements AlertChecker {
       throw new BadRequestError(`Alerts need a chart with numeric values; a ${chart.type} chart has none`, 'ALERT_UNSUPPORTED_CHART');
     }
     const type: AlertType = input.type ?? current!.type;
-    const rules = input.rules ?? current?.rules ?? {};
+    const rules: AlertRules = input.rules ? { ...(input.rules.value !== undefined ? { value: Number(input.rules.value) } : {}) } : (current?.rules ?? {});
     if (type !== 'anomaly' && typeof rules.value !== 'number') throw ValidationError.field('body.rules.value', `is required for a ${type} alert`);
     if (type === 'anomaly' && rules.value !== undefined && rules.value <= 0) throw ValidationError.field('body.rules.value', 'must be a positive number of standard deviations');
 

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
+import { WriteBody } from '../../platform/write-bodies.js';
 
 // The engine owns what a chart can be; the API validates against the same lists.
 import { CHART_TYPES, CONDITION_OPERATORS, OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
@@ -62,11 +63,6 @@ const cdcFields = {
   configuration: Opt(Nullable(CdcConfiguration)),
 };
 
-/** `id` and `chart_id` are server-owned: a body `id` is ignored, `chart_id` comes from the path. */
-export const CreateChartDatasetConfig = Type.Object({ dataset_id: Id, ...cdcFields }, { $id: 'CreateChartDatasetConfig' });
-export const UpdateChartDatasetConfig = Type.Object({ dataset_id: Opt(Id), ...cdcFields }, { $id: 'UpdateChartDatasetConfig' });
-export type CdcInput = Static<typeof UpdateChartDatasetConfig>;
-
 export const ChartDatasetConfig = Type.Object({
   id: Type.String({ format: 'uuid' }),
   chart_id: Type.Integer(),
@@ -96,6 +92,14 @@ export const ChartDatasetConfig = Type.Object({
   updatedAt: Timestamp,
 }, { $id: 'ChartDatasetConfig' });
 
+/** Client-side keys of Chartbrew's dataset configs (its quick-create strips them too). */
+const CHARTBREW_CDC_KEYS = ['Dataset', 'bindingId', 'templateBindingId'];
+
+/** `id` and `chart_id` are server-owned (read-only keys of the answer); `chart_id` comes from the path. */
+export const CreateChartDatasetConfig = WriteBody({ dataset_id: Id, ...cdcFields }, { $id: 'CreateChartDatasetConfig', answer: ChartDatasetConfig, ignored: CHARTBREW_CDC_KEYS });
+export const UpdateChartDatasetConfig = WriteBody({ dataset_id: Opt(Id), ...cdcFields }, { $id: 'UpdateChartDatasetConfig', answer: ChartDatasetConfig, ignored: CHARTBREW_CDC_KEYS });
+export type CdcInput = Static<typeof UpdateChartDatasetConfig>;
+
 // ---------- chart ----------
 
 const chartFields = {
@@ -119,18 +123,6 @@ const chartFields = {
 const ChartName = Type.String({ minLength: 1, maxLength: 200 });
 const ChartType = Type.Enum([...CHART_TYPES]);
 
-/**
- * `id`, `project_id` (from the path), `chartData`, `chartDataUpdated`, `lastAutoUpdate` and
- * `ChartDatasetConfigs` are server-owned: present in a body, they are ignored.
- */
-export const CreateChart = Type.Object({ name: ChartName, type: ChartType, ...chartFields }, { $id: 'CreateChart' });
-export const UpdateChart = Type.Object({ name: Opt(ChartName), type: Opt(ChartType), ...chartFields }, { $id: 'UpdateChart' });
-export const QuickCreateChart = Type.Object({
-  name: ChartName,
-  type: ChartType,
-  ...chartFields,
-  chartDatasetConfigs: Opt(Type.Array(Ref(CreateChartDatasetConfig), { maxItems: 50 })),
-}, { $id: 'QuickCreateChart' });
 /**
  * An unsaved chart to compute (`POST /project/{pid}/chart/preview`): the quick-create body, with the
  * name optional (a draft may not have one yet), at least one dataset config, and the runtime inputs
@@ -191,6 +183,25 @@ export const Chart = Type.Object({
   updatedAt: Timestamp,
   ChartDatasetConfigs: Type.Array(Ref(ChartDatasetConfig)),
 }, { $id: 'Chart' });
+
+/** Keys of Chartbrew's chart answer that Plotline does not keep or computes elsewhere. */
+const CHARTBREW_CHART_KEYS = [
+  'chartSize', 'snapshotToken', 'visualization', 'Chartshares', 'Alerts', 'SharePolicies', 'Project', 'isTimeseries',
+  'dateFormat', 'cacheStatus', 'variantHash', 'stale', 'showBranding',
+];
+
+/**
+ * `id`, `project_id` (from the path), `chartData`, `chartDataUpdated`, `lastAutoUpdate` and
+ * `ChartDatasetConfigs` are server-owned: read-only keys of the answer, ignored in a body.
+ */
+export const CreateChart = WriteBody({ name: ChartName, type: ChartType, ...chartFields }, { $id: 'CreateChart', answer: Chart, ignored: CHARTBREW_CHART_KEYS });
+export const UpdateChart = WriteBody({ name: Opt(ChartName), type: Opt(ChartType), ...chartFields }, { $id: 'UpdateChart', answer: Chart, ignored: CHARTBREW_CHART_KEYS });
+export const QuickCreateChart = WriteBody({
+  name: ChartName,
+  type: ChartType,
+  ...chartFields,
+  chartDatasetConfigs: Opt(Type.Array(Ref(CreateChartDatasetConfig), { maxItems: 50 })),
+}, { $id: 'QuickCreateChart', answer: Chart, ignored: CHARTBREW_CHART_KEYS });
 
 /** A chart with its data computed by a run, and the variables that run left without a value. */
 export const ChartRunAnswer = Type.Object({

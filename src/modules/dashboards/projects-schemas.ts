@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
+import { WriteBody } from '../../platform/write-bodies.js';
 import { Chart } from './charts-schemas.js';
 import { DashboardFilter } from './dashboard-filters-schemas.js';
 import { SharePolicy } from './sharing-schemas.js';
@@ -64,12 +65,6 @@ const projectFields = {
 
 const ProjectName = Type.String({ minLength: 1, maxLength: 200 });
 
-/** `brewName`, `lastUpdatedAt` and ids are server-owned; in a body they are ignored. */
-export const CreateProject = Type.Object({ name: ProjectName, team_id: Id, ...projectFields }, { $id: 'CreateProject' });
-export const UpdateProject = Type.Object({ name: Opt(ProjectName), ...projectFields }, { $id: 'UpdateProject' });
-export type ProjectInput = Static<typeof UpdateProject>;
-export type CreateProjectInput = Static<typeof CreateProject>;
-
 const projectProperties = {
   id: Type.Integer(),
   team_id: Type.Integer(),
@@ -108,6 +103,21 @@ export const ProjectListItem = Type.Object({
   ...projectProperties,
   Charts: Type.Array(Type.Object({ id: Type.Integer(), name: Nullable(Type.String()), layout: Type.Unknown() })),
 }, { $id: 'ProjectSummary' });
+
+/** Keys of Chartbrew's dashboard answer that Plotline does not keep, or answers elsewhere. */
+const CHARTBREW_PROJECT_KEYS = ['ghost', 'lastSnapshotSentAt', 'currentSnapshot', 'Team', 'Variables', 'ProjectRoles'];
+
+/** `brewName`, `lastUpdatedAt` and ids are server-owned: read-only keys of the answer, ignored in a body. */
+export const CreateProject = WriteBody(
+  { name: ProjectName, team_id: Id, ...projectFields },
+  { $id: 'CreateProject', answer: [Project, ProjectListItem], ignored: CHARTBREW_PROJECT_KEYS },
+);
+export const UpdateProject = WriteBody(
+  { name: Opt(ProjectName), ...projectFields },
+  { $id: 'UpdateProject', answer: [Project, ProjectListItem], ignored: CHARTBREW_PROJECT_KEYS },
+);
+export type ProjectInput = Static<typeof UpdateProject>;
+export type CreateProjectInput = Static<typeof CreateProject>;
 
 export const ProjectParams = Type.Object({ id: Id });
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
+import { WriteBody } from '../../platform/write-bodies.js';
 
 const ENTITY_TYPES = ['Project', 'Chart'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
@@ -27,12 +28,13 @@ export const SharePolicy = Type.Object({
   updatedAt: Timestamp,
 }, { $id: 'SharePolicy' });
 
-export const UpdateSharePolicy = Type.Object({
+/** Chartbrew's policy also answers its token version and an unused password. */
+export const UpdateSharePolicy = WriteBody({
   params: Type.Optional(Type.Array(Ref(PolicyParam), { maxItems: 100 })),
   allow_params: Type.Optional(Type.Boolean()),
   expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
   visibility: Type.Optional(Type.Enum([...VISIBILITIES])),
-}, { $id: 'UpdateSharePolicy' });
+}, { $id: 'UpdateSharePolicy', answer: SharePolicy, ignored: ['token_version', 'password'] });
 export type UpdateSharePolicyInput = Static<typeof UpdateSharePolicy>;
 
 export const ProjectPolicyParams = Type.Object({ id: Id });
@@ -51,7 +53,11 @@ export const ShareTokenBody = Type.Union([
         allow_params: Type.Optional(Type.Boolean()),
       }),
     ),
-    exp: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601 date-time when the token stops working; default 99999 days' })),
+    exp: Type.Optional(
+      Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+        description: 'ISO 8601 date-time when the token stops working; absent, "" or null (what Chartbrew\'s client sends for none): 99999 days',
+      }),
+    ),
     sharePolicyId: Type.Optional(Id),
   }),
   Type.Null(),
@@ -61,6 +67,8 @@ export type ShareTokenInput = Exclude<Static<typeof ShareTokenBody>, null>;
 export const ShareTokenResult = Type.Object({
   token: Type.String({ description: 'Signed JWT (HS256) naming the policy; re-checked against it on every use' }),
   url: Type.String({ description: 'Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=…' }),
+  /** The policy the token names, as it is after this call. */
+  sharePolicy: Ref(SharePolicy),
 }, { $id: 'ShareToken' });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */

@@ -76,7 +76,7 @@ export class SharingService {
    * `POST …/share/token`: signs a token for the entity's policy (the one named by `sharePolicyId`,
    * else the newest). `share_policy` first updates the policy's params and allow_params.
    */
-  async issueToken(actor: Actor, target: ShareTarget, input: ShareTokenInput): Promise<{ token: string; url: string }> {
+  async issueToken(actor: Actor, target: ShareTarget, input: ShareTokenInput): Promise<{ token: string; url: string; sharePolicy: SharePolicyRecord }> {
     const { entity, project } = await this.scope(actor, target);
     const expiresAt = parseExp(input.exp);
     let policy = input.sharePolicyId !== undefined ? await this.deps.sharing.find(entity, input.sharePolicyId) : (await this.deps.sharing.list(entity)).at(-1);
@@ -109,7 +109,7 @@ export class SharingService {
       entity.type === 'Project'
         ? `${this.deps.appUrl}/report/${encodeURIComponent(project.brewName)}?${query}`
         : `${this.deps.appUrl}/chart/${encodeURIComponent(policy.share_string)}/embedded?${query}`;
-    return { token, url };
+    return { token, url, sharePolicy: policy };
   }
 
   /** Only teamOwner/teamAdmin, and projectAdmin on their own dashboards, manage sharing. */
@@ -130,9 +130,9 @@ function uniqueParams(params: readonly PolicyParam[], path: string): PolicyParam
   return params.map(({ key, value }) => ({ key, value }));
 }
 
-/** `exp` as epoch seconds; a value that is not an ISO 8601 date or is not in the future is a 400. */
-function parseExp(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
+/** `exp` as epoch seconds; a value that is not an ISO 8601 date or is not in the future is a 400. "" and null are no `exp`. */
+function parseExp(raw: string | null | undefined): number | undefined {
+  if (raw === undefined || raw === null || raw.trim() === '') return undefined;
   const ms = ISO_DATE.test(raw.trim()) ? Date.parse(raw.trim()) : Number.NaN;
   if (Number.isNaN(ms)) throw ValidationError.field('body.exp', 'must be an ISO 8601 date-time such as 2030-12-31T23:59:59Z');
   const seconds = Math.floor(ms / 1000);

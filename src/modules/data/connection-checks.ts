@@ -3,7 +3,7 @@ import type { Static } from 'typebox';
 import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { familyOf, isConnectionSubType, type SourceConnection, type SourceRegistry } from '../../sources/index.js';
-import type { Provider } from './connections-schemas.js';
+import type { Provider, TestConnectionBody } from './connections-schemas.js';
 import type { RunnableConnection } from './connection-secrets.js';
 import type { ConnectionsService } from './connections-service.js';
 
@@ -51,6 +51,16 @@ export class ConnectionChecks {
   async test(actor: Actor, teamId: number, connectionId: number): Promise<{ success: true }> {
     await this.deps.access.require(actor, teamId, 'connection:write');
     await this.deps.registry.test(toSourceConnection(await this.deps.connections.getForRun(teamId, connectionId)));
+    return { success: true };
+  }
+
+  /**
+   * `POST /team/{tid}/connections/{type}/test`: the same test (address policy included) on a
+   * connection that is not saved; it gets a pool of its own for this one call, and nothing is stored.
+   */
+  async testUnsaved(actor: Actor, teamId: number, type: string, body: TestConnectionBody): Promise<{ success: true }> {
+    const draft = await this.deps.connections.draft(actor, teamId, type, body);
+    await this.deps.registry.test({ ...toSourceConnection(draft), id: null, updatedAt: null });
     return { success: true };
   }
 

@@ -7,7 +7,7 @@ import { AppError, BadRequestError } from '../../errors/index.js';
 import { MASK } from '../../redaction/index.js';
 import { actorOf } from '../../platform/auth.js';
 import { Ref, Removed, TeamParams, parseQueryBool } from '../../platform/http-schemas.js';
-import { Connection, ConnectionParams, ConnectionUpdate, DeleteQuery, NewConnection, Provider } from './connections-schemas.js';
+import { Connection, ConnectionParams, ConnectionUpdate, DeleteQuery, NewConnection, Provider, TestConnection, TestConnectionParams } from './connections-schemas.js';
 import type { ConnectionChecks } from './connection-checks.js';
 import { FILE_FIELDS, type ConnectionFiles, type ConnectionsService, type FileField } from './connections-service.js';
 
@@ -41,13 +41,23 @@ function decodePem(field: FileField, buffer: Buffer): string {
   return text;
 }
 
-/** Reads the sslCa / sslCert / sslKey parts; other form fields are ignored. */
-async function readFiles(request: FastifyRequest): Promise<ConnectionFiles> {
+/** What a form sends for a file input left empty: Chartbrew's client appends the null it holds (`sslCa=null`). */
+const EMPTY_FIELD_VALUES = new Set(['', 'null', 'undefined']);
+
+/**
+ * Reads the sslCa / sslCert / sslKey file parts; other form fields are ignored. `placeholders`
+ * counts text parts that name a file field but carry no file (an input left empty).
+ */
+async function readFiles(request: FastifyRequest): Promise<{ files: ConnectionFiles; placeholders: number }> {
   if (!request.isMultipart()) throw noFiles();
   const files: ConnectionFiles = {};
+  let placeholders = 0;
   try {
     for await (const part of request.parts()) {
-      if (part.type !== 'file') continue;
+      if (part.type !== 'file') {
+        if (isFileField(part.fieldname) && typeof part.value === 'string' && EMPTY_FIELD_VALUES.has(part.value.trim())) placeholders += 1;
+        continue;
+      }
       const field = part.fieldname;
       if (!isFileField(field)) {
         throw new BadRequestError(`Invalid connection file field "${field.slice(0, 100)}"; use sslCa, sslCert or sslKey`, 'INVALID_FILE_FIELD');
@@ -63,8 +73,8 @@ async function readFiles(request: FastifyRequest): Promise<ConnectionFiles> {
     if (err instanceof AppError || typeof (err as { statusCode?: unknown }).statusCode === 'number') throw err;
     throw new BadRequestError('The multipart/form-data body is malformed', 'INVALID_MULTIPART');
   }
-  if (Object.keys(files).length === 0) throw noFiles();
-  return files;
+  if (Object.keys(files).length === 0 && placeholders === 0) throw noFiles();
+  return { files, placeholders };
 }
 
 export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: ConnectionsService; checks: ConnectionChecks }> = async (app, { connections, checks }) => {
@@ -163,7 +173,7 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
       schema: {
         tags,
         operationId: 'uploadConnectionFiles',
-        summary: 'Upload SSL files (multipart parts sslCa, sslCert, sslKey; 1 MiB each)',
+        summary: 'Upload SSL files (multipart parts sslCa, sslCert, sslKey; 1 MiB each); a text part sslCa=null (an input left empty) is ignored',
         consumes: ['multipart/form-data'],
         params: ConnectionParams,
         response: { 200: Ref(Connection) },
@@ -173,7 +183,10 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
       const actor = actorOf(request);
       const { team_id, connection_id } = request.params;
       await connections.assertWritable(actor, team_id, connection_id);
-      return connections.attachFiles(actor, team_id, connection_id, await readFiles(request));
+      const { files } = await readFiles(request);
+      // Only empty inputs (`sslCa=null`): nothing to store, the connection as it is.
+      if (Object.keys(files).length === 0) return connections.get(actor, team_id, connection_id);
+      return connections.attachFiles(actor, team_id, connection_id, files);
     },
   );
 
@@ -189,6 +202,23 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
       },
     },
     async (request) => checks.test(actorOf(request), request.params.team_id, request.params.connection_id),
+  );
+
+  app.post(
+    '/team/:team_id/connections/:connection_id/test',
+    {
+      schema: {
+        tags,
+        operationId: 'testUnsavedConnection',
+        summary: 'Connect with a connection that is not saved (or an edited one, by its id) and check the credentials; nothing is stored',
+        params: TestConnectionParams,
+        body: Ref(TestConnection, {
+          examples: [{ name: 'Shop database', type: 'postgres', host: 'db.example.com', port: '5432', dbName: 'shop', username: 'reader', password: 'secret' }],
+        }),
+        response: { 200: Type.Object({ success: Type.Boolean() }) },
+      },
+    },
+    async (request) => checks.testUnsaved(actorOf(request), request.params.team_id, request.params.connection_id, request.body),
   );
 
   app.get(

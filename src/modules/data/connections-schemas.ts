@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, QueryBool, Timestamp } from '../../platform/http-schemas.js';
+import { WriteBody } from '../../platform/write-bodies.js';
 import { CONNECTION_SUBTYPES, CONNECTION_TYPES } from '../../sources/index.js';
 
 const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
@@ -55,15 +56,6 @@ const connectionFields = {
   schema: Type.Optional(Nullable(ObjectOrArray)),
 };
 
-const Name = Type.String({ minLength: 1, maxLength: 200 });
-
-/** `team_id` comes from the path; a body `team_id` (and SSL files) are ignored like unknown fields. */
-export const NewConnection = Type.Object({ name: Name, type: ConnectionTypeSchema, ...connectionFields }, { $id: 'CreateConnection' });
-export type NewConnectionBody = Static<typeof NewConnection>;
-
-export const ConnectionUpdate = Type.Object({ name: Type.Optional(Name), type: Type.Optional(ConnectionTypeSchema), ...connectionFields }, { $id: 'UpdateConnection' });
-export type ConnectionUpdateBody = Static<typeof ConnectionUpdate>;
-
 const Masked = (description: string) => Type.Optional(Nullable(Type.String({ description })));
 
 /**
@@ -109,6 +101,63 @@ export const Connection = Type.Object({
 }, { $id: 'Connection' });
 export type ConnectionView = Static<typeof Connection>;
 
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+
+/**
+ * Keys of Chartbrew's connection that Plotline does not keep: the project of the form it was made
+ * in, the private-host switch (an operator setting here: PLOTLINE_ALLOW_PRIVATE_HOSTS), its SSH
+ * tunnel settings (ignored: `useSsh` itself may only be false) and its associations.
+ */
+const CHARTBREW_CONNECTION_KEYS = [
+  'project_id', 'allowPrivateHost', 'sshHost', 'sshPort', 'sshUsername', 'sshPassword', 'sshPrivateKey', 'sshPassphrase',
+  'sshJumpHost', 'sshJumpPort', 'hasSshPassword', 'hasSshPrivateKey', 'hasSshPassphrase', 'OAuth',
+];
+
+const NoSsh = Type.Optional(Nullable(Type.Literal(false, { description: 'SSH tunnels are not supported: only false (or absent)' })));
+
+/**
+ * `team_id` comes from the path and SSL files from the upload route: in a body they are ignored,
+ * as every key of the answer that is not writable.
+ */
+export const NewConnection = WriteBody(
+  { name: Name, type: ConnectionTypeSchema, ...connectionFields, useSsh: NoSsh },
+  { $id: 'CreateConnection', answer: Connection, ignored: CHARTBREW_CONNECTION_KEYS },
+);
+export type NewConnectionBody = Static<typeof NewConnection>;
+
+export const ConnectionUpdate = WriteBody(
+  { name: Type.Optional(Name), type: Type.Optional(ConnectionTypeSchema), ...connectionFields, useSsh: NoSsh },
+  { $id: 'UpdateConnection', answer: Connection, ignored: CHARTBREW_CONNECTION_KEYS },
+);
+export type ConnectionUpdateBody = Static<typeof ConnectionUpdate>;
+
+/**
+ * An unsaved connection to test (`POST /team/{tid}/connections/{type}/test`): the fields of a
+ * create, all optional. With `id`, a saved connection of the team being edited: fields sent as
+ * "********" keep its stored values, and its uploaded SSL files are used.
+ */
+export const TestConnection = WriteBody(
+  {
+    id: Type.Optional(Nullable(Id)),
+    name: Type.Optional(Name),
+    type: Type.Optional(ConnectionTypeSchema),
+    ...connectionFields,
+    useSsh: NoSsh,
+  },
+  { $id: 'TestConnection', answer: Connection, ignored: CHARTBREW_CONNECTION_KEYS },
+);
+export type TestConnectionBody = Static<typeof TestConnection>;
+
+/**
+ * Chartbrew's client puts the connection's type where the saved test has its id
+ * (`…/connections/postgres/test`); the segment keeps the id's name, so that both routes are one
+ * path of the OpenAPI document.
+ */
+export const TestConnectionParams = Type.Object({
+  team_id: Id,
+  connection_id: Type.String({ maxLength: 100, description: 'The connection type (`postgres`, `api`…); a `type` in the body wins' }),
+});
+
 export const ConnectionParams = Type.Object({ team_id: Id, connection_id: Id });
 
 export const DeleteQuery = Type.Object({ removeDatasets: Type.Optional(QueryBool) });
@@ -130,4 +179,4 @@ export const Provider = Type.Object({
 }, { $id: 'ConnectionProvider' });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const CONNECTION_COMPONENTS = [NewConnection, ConnectionUpdate, Connection, Provider];
+export const CONNECTION_COMPONENTS = [NewConnection, ConnectionUpdate, TestConnection, Connection, Provider];

@@ -1,5 +1,6 @@
 import type { SecretBox } from '../../crypto/secrets.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
+import { now } from '../../store/columns.js';
 import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { ownsAny, type Membership } from '../../platform/authorization.js';
@@ -8,8 +9,8 @@ import { familyOf, isConnectionType, subTypesOf, type ConnectionSubType } from '
 import { ConnectionSecrets, type RunnableConnection } from './connection-secrets.js';
 import { connectionView, fullView } from './connection-views.js';
 import { rotateEncryptionKey } from './connections-key-rotation.js';
-import type { ConnectionsRepository, ConnectionWrite } from './connections-repository.js';
-import type { ConnectionUpdateBody, ConnectionView, NewConnectionBody } from './connections-schemas.js';
+import type { ConnectionRecord, ConnectionsRepository, ConnectionWrite } from './connections-repository.js';
+import type { ConnectionUpdateBody, ConnectionView, NewConnectionBody, TestConnectionBody } from './connections-schemas.js';
 import type { DatasetsRepository } from './datasets-repository.js';
 
 export interface ConnectionSummary {
@@ -124,6 +125,23 @@ export class ConnectionsService {
     return fullView(record, this.#secrets);
   }
 
+  /**
+   * An unsaved connection as its source would get it (`POST …/connections/{type}/test`): the body
+   * checked as a create or update checks it and its secrets decrypted, never stored. With the id of
+   * a saved connection, fields sent as "********" keep that connection's values and its SSL files
+   * are used. The caller must be allowed to write connections.
+   */
+  async draft(actor: Actor, teamId: number, pathType: string, body: TestConnectionBody): Promise<RunnableConnection> {
+    await this.deps.access.require(actor, teamId, 'connection:write');
+    const type = body.type ?? pathType;
+    if (!isConnectionType(type)) throw ValidationError.field('params.connection_id', 'is not a connection type');
+    const saved = body.id === undefined || body.id === null ? undefined : await this.deps.connections.find(teamId, body.id);
+    if (body.id !== undefined && body.id !== null && !saved) throw new NotFoundError('Connection');
+    const stored = saved && this.#secrets.decrypt(saved);
+    const write = await this.toWrite(teamId, { ...body, type }, stored);
+    return this.#secrets.decrypt({ ...(saved ?? blankRecord(teamId, type)), ...write });
+  }
+
   // ---- for other modules (no actor: callers have already authorized the request) ----
 
   /**
@@ -232,4 +250,41 @@ export class ConnectionsService {
     if (unknown.length > 0) throw ValidationError.field('body.project_ids', `contains ids that are not projects of this team: ${unknown.join(', ')}`);
     return ids;
   }
+}
+
+/** A new connection's columns before a body fills them: what `create` would store by default. */
+function blankRecord(teamId: number, type: string): ConnectionRecord {
+  const at = now();
+  return {
+    id: 0,
+    team_id: teamId,
+    project_ids: [],
+    oauth_id: null,
+    name: '',
+    type,
+    subType: type,
+    active: true,
+    host: null,
+    dbName: null,
+    port: null,
+    username: null,
+    password: null,
+    srv: false,
+    options: null,
+    connectionString: null,
+    authentication: null,
+    firebaseServiceAccount: null,
+    ssl: false,
+    sslMode: 'require',
+    sslCa: null,
+    sslCaName: null,
+    sslCert: null,
+    sslCertName: null,
+    sslKey: null,
+    sslKeyName: null,
+    schema: null,
+    schemaUpdatedAt: null,
+    createdAt: at,
+    updatedAt: at,
+  };
 }

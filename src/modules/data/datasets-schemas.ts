@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { OPERATIONS } from '../../engine/index.js';
 import { MAX_LIST_LENGTH, VARIABLE_TYPES } from '../../sources/index.js';
 import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
+import { WriteBody } from '../../platform/write-bodies.js';
 
 /** Optional in bodies, and `null` clears the value. */
 const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
@@ -49,91 +50,6 @@ const Condition = Type.Object(
   },
   { additionalProperties: true },
 );
-
-/** Fields a client may write on a dataset (create and update). */
-const datasetWritable = {
-  project_ids: Type.Optional(ProjectIds),
-  name: Maybe(Str(500)),
-  legend: Maybe(Str(500)),
-  connection_id: Maybe(Id),
-  type: Maybe(Str(100)),
-  query: Maybe(QueryText),
-  datasetColor: Maybe(Str(100)),
-  draft: Type.Optional(Type.Boolean()),
-  xAxis: Maybe(Str(500)),
-  xAxisOperation: Maybe(Str(50)),
-  yAxis: Maybe(Str(500)),
-  yAxisOperation: Maybe(Operation),
-  dateField: Maybe(Str(500)),
-  dateFormat: Maybe(Str(100)),
-  conditions: Maybe(Type.Array(Condition, { maxItems: 200 })),
-  fieldsSchema: Maybe(AnyObject),
-  excludedFields: Maybe(Type.Array(Str(500), { maxItems: 1000 })),
-  configuration: Maybe(AnyObject),
-  joinSettings: Maybe(JoinSettings),
-  main_dr_id: Maybe(Id),
-};
-
-export const CreateDataset = Type.Object({ team_id: Type.Optional(Type.Unknown()), ...datasetWritable }, { $id: 'CreateDataset' });
-export const UpdateDataset = Type.Object(datasetWritable, { $id: 'UpdateDataset' });
-
-const HeaderSchema = Type.Object({ key: Str(500), value: Type.Union([Str(20_000), Type.Number(), Type.Boolean(), Type.Null()]) });
-
-const Headers = Type.Union([
-  Type.Array(HeaderSchema, { maxItems: 200 }),
-  // Older clients send headers as an object; it is turned into [{key, value}].
-  Type.Record(Type.String(), Type.Union([Str(20_000), Type.Number(), Type.Boolean(), Type.Null()])),
-]);
-
-const dataRequestWritable = {
-  connection_id: Maybe(Id),
-  method: Maybe(Method),
-  route: Maybe(Str(20_000)),
-  headers: Maybe(Headers),
-  body: Maybe(QueryText),
-  useGlobalHeaders: Type.Optional(Type.Boolean()),
-  query: Maybe(QueryText),
-  pagination: Type.Optional(Type.Boolean()),
-  items: Maybe(Str(500)),
-  itemsLimit: Maybe(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
-  offset: Maybe(Str(500)),
-  paginationField: Maybe(Str(500)),
-  template: Maybe(Type.Union([Type.Literal(''), Type.Enum(['custom', 'pages', 'cursor', 'url', 'stripe'])])),
-  conditions: Maybe(Type.Array(Condition, { maxItems: 200 })),
-  configuration: Maybe(AnyObject),
-  variables: Maybe(AnyObject),
-  transform: Maybe(AnyObject),
-};
-
-export const DataRequestBody = Type.Object(dataRequestWritable, { $id: 'DataRequestInput' });
-
-export const BindingBody = Type.Object({
-  name: Str(200),
-  type: Type.Optional(BindingTypeSchema),
-  default_value: BindingDefault,
-  required: Type.Optional(Type.Boolean()),
-}, { $id: 'CreateVariableBinding' });
-
-export const BindingUpdate = Type.Object({
-  name: Type.Optional(Str(200)),
-  type: Type.Optional(BindingTypeSchema),
-  default_value: BindingDefault,
-  required: Type.Optional(Type.Boolean()),
-}, { $id: 'UpdateVariableBinding' });
-
-export const QuickCreateDataset = Type.Object({
-  team_id: Type.Optional(Type.Unknown()),
-  ...datasetWritable,
-  dimension: Maybe(Str(500)),
-  metric: Maybe(Str(500)),
-  metricOperation: Maybe(Operation),
-  joinSettings: Maybe(JoinSettings),
-  dataRequests: Type.Optional(
-    Type.Array(Type.Object({ ...dataRequestWritable, variableBindings: Type.Optional(Type.Array(Ref(BindingBody), { maxItems: 100 })) }), { maxItems: 50 }),
-  ),
-  main_dr_index: Type.Optional(Type.Integer({ minimum: 0 })),
-  variableBindings: Type.Optional(Type.Array(Ref(BindingBody), { maxItems: 100 })),
-}, { $id: 'QuickCreateDataset' });
 
 // Responses --------------------------------------------------------------------------------------
 
@@ -214,6 +130,106 @@ export const DatasetResponse = Type.Object({
 }, { $id: 'Dataset' });
 /** A dataset as answered, with its data requests and bindings. */
 export type DatasetView = Static<typeof DatasetResponse>;
+
+// Bodies -----------------------------------------------------------------------------------------
+
+/** Fields a client may write on a dataset (create and update). */
+const datasetWritable = {
+  project_ids: Type.Optional(ProjectIds),
+  name: Maybe(Str(500)),
+  legend: Maybe(Str(500)),
+  connection_id: Maybe(Id),
+  type: Maybe(Str(100)),
+  query: Maybe(QueryText),
+  datasetColor: Maybe(Str(100)),
+  draft: Type.Optional(Type.Boolean()),
+  xAxis: Maybe(Str(500)),
+  xAxisOperation: Maybe(Str(50)),
+  yAxis: Maybe(Str(500)),
+  yAxisOperation: Maybe(Operation),
+  dateField: Maybe(Str(500)),
+  dateFormat: Maybe(Str(100)),
+  conditions: Maybe(Type.Array(Condition, { maxItems: 200 })),
+  fieldsSchema: Maybe(AnyObject),
+  excludedFields: Maybe(Type.Array(Str(500), { maxItems: 1000 })),
+  configuration: Maybe(AnyObject),
+  joinSettings: Maybe(JoinSettings),
+  main_dr_id: Maybe(Id),
+};
+
+/**
+ * Fields of Chartbrew's dataset that Plotline does not keep (its legacy per-chart settings, which
+ * live on chart dataset configs here) and its associations: a Chartbrew client may send them back.
+ */
+const CHARTBREW_DATASET_KEYS = [
+  'formula', 'averageByTotal', 'fillColor', 'fill', 'multiFill', 'pointRadius', 'patterns', 'groups', 'groupBy', 'sort',
+  'columnsOrder', 'order', 'maxRecords', 'goal', 'Connection', 'Charts', 'ChartDatasetConfigs',
+];
+
+/** `team_id` comes from the path, like every other key of the answer that is not listed here. */
+export const CreateDataset = WriteBody(datasetWritable, { $id: 'CreateDataset', answer: DatasetResponse, ignored: CHARTBREW_DATASET_KEYS });
+export const UpdateDataset = WriteBody(datasetWritable, { $id: 'UpdateDataset', answer: DatasetResponse, ignored: CHARTBREW_DATASET_KEYS });
+
+const HeaderSchema = Type.Object({ key: Str(500), value: Type.Union([Str(20_000), Type.Number(), Type.Boolean(), Type.Null()]) });
+
+const Headers = Type.Union([
+  Type.Array(HeaderSchema, { maxItems: 200 }),
+  // Older clients send headers as an object; it is turned into [{key, value}].
+  Type.Record(Type.String(), Type.Union([Str(20_000), Type.Number(), Type.Boolean(), Type.Null()])),
+]);
+
+const dataRequestWritable = {
+  connection_id: Maybe(Id),
+  method: Maybe(Method),
+  route: Maybe(Str(20_000)),
+  headers: Maybe(Headers),
+  body: Maybe(QueryText),
+  useGlobalHeaders: Type.Optional(Type.Boolean()),
+  query: Maybe(QueryText),
+  pagination: Type.Optional(Type.Boolean()),
+  items: Maybe(Str(500)),
+  itemsLimit: Maybe(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+  offset: Maybe(Str(500)),
+  paginationField: Maybe(Str(500)),
+  template: Maybe(Type.Union([Type.Literal(''), Type.Enum(['custom', 'pages', 'cursor', 'url', 'stripe'])])),
+  conditions: Maybe(Type.Array(Condition, { maxItems: 200 })),
+  configuration: Maybe(AnyObject),
+  variables: Maybe(AnyObject),
+  transform: Maybe(AnyObject),
+};
+
+/** A data request answer sent back as a body: its connection, bindings, ids and timestamps are ignored. */
+export const DataRequestBody = WriteBody(dataRequestWritable, { $id: 'DataRequestInput', answer: DataRequestResponse, ignored: ['Dataset'] });
+
+export const BindingBody = WriteBody({
+  name: Str(200),
+  type: Type.Optional(BindingTypeSchema),
+  default_value: BindingDefault,
+  required: Type.Optional(Type.Boolean()),
+}, { $id: 'CreateVariableBinding', answer: VariableBindingResponse });
+
+export const BindingUpdate = WriteBody({
+  name: Type.Optional(Str(200)),
+  type: Type.Optional(BindingTypeSchema),
+  default_value: BindingDefault,
+  required: Type.Optional(Type.Boolean()),
+}, { $id: 'UpdateVariableBinding', answer: VariableBindingResponse });
+
+export const QuickCreateDataset = WriteBody({
+  ...datasetWritable,
+  dimension: Maybe(Str(500)),
+  metric: Maybe(Str(500)),
+  metricOperation: Maybe(Operation),
+  joinSettings: Maybe(JoinSettings),
+  dataRequests: Type.Optional(
+    Type.Array(
+      WriteBody({ ...dataRequestWritable, variableBindings: Type.Optional(Type.Array(Ref(BindingBody), { maxItems: 100 })) }, { answer: DataRequestResponse, ignored: ['Dataset'] }),
+      { maxItems: 50 },
+    ),
+  ),
+  main_dr_index: Type.Optional(Type.Integer({ minimum: 0 })),
+  variableBindings: Type.Optional(Type.Array(Ref(BindingBody), { maxItems: 100 })),
+}, { $id: 'QuickCreateDataset', answer: DatasetResponse, ignored: CHARTBREW_DATASET_KEYS });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
 export const DATASET_COMPONENTS = [

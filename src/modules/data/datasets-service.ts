@@ -40,6 +40,26 @@ const DATASET_FIELDS = [
   'main_dr_id',
 ] as const;
 
+/** Fields of a data request body that map straight onto columns (`headers` is normalised first). */
+const DATA_REQUEST_FIELDS = [
+  'connection_id',
+  'method',
+  'route',
+  'body',
+  'useGlobalHeaders',
+  'query',
+  'pagination',
+  'items',
+  'itemsLimit',
+  'offset',
+  'paginationField',
+  'template',
+  'conditions',
+  'configuration',
+  'variables',
+  'transform',
+] as const satisfies readonly (keyof DataRequestInput & keyof DataRequestFields)[];
+
 export interface DatasetsDeps {
   db: Db;
   datasets: DatasetsRepository;
@@ -221,11 +241,10 @@ export class DatasetsService {
 
   /** Checks a data request body: a connection of this team the caller may use, headers normalised. */
   async checkRequestFields(membership: Membership, input: DataRequestInput, field: string): Promise<Partial<DataRequestFields>> {
-    const { headers, ...rest } = input as DataRequestInput & { variableBindings?: unknown };
-    delete (rest as Record<string, unknown>)['variableBindings'];
     const fields: Partial<DataRequestFields> = {};
-    for (const [key, value] of Object.entries(rest)) if (value !== undefined) (fields as Record<string, unknown>)[key] = value;
-    if (headers !== undefined) fields.headers = normalizeHeaders(headers ?? [], `${field}.headers`);
+    // Only the columns a body may write: a key the schema let through for another reason never reaches the store.
+    for (const key of DATA_REQUEST_FIELDS) if (input[key] !== undefined) Object.assign(fields, { [key]: input[key] });
+    if (input.headers !== undefined) fields.headers = normalizeHeaders(input.headers ?? [], `${field}.headers`);
     if (fields.connection_id !== undefined && fields.connection_id !== null) {
       if (!(await this.deps.connections.usableBy(membership, fields.connection_id))) {
         throw ValidationError.field(`${field}.connection_id`, 'is not a connection of this team that you may use');

@@ -1,23 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { Id, Ref, RoleSchema, Timestamp } from '../../platform/http-schemas.js';
+import { WriteBody } from '../../platform/write-bodies.js';
 
 export { RoleSchema };
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
-
-export const CreateTeam = Type.Object({
-  name: Name,
-  showBranding: Type.Optional(Type.Boolean()),
-  allowReportRefresh: Type.Optional(Type.Boolean()),
-  allowReportExport: Type.Optional(Type.Boolean()),
-}, { $id: 'CreateTeam' });
-
-export const UpdateTeam = Type.Object({
-  name: Type.Optional(Name),
-  showBranding: Type.Optional(Type.Boolean()),
-  allowReportRefresh: Type.Optional(Type.Boolean()),
-  allowReportExport: Type.Optional(Type.Boolean()),
-}, { $id: 'UpdateTeam' });
 
 export const TeamRole = Type.Object({
   id: Type.Integer(),
@@ -43,6 +30,23 @@ export const Team = Type.Object({
 /** A team as the caller may see it. */
 export type TeamView = Static<typeof Team>;
 
+/** Chartbrew's team answer also lists its connections' ids. */
+const CHARTBREW_TEAM_KEYS = ['Connections'];
+
+export const CreateTeam = WriteBody({
+  name: Name,
+  showBranding: Type.Optional(Type.Boolean()),
+  allowReportRefresh: Type.Optional(Type.Boolean()),
+  allowReportExport: Type.Optional(Type.Boolean()),
+}, { $id: 'CreateTeam', answer: Team, ignored: CHARTBREW_TEAM_KEYS });
+
+export const UpdateTeam = WriteBody({
+  name: Type.Optional(Name),
+  showBranding: Type.Optional(Type.Boolean()),
+  allowReportRefresh: Type.Optional(Type.Boolean()),
+  allowReportExport: Type.Optional(Type.Boolean()),
+}, { $id: 'UpdateTeam', answer: Team, ignored: CHARTBREW_TEAM_KEYS });
+
 export const Member = Type.Object({
   id: Type.Integer({ description: "The member's role row in this team (as `TeamRoles[0].id`); the user is `user_id`" }),
   team_id: Type.Integer(),
@@ -59,16 +63,19 @@ export const Member = Type.Object({
 
 const ProjectIds = Type.Array(Id, { maxItems: 1000 });
 
-export const AddMember = Type.Object({
+/** Chartbrew's member is its user with `TeamRoles` and pinned dashboards. */
+const CHARTBREW_MEMBER_KEYS = ['TeamRoles', 'PinnedDashboards', 'createdAt', 'updatedAt'];
+
+export const AddMember = WriteBody({
   email: Type.String({ minLength: 3, maxLength: 320 }),
   role: RoleSchema,
   projects: Type.Optional(ProjectIds),
-}, { $id: 'AddTeamMember' });
+}, { $id: 'AddTeamMember', answer: Member, ignored: CHARTBREW_MEMBER_KEYS });
 
-export const UpdateMember = Type.Object({
+export const UpdateMember = WriteBody({
   role: Type.Optional(RoleSchema),
   projects: Type.Optional(ProjectIds),
-}, { $id: 'UpdateTeamMember' });
+}, { $id: 'UpdateTeamMember', answer: Member, ignored: CHARTBREW_MEMBER_KEYS });
 
 export const MemberParams = Type.Object({ team_id: Id, user_id: Id });
 export const UserParams = Type.Object({ user_id: Id });

@@ -754,6 +754,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/team/{team_id}/integration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's alert integrations (URLs show their origin only) */
+        get: operations["listIntegrations"];
+        put?: never;
+        /** Add a webhook or Slack incoming-webhook integration (teamOwner, teamAdmin); the signing key is shown in this answer only */
+        post: operations["createIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/integration/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An alert integration */
+        get: operations["getIntegration"];
+        /** Rename an integration or change its URL or Slack mode; the URL as answered (or "********") keeps the stored one */
+        put: operations["updateIntegration"];
+        post?: never;
+        /** Delete an integration; alerts stop notifying it */
+        delete: operations["deleteIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/savedQuery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's saved queries, of one connection type with ?type= (teamOwner, teamAdmin) */
+        get: operations["listSavedQueries"];
+        put?: never;
+        /** Save a query for later (teamOwner, teamAdmin) */
+        post: operations["createSavedQuery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/savedQuery/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a saved query (teamOwner, teamAdmin) */
+        put: operations["updateSavedQuery"];
+        post?: never;
+        /** Delete a saved query (answers true, as Chartbrew does) */
+        delete: operations["deleteSavedQuery"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/team/{team_id}": {
         parameters: {
             query?: never;
@@ -1186,7 +1259,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload SSL files (multipart parts sslCa, sslCert, sslKey; 1 MiB each) */
+        /** Upload SSL files (multipart parts sslCa, sslCert, sslKey; 1 MiB each); a text part sslCa=null (an input left empty) is ignored */
         post: operations["uploadConnectionFiles"];
         delete?: never;
         options?: never;
@@ -1204,7 +1277,8 @@ export interface paths {
         /** Connect and check the credentials */
         get: operations["testConnection"];
         put?: never;
-        post?: never;
+        /** Connect with a connection that is not saved (or an edited one, by its id) and check the credentials; nothing is stored */
+        post: operations["testUnsavedConnection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1348,12 +1422,36 @@ export interface components {
             showBranding?: boolean;
             allowReportRefresh?: boolean;
             allowReportExport?: boolean;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Connections?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Projects?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly TeamRoles?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         UpdateTeam: {
             name?: string;
             showBranding?: boolean;
             allowReportRefresh?: boolean;
             allowReportExport?: boolean;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Connections?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Projects?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly TeamRoles?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         TeamRole: {
             id: number;
@@ -1399,11 +1497,49 @@ export interface components {
             /** @enum {unknown} */
             role: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
             projects?: number[];
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly PinnedDashboards?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly TeamRoles?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly canExport?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly name?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly user_id?: unknown;
         };
         UpdateTeamMember: {
             /** @enum {unknown} */
             role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
             projects?: number[];
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly PinnedDashboards?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly TeamRoles?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly canExport?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly email?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly name?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly user_id?: unknown;
         };
         /** @description What joining grants. Without `role`: projectViewer (as Chartbrew) */
         CreateInvitation: {
@@ -1502,6 +1638,16 @@ export interface components {
             /** @enum {unknown} */
             role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
             projects?: number[];
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastUsedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly token?: unknown;
         };
         PersonalApiKey: {
             id: number;
@@ -1525,6 +1671,14 @@ export interface components {
         CreatePersonalApiKey: {
             name: string;
             ceiling?: ("teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer") | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastUsedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly token?: unknown;
         };
         CreateConnection: {
             name: string;
@@ -1558,6 +1712,49 @@ export interface components {
             schema?: ({
                 [key: string]: unknown;
             } | unknown[]) | null;
+            useSsh?: false | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly OAuth?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly allowPrivateHost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly hasSshPassphrase?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly hasSshPassword?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly hasSshPrivateKey?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshHost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshJumpHost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshJumpPort?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPassphrase?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPassword?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPort?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPrivateKey?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshUsername?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sslCa?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sslCert?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sslKey?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         UpdateConnection: {
             name?: string;
@@ -1591,6 +1788,124 @@ export interface components {
             schema?: ({
                 [key: string]: unknown;
             } | unknown[]) | null;
+            useSsh?: false | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly OAuth?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly allowPrivateHost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly hasSshPassphrase?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly hasSshPassword?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly hasSshPrivateKey?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshHost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshJumpHost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshJumpPort?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPassphrase?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPassword?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPort?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPrivateKey?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshUsername?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sslCa?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sslCert?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sslKey?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+        };
+        TestConnection: {
+            id?: number | null;
+            name?: string;
+            /** @enum {unknown} */
+            type?: "postgres" | "mysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio";
+            project_ids?: (number | string)[];
+            oauth_id?: string | null;
+            subType?: ("postgres" | "timescaledb" | "supabasedb" | "rdsPostgres" | "mysql" | "rdsMysql" | "mongodb" | "api" | "realtimedb" | "firestore" | "googleAnalytics" | "customerio") | null;
+            active?: boolean;
+            host?: string | null;
+            dbName?: string | null;
+            port?: string | null;
+            username?: string | null;
+            password?: string | null;
+            srv?: boolean;
+            options?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+            connectionString?: string | null;
+            authentication?: {
+                type?: string | null;
+                token?: string | null;
+                user?: string | null;
+                pass?: string | null;
+            } | null;
+            firebaseServiceAccount?: {
+                [key: string]: unknown;
+            } | null;
+            ssl?: boolean;
+            sslMode?: ("disable" | "prefer" | "require" | "verify-ca" | "verify-full") | null;
+            schema?: ({
+                [key: string]: unknown;
+            } | unknown[]) | null;
+            useSsh?: false | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly OAuth?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly allowPrivateHost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly hasSshPassphrase?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly hasSshPassword?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly hasSshPrivateKey?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshHost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshJumpHost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshJumpPort?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPassphrase?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPassword?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPort?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshPrivateKey?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sshUsername?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sslCa?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sslCert?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sslKey?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         Connection: {
             id: number;
@@ -1654,7 +1969,6 @@ export interface components {
             };
         };
         CreateDataset: {
-            team_id?: unknown;
             project_ids?: (number | string)[];
             name?: string | null;
             legend?: string | null;
@@ -1698,6 +2012,54 @@ export interface components {
                 [key: string]: unknown;
             }) | null;
             main_dr_id?: number | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly ChartDatasetConfigs?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Charts?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Connection?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly DataRequests?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly VariableBindings?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly averageByTotal?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chart_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly columnsOrder?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly fill?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly fillColor?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly formula?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly goal?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly groupBy?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly groups?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly maxRecords?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly multiFill?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly order?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly patterns?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly pointRadius?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sort?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         UpdateDataset: {
             project_ids?: (number | string)[];
@@ -1743,9 +2105,56 @@ export interface components {
                 [key: string]: unknown;
             }) | null;
             main_dr_id?: number | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly ChartDatasetConfigs?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Charts?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Connection?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly DataRequests?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly VariableBindings?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly averageByTotal?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chart_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly columnsOrder?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly fill?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly fillColor?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly formula?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly goal?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly groupBy?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly groups?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly maxRecords?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly multiFill?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly order?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly patterns?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly pointRadius?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sort?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         QuickCreateDataset: {
-            team_id?: unknown;
             project_ids?: (number | string)[];
             name?: string | null;
             legend?: string | null;
@@ -1830,9 +2239,71 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 variableBindings?: components["schemas"]["CreateVariableBinding"][];
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly Connection?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly Dataset?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly VariableBindings?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly createdAt?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly dataset_id?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly id?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly updatedAt?: unknown;
             }[];
             main_dr_index?: number;
             variableBindings?: components["schemas"]["CreateVariableBinding"][];
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly ChartDatasetConfigs?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Charts?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Connection?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly DataRequests?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly VariableBindings?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly averageByTotal?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chart_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly columnsOrder?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly fill?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly fillColor?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly formula?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly goal?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly groupBy?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly groups?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly maxRecords?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly multiFill?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly order?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly patterns?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly pointRadius?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly sort?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         DataRequestInput: {
             connection_id?: number | null;
@@ -1871,6 +2342,20 @@ export interface components {
             transform?: {
                 [key: string]: unknown;
             } | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Connection?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Dataset?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly VariableBindings?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly dataset_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         CreateVariableBinding: {
             name: string;
@@ -1881,6 +2366,16 @@ export interface components {
             type?: "string" | "number" | "boolean" | "date" | "string[]" | "number[]" | "boolean[]" | "date[]";
             default_value?: (string | number | boolean | (string | number | boolean)[]) | null;
             required?: boolean;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly entity_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly entity_type?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         UpdateVariableBinding: {
             name?: string;
@@ -1891,6 +2386,16 @@ export interface components {
             type?: "string" | "number" | "boolean" | "date" | "string[]" | "number[]" | "boolean[]" | "date[]";
             default_value?: (string | number | boolean | (string | number | boolean)[]) | null;
             required?: boolean;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly entity_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly entity_type?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         VariableBinding: {
             id: number;
@@ -2050,6 +2555,59 @@ export interface components {
             /** @description Bound variables that ran without a value (bound as NULL, or as each source documents), sorted by name */
             variablesWithoutValue: string[];
         };
+        SavedQuery: {
+            id: number;
+            team_id: number;
+            /** @description Who saved it; null once that user is gone */
+            user_id: number | null;
+            summary: string | null;
+            query: string | null;
+            /** @description The connection type it is written for (`postgres`, `mysql`, `mongodb`…) */
+            type: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Who saved it */
+            User: {
+                id: number;
+                name: string;
+            } | null;
+        };
+        CreateSavedQuery: {
+            summary?: string | null;
+            query?: string | null;
+            type?: string | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly User?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly user_id?: unknown;
+        };
+        UpdateSavedQuery: {
+            summary?: string | null;
+            query?: string | null;
+            type?: string | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly User?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly user_id?: unknown;
+        };
         CreateChartDatasetConfig: {
             dataset_id: number;
             xAxis?: string | null;
@@ -2089,6 +2647,20 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Dataset?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly bindingId?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chart_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly templateBindingId?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         UpdateChartDatasetConfig: {
             dataset_id?: number;
@@ -2129,6 +2701,20 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Dataset?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly bindingId?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chart_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly templateBindingId?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         ChartDatasetConfig: {
             /** Format: uuid */
@@ -2223,6 +2809,48 @@ export interface components {
             mode?: "chart" | "kpichart";
             /** @description Shown on the dashboard's report (its share page) */
             onReport?: boolean;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Alerts?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly ChartDatasetConfigs?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Chartshares?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Project?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly SharePolicies?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly cacheStatus?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chartData?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chartDataUpdated?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chartSize?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly dateFormat?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly isTimeseries?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastAutoUpdate?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly showBranding?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly snapshotToken?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly stale?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly variantHash?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly visualization?: unknown;
         };
         UpdateChart: {
             name?: string;
@@ -2284,6 +2912,48 @@ export interface components {
             mode?: "chart" | "kpichart";
             /** @description Shown on the dashboard's report (its share page) */
             onReport?: boolean;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Alerts?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly ChartDatasetConfigs?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Chartshares?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Project?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly SharePolicies?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly cacheStatus?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chartData?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chartDataUpdated?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chartSize?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly dateFormat?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly isTimeseries?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastAutoUpdate?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly showBranding?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly snapshotToken?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly stale?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly variantHash?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly visualization?: unknown;
         };
         QuickCreateChart: {
             name: string;
@@ -2346,6 +3016,48 @@ export interface components {
             /** @description Shown on the dashboard's report (its share page) */
             onReport?: boolean;
             chartDatasetConfigs?: components["schemas"]["CreateChartDatasetConfig"][];
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Alerts?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly ChartDatasetConfigs?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Chartshares?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Project?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly SharePolicies?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly cacheStatus?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chartData?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chartDataUpdated?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chartSize?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly dateFormat?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly isTimeseries?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastAutoUpdate?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly showBranding?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly snapshotToken?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly stale?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly variantHash?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly visualization?: unknown;
         };
         PreviewChart: {
             name?: string;
@@ -2891,6 +3603,34 @@ export interface components {
                 dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
                 daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
             } | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Charts?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly ProjectRoles?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly SharePolicies?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Team?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Variables?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly brewName?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly currentSnapshot?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly ghost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastSnapshotSentAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastUpdatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly nextUpdateAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         UpdateProject: {
             name?: string;
@@ -2920,6 +3660,36 @@ export interface components {
                 dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
                 daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
             } | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Charts?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly ProjectRoles?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly SharePolicies?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Team?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly Variables?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly brewName?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly currentSnapshot?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly ghost?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastSnapshotSentAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastUpdatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly nextUpdateAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         Project: {
             id: number;
@@ -3033,14 +3803,30 @@ export interface components {
             expires_at?: string | null;
             /** @enum {unknown} */
             visibility?: "private" | "disabled";
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly entity_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly entity_type?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly password?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly share_string?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly token_version?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         CreateShareToken: {
             share_policy?: {
                 params?: components["schemas"]["SharePolicyParam"][];
                 allow_params?: boolean;
             };
-            /** @description ISO 8601 date-time when the token stops working; default 99999 days */
-            exp?: string;
+            /** @description ISO 8601 date-time when the token stops working; absent, "" or null (what Chartbrew's client sends for none): 99999 days */
+            exp?: string | null;
             sharePolicyId?: number;
         } | null;
         ShareToken: {
@@ -3048,6 +3834,7 @@ export interface components {
             token: string;
             /** @description Shareable link: {app_url}/report/<brewName>?token=… or {app_url}/chart/<share_string>/embedded?token=… */
             url: string;
+            sharePolicy: components["schemas"]["SharePolicy"];
         };
         PublicChartDatasetConfig: {
             id: string;
@@ -3254,14 +4041,24 @@ export interface components {
         SharedFilteredCharts: {
             charts: (components["schemas"]["SharedFilteredChart"] | components["schemas"]["ChartRunFailure"])[];
         };
+        AlertIntegration: {
+            id: number;
+            alert_id: number;
+            integration_id: number;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         CreateAlert: {
             /** @enum {unknown} */
             type: "milestone" | "threshold_above" | "threshold_below" | "anomaly";
             name?: string | null;
             cdc_id?: string | null;
             rules?: {
-                /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                value?: number;
+                /** @description Threshold or milestone (a number, or a number as text); for anomaly the number of standard deviations (default 3) */
+                value?: number | string;
             };
             /** @description Emails of team members */
             recipients?: string[];
@@ -3277,6 +4074,44 @@ export interface components {
             /** @description Seconds before the alert may notify again (default 600) */
             timeout?: number;
             active?: boolean;
+            /** @description The team's integrations (GET /team/{id}/integration) this alert notifies; the list replaces the alert's own */
+            alertIntegrations?: {
+                integration_id: number;
+                /** @description Default true */
+                enabled?: boolean;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly alert_id?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly createdAt?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly id?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly updatedAt?: unknown;
+            }[];
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly AlertEvents?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly AlertIntegrations?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chart_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly dataset_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly events?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastTriggered?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastTriggeredAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly webhookSecret?: unknown;
         };
         UpdateAlert: {
             /** @enum {unknown} */
@@ -3284,8 +4119,8 @@ export interface components {
             name?: string | null;
             cdc_id?: string | null;
             rules?: {
-                /** @description Threshold or milestone; for anomaly the number of standard deviations (default 3) */
-                value?: number;
+                /** @description Threshold or milestone (a number, or a number as text); for anomaly the number of standard deviations (default 3) */
+                value?: number | string;
             };
             /** @description Emails of team members */
             recipients?: string[];
@@ -3301,6 +4136,44 @@ export interface components {
             /** @description Seconds before the alert may notify again (default 600) */
             timeout?: number;
             active?: boolean;
+            /** @description The team's integrations (GET /team/{id}/integration) this alert notifies; the list replaces the alert's own */
+            alertIntegrations?: {
+                integration_id: number;
+                /** @description Default true */
+                enabled?: boolean;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly alert_id?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly createdAt?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly id?: unknown;
+                /** @description Read-only: part of the answer; accepted in a body and ignored */
+                readonly updatedAt?: unknown;
+            }[];
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly AlertEvents?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly AlertIntegrations?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chart_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly dataset_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly events?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastTriggered?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastTriggeredAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly webhookSecret?: unknown;
         };
         AlertEvent: {
             id: number;
@@ -3310,9 +4183,12 @@ export interface components {
             value: number | null;
             message: string;
             deliveries: {
+                /** @description `webhook`, `email` or `integration` */
                 medium: string;
                 ok: boolean;
                 detail: string;
+                /** @description The integration notified (medium `integration`) */
+                integration_id?: number;
             }[];
             /** Format: date-time */
             createdAt: string;
@@ -3349,6 +4225,69 @@ export interface components {
             webhookSecret?: string;
             /** @description Latest notifications, newest first (single-alert reads) */
             events?: components["schemas"]["AlertEvent"][];
+            AlertIntegrations: components["schemas"]["AlertIntegration"][];
+        };
+        Integration: {
+            id: number;
+            team_id: number;
+            name: string;
+            /** @enum {unknown} */
+            type: "webhook";
+            config: {
+                /** @description The URL's origin followed by "********": its path and query usually hold its credential */
+                url: string;
+                slackMode: boolean;
+            };
+            /** @description HMAC-SHA256 key of the `x-plotline-signature` header of every delivery; shown only when the integration is created, "********" afterwards */
+            webhookSecret: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CreateIntegration: {
+            name: string;
+            /** @description webhook */
+            type: string;
+            config: {
+                /** @description An absolute http(s) URL, checked against the outbound address policy. Answered as its origin and "********"; sent back so (or as "********"), the stored URL stays */
+                url: string;
+                /** @description A Slack incoming webhook: the alert goes as a Slack message (`{text}`) */
+                slackMode?: boolean;
+            };
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly AlertIntegrations?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly webhookSecret?: unknown;
+        };
+        UpdateIntegration: {
+            name?: string;
+            type?: string;
+            config?: {
+                /** @description An absolute http(s) URL, checked against the outbound address policy. Answered as its origin and "********"; sent back so (or as "********"), the stored URL stays */
+                url?: string;
+                slackMode?: boolean;
+            };
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly AlertIntegrations?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly webhookSecret?: unknown;
         };
         RefreshRunChart: {
             chart_id: number;
@@ -5730,6 +6669,331 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ops channel",
+                 *       "type": "webhook",
+                 *       "config": {
+                 *         "url": "https://hooks.slack.com/services/T000/B000/XXXX",
+                 *         "slackMode": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateIntegration"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    updateIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ops alerts",
+                 *       "config": {
+                 *         "url": "https://hooks.slack.com/********",
+                 *         "slackMode": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateIntegration"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listSavedQueries: {
+        parameters: {
+            query?: {
+                /** @description Only the saved queries of this connection type */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedQuery"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createSavedQuery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "summary": "Paid orders per day",
+                 *       "query": "select date(created_at), sum(amount) from orders where status = 'paid' group by 1",
+                 *       "type": "postgres"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSavedQuery"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedQuery"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    updateSavedQuery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "select date(created_at), count(*) from orders group by 1"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSavedQuery"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedQuery"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteSavedQuery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": boolean;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
     listProjects: {
         parameters: {
             query?: never;
@@ -7209,6 +8473,55 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    testUnsavedConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                /** @description The connection type (`postgres`, `api`…); a `type` in the body wins */
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Shop database",
+                 *       "type": "postgres",
+                 *       "host": "db.example.com",
+                 *       "port": "5432",
+                 *       "dbName": "shop",
+                 *       "username": "reader",
+                 *       "password": "secret"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestConnection"];
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
