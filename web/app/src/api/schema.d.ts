@@ -3606,6 +3606,8 @@ export interface components {
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Charts?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly DashboardFilters?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly ProjectRoles?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly SharePolicies?: unknown;
@@ -3662,6 +3664,8 @@ export interface components {
             } | null;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Charts?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly DashboardFilters?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly ProjectRoles?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
