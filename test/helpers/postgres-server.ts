@@ -62,9 +62,13 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   };
 }
 
-/** A fresh database on the test server, dropped by the returned function; `seed` (SQL) runs in it first. */
+/**
+ * A fresh database on the test server, dropped by the returned function; `seed` (SQL) runs in it
+ * first. `PLOTLINE_TEST_DB_PREFIX` names them (runs sharing one server tell theirs apart).
+ */
 export async function createTempDatabase(serverUrl: string, seed?: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `plotline_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const prefix = /^[a-z][a-z0-9_]{0,20}$/.test(process.env['PLOTLINE_TEST_DB_PREFIX'] ?? '') ? process.env['PLOTLINE_TEST_DB_PREFIX'] : 'plotline_test';
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);

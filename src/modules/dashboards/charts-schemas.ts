@@ -4,6 +4,7 @@ import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
 // The engine owns what a chart can be; the API validates against the same lists.
 import { CHART_TYPES, CONDITION_OPERATORS, OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
 import { ChartDisplay, ChartDisplayInput } from './chart-display.js';
+import { ChartVisualization, Visualization, VISUALIZATION_COMPONENTS } from './chart-visualization-schemas.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Str = (maxLength: number) => Type.String({ maxLength });
@@ -62,8 +63,17 @@ const cdcFields = {
   configuration: Opt(Nullable(CdcConfiguration)),
 };
 
+/**
+ * A client's own id of a config it sends with a new chart: never stored (the server assigns the
+ * config's id), but the chart's `visualization` layers may name it as their `bindingId`.
+ */
+const ClientConfigId = Type.Union([Str(100), Type.Integer()], { description: "A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId" });
+
 /** `id` and `chart_id` are server-owned: a body `id` is ignored, `chart_id` comes from the path. */
-export const CreateChartDatasetConfig = Type.Object({ dataset_id: Id, ...cdcFields }, { $id: 'CreateChartDatasetConfig' });
+export const CreateChartDatasetConfig = Type.Object(
+  { dataset_id: Id, ...cdcFields, id: Opt(ClientConfigId), bindingId: Opt(ClientConfigId), templateBindingId: Opt(ClientConfigId) },
+  { $id: 'CreateChartDatasetConfig' },
+);
 export const UpdateChartDatasetConfig = Type.Object({ dataset_id: Opt(Id), ...cdcFields }, { $id: 'UpdateChartDatasetConfig' });
 export type CdcInput = Static<typeof UpdateChartDatasetConfig>;
 
@@ -117,18 +127,21 @@ const chartFields = {
 };
 
 const ChartName = Type.String({ minLength: 1, maxLength: 200 });
+/** Null forgets a saved spec: the chart's is derived from its dataset configs again. */
+const visualizationField = { visualization: Opt(Nullable(Ref(Visualization))) };
 const ChartType = Type.Enum([...CHART_TYPES]);
 
 /**
  * `id`, `project_id` (from the path), `chartData`, `chartDataUpdated`, `lastAutoUpdate` and
  * `ChartDatasetConfigs` are server-owned: present in a body, they are ignored.
  */
-export const CreateChart = Type.Object({ name: ChartName, type: ChartType, ...chartFields }, { $id: 'CreateChart' });
-export const UpdateChart = Type.Object({ name: Opt(ChartName), type: Opt(ChartType), ...chartFields }, { $id: 'UpdateChart' });
+export const CreateChart = Type.Object({ name: ChartName, type: ChartType, ...chartFields, ...visualizationField }, { $id: 'CreateChart' });
+export const UpdateChart = Type.Object({ name: Opt(ChartName), type: Opt(ChartType), ...chartFields, ...visualizationField }, { $id: 'UpdateChart' });
 export const QuickCreateChart = Type.Object({
   name: ChartName,
   type: ChartType,
   ...chartFields,
+  ...visualizationField,
   chartDatasetConfigs: Opt(Type.Array(Ref(CreateChartDatasetConfig), { maxItems: 50 })),
 }, { $id: 'QuickCreateChart' });
 /**
@@ -187,6 +200,7 @@ export const Chart = Type.Object({
   draft: Type.Boolean(),
   disabledExport: Nullable(Type.Boolean()),
   dashboardOrder: Nullable(Type.Integer()),
+  visualization: Ref(ChartVisualization),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   ChartDatasetConfigs: Type.Array(Ref(ChartDatasetConfig)),
@@ -197,4 +211,4 @@ export const ChartParams = Type.Object({ project_id: Id, id: Id });
 export const CdcParams = Type.Object({ project_id: Id, id: Id, cdc_id: Type.String({ format: 'uuid' }) });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const CHART_COMPONENTS = [CreateChartDatasetConfig, UpdateChartDatasetConfig, ChartDatasetConfig, CreateChart, UpdateChart, QuickCreateChart, PreviewChart, ChartPreview, Chart];
+export const CHART_COMPONENTS = [...VISUALIZATION_COMPONENTS, CreateChartDatasetConfig, UpdateChartDatasetConfig, ChartDatasetConfig, CreateChart, UpdateChart, QuickCreateChart, PreviewChart, ChartPreview, Chart];

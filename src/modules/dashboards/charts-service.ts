@@ -7,8 +7,10 @@ import { toIso } from '../../store/columns.js';
 import type { Db } from '../../store/index.js';
 import type { ProjectsService } from './projects-service.js';
 import type { SharingRepository } from './sharing-repository.js';
-import type { Chart, ChartDatasetConfig, ChartsRepository, DatasetRef, ProjectRef } from './charts-repository.js';
+import type { Chart, ChartDatasetConfig, ChartsRepository, ChartWrite, DatasetRef, ProjectRef } from './charts-repository.js';
 import { CHART_DISPLAY_DEFAULTS, withDisplayDefaults } from './chart-display.js';
+import { applyVisualization, remapBindings, visualizationOf, type ChartChanges, type ConfigChanges } from './chart-visualization.js';
+import type { VisualizationInput } from './chart-visualization-schemas.js';
 import {
   Condition,
   UpdateChart,
@@ -22,13 +24,14 @@ import {
 } from './charts-schemas.js';
 
 // Writable keys come from the body schemas, so a field is either declared there or never stored.
-const CHART_KEYS = Object.keys(UpdateChart.properties) as (keyof ChartInput)[];
+// The visualization spec is not stored as sent: it is checked and written onto the configs first.
+const CHART_KEYS = (Object.keys(UpdateChart.properties) as (keyof ChartInput)[]).filter((key) => key !== 'visualization');
 const CDC_KEYS = Object.keys(UpdateChartDatasetConfig.properties) as (keyof CdcInput)[];
 const CONDITION_KEYS = Object.keys(Condition.properties);
 const DATE_KEYS = new Set<string>(['startDate', 'endDate']);
 
 /** What a chart holds for a column its body leaves out: the migration's defaults, and the display options' own. */
-const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | 'updatedAt' | 'ChartDatasetConfigs'> = {
+const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | 'updatedAt' | 'ChartDatasetConfigs' | 'visualization'> = {
   name: null,
   subType: null,
   public: false,
@@ -90,7 +93,12 @@ export class ChartsService {
 
   async create(actor: Actor, projectId: number, input: CreateChartInput): Promise<Chart> {
     await this.deps.projects.authorize(actor, projectId, 'chart:write');
-    const id = await this.deps.db.transaction().execute(async (trx) => this.insertChart(projectId, input, trx));
+    const id = await this.deps.db.transaction().execute(async (trx) => {
+      const chartId = await this.insertChart(projectId, input, trx);
+      // Without configs, only a markdown layer can be saved (bound layers are a 400 naming them).
+      if (input.visualization !== undefined) await this.saveVisualization(projectId, chartId, {}, input.visualization, trx);
+      return chartId;
+    });
     return this.load(projectId, id);
   }
 
@@ -100,10 +108,14 @@ export class ChartsService {
     const configs = input.chartDatasetConfigs ?? [];
     const id = await this.deps.db.transaction().execute(async (trx) => {
       const chartId = await this.insertChart(projectId, input, trx);
+      const created: string[] = [];
       for (const [index, config] of configs.entries()) {
         const dataset = await this.dataset(project, membership, config.dataset_id, `body.chartDatasetConfigs.${index}.dataset_id`, trx);
-        await this.deps.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx);
+        created.push((await this.deps.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx)).id);
       }
+      // The layers name the configs by the client's ids of them (Chartbrew's quick-create).
+      const spec = input.visualization && remapBindings(input.visualization, configs, created);
+      if (spec !== undefined) await this.saveVisualization(projectId, chartId, {}, spec, trx);
       return chartId;
     });
     return this.load(projectId, id);
@@ -112,7 +124,10 @@ export class ChartsService {
   async update(actor: Actor, projectId: number, chartId: number, input: ChartInput): Promise<Chart> {
     await this.authorize(actor, projectId, chartId, 'chart:write');
     const fields = chartFields(input);
-    if (!(await this.deps.charts.update(projectId, chartId, fields))) throw new NotFoundError('Chart');
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await this.deps.charts.update(projectId, chartId, fields, trx))) throw new NotFoundError('Chart');
+      if (input.visualization !== undefined) await this.saveVisualization(projectId, chartId, fields, input.visualization, trx);
+    });
     return this.load(projectId, chartId);
   }
 
@@ -128,7 +143,11 @@ export class ChartsService {
     const { project, membership } = await this.authorize(actor, projectId, chartId, 'chart:write');
     const dataset = await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.deps.db);
     const order = input.order ?? (await this.deps.charts.nextConfigOrder(chartId));
-    return this.deps.charts.createConfig(chartId, this.newConfigFields(input, dataset, order));
+    return this.deps.db.transaction().execute(async (trx) => {
+      const created = await this.deps.charts.createConfig(chartId, this.newConfigFields(input, dataset, order), trx);
+      await this.refreshSavedVisualization(projectId, chartId, trx);
+      return created;
+    });
   }
 
   async updateConfig(actor: Actor, projectId: number, chartId: number, rawCdcId: string, input: CdcInput): Promise<ChartDatasetConfig> {
@@ -136,15 +155,21 @@ export class ChartsService {
     const cdcId = rawCdcId.toLowerCase();
     if (!(await this.deps.charts.findConfig(chartId, cdcId))) throw new NotFoundError('Chart dataset config');
     if (input.dataset_id !== undefined) await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.deps.db);
-    const updated = await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(input));
-    if (!updated) throw new NotFoundError('Chart dataset config');
-    return updated;
+    return this.deps.db.transaction().execute(async (trx) => {
+      const updated = await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(input), trx);
+      if (!updated) throw new NotFoundError('Chart dataset config');
+      await this.refreshSavedVisualization(projectId, chartId, trx);
+      return updated;
+    });
   }
 
   async deleteConfig(actor: Actor, projectId: number, chartId: number, cdcId: string): Promise<void> {
     await this.authorize(actor, projectId, chartId, 'chart:write');
-    // Ids are stored as lower-case UUIDs; the path may carry either case.
-    if (!(await this.deps.charts.deleteConfig(chartId, cdcId.toLowerCase()))) throw new NotFoundError('Chart dataset config');
+    await this.deps.db.transaction().execute(async (trx) => {
+      // Ids are stored as lower-case UUIDs; the path may carry either case.
+      if (!(await this.deps.charts.deleteConfig(chartId, cdcId.toLowerCase(), trx))) throw new NotFoundError('Chart dataset config');
+      await this.refreshSavedVisualization(projectId, chartId, trx);
+    });
   }
 
   /**
@@ -169,7 +194,8 @@ export class ChartsService {
     }
     // Stored configs come back by `order`; equal orders keep the body's order here.
     configs.sort((a, b) => (a.order ?? Number.POSITIVE_INFINITY) - (b.order ?? Number.POSITIVE_INFINITY));
-    const chart: Chart = { ...CHART_DEFAULTS, ...fields, id: 0, project_id: projectId, type: fields.type ?? input.type, createdAt: at, updatedAt: at, ChartDatasetConfigs: configs };
+    const unsaved = { ...CHART_DEFAULTS, ...fields, id: 0, project_id: projectId, type: fields.type ?? input.type, createdAt: at, updatedAt: at, ChartDatasetConfigs: configs };
+    const chart: Chart = { ...unsaved, visualization: visualizationOf(null, unsaved, configs) };
     return { project, membership, chart };
   }
 
@@ -197,6 +223,37 @@ export class ChartsService {
     const chart = await this.deps.charts.find(projectId, chartId);
     if (!chart) throw new NotFoundError('Chart');
     return chart;
+  }
+
+  /**
+   * Writes a spec onto the chart and its configs (chart-visualization.ts) and keeps it, in the
+   * caller's transaction; `fields` are the chart fields the same body sets, which the spec may not
+   * contradict. Null forgets the saved spec: the chart's is derived from its configs again.
+   */
+  private async saveVisualization(projectId: number, chartId: number, fields: ChartWrite, spec: VisualizationInput | null, trx: Db): Promise<void> {
+    if (spec === null) {
+      await this.deps.charts.saveVisualization(chartId, null, trx);
+      return;
+    }
+    const chart = await this.deps.charts.find(projectId, chartId, trx);
+    if (!chart) throw new NotFoundError('Chart');
+    const write = applyVisualization(spec, chart, chart.ChartDatasetConfigs);
+    const changes: ChartChanges = {};
+    for (const key of Object.keys(write.chart) as (keyof ChartChanges)[]) {
+      const value = write.chart[key];
+      const own = fields[key];
+      if (own !== undefined && own !== value) throw ValidationError.field(write.chartPaths[key] ?? 'body.visualization', `conflicts with body.${key} (${JSON.stringify(own)})`);
+      setChange(changes, key, value);
+    }
+    await this.deps.charts.update(projectId, chartId, { ...changes, visualization: write.stored }, trx);
+    for (const [cdcId, change] of write.configs) await this.deps.charts.updateConfig(chartId, cdcId, configChange(change), trx);
+  }
+
+  /** After a config was added, changed or deleted: a saved spec is rewritten from the configs (an unsaved one is derived anyway). */
+  private async refreshSavedVisualization(projectId: number, chartId: number, trx: Db): Promise<void> {
+    if (!(await this.deps.charts.hasSavedVisualization(chartId, trx))) return;
+    const chart = await this.deps.charts.find(projectId, chartId, trx);
+    if (chart) await this.deps.charts.saveVisualization(chartId, chart.visualization, trx);
   }
 
   private async insertChart(projectId: number, input: CreateChartInput, trx: Db): Promise<number> {
@@ -232,8 +289,8 @@ export class ChartsService {
   }
 }
 
-/** The writable keys of a body, validated and normalised (dates as ISO UTC, names trimmed). */
-function chartFields(input: ChartInput): ChartInput {
+/** The writable keys of a body, validated and normalised (dates as ISO UTC, names trimmed); the spec goes its own way. */
+function chartFields(input: ChartInput): Omit<ChartInput, 'visualization'> {
   const fields: Record<string, unknown> = {};
   for (const key of CHART_KEYS) {
     const value = input[key];
@@ -245,7 +302,7 @@ function chartFields(input: ChartInput): ChartInput {
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
     fields['name'] = name;
   }
-  return fields as ChartInput;
+  return fields as Omit<ChartInput, 'visualization'>;
 }
 
 /** A config as the store would return it after `createConfig`, without storing it. */
@@ -278,6 +335,15 @@ function unsavedConfig(fields: CdcInput & { dataset_id: number }, at: string): C
     createdAt: at,
     updatedAt: at,
   };
+}
+
+function setChange<K extends keyof ChartChanges>(changes: ChartChanges, key: K, value: ChartChanges[K]): void {
+  changes[key] = value;
+}
+
+/** A config's fields as a spec sets them; conditions keep their declared keys only, like a body's. */
+function configChange(change: ConfigChanges): CdcInput {
+  return cdcFields(change);
 }
 
 function cdcFields(input: CdcInput): CdcInput {

@@ -3,6 +3,7 @@ import type { AccessService, TeamSettings } from '../../platform/access.js';
 import type { Chart, ProjectRef } from './charts-repository.js';
 import type { ChartRunService } from './chart-runs-service.js';
 import { displayOf } from './chart-display.js';
+import { publicVisualization } from './chart-visualization.js';
 import type { ChartsService } from './charts-service.js';
 import type { Project } from './projects-repository.js';
 import type { ProjectsService } from './projects-service.js';
@@ -277,6 +278,7 @@ function publicChart(chart: Chart, chartData: unknown, chartDataUpdated: string 
     chartData: chartData ?? null,
     chartDataUpdated,
     ...displayOf(chart),
+    visualization: publicVisualization(chart.visualization),
     ChartDatasetConfigs: chart.ChartDatasetConfigs.map((config) => ({
       id: config.id,
       legend: config.legend,

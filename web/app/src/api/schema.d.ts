@@ -1711,6 +1711,171 @@ export interface components {
                 meta: components["schemas"]["RunMeta"];
             };
         };
+        /** @description Chartbrew's v2 chart spec: one layer per dataset config (`bindingId`), its roles (`time` or `category`, `value`), transforms (`filter`, `sort`, `limit`, `window`) and settings. Written onto the dataset configs and the chart; what cannot be computed is a 400 naming its path */
+        Visualization: {
+            /** @enum {number} */
+            version?: 2;
+            /** @enum {unknown} */
+            status?: "ready" | "draft" | "orphan";
+            layers: ({
+                id: string;
+                bindingId?: (string | number) | null;
+                /** @description The chart type the layer is drawn as */
+                mark: string;
+                name?: string | null;
+                rowPath?: string | null;
+                encoding?: {
+                    [key: string]: ({
+                        /** @description A field path of the dataset rows (`root[].created_at`) */
+                        field: string;
+                        /** @enum {unknown} */
+                        type?: "nominal" | "ordinal" | "quantitative" | "temporal" | "boolean" | "record";
+                        /**
+                         * @description How the value role aggregates each group (the dataset config's `yAxisOperation`)
+                         * @enum {unknown}
+                         */
+                        aggregate?: "none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max";
+                        /**
+                         * @description Bucket of the time role (the chart's `timeInterval`)
+                         * @enum {unknown}
+                         */
+                        timeUnit?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+                        title?: string | null;
+                        /** @enum {unknown} */
+                        nullPolicy?: "exclude" | "preserve" | "label";
+                        nullLabel?: string | null;
+                        formula?: string | null;
+                        format?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | ({
+                        /** @description A field path of the dataset rows (`root[].created_at`) */
+                        field: string;
+                        /** @enum {unknown} */
+                        type?: "nominal" | "ordinal" | "quantitative" | "temporal" | "boolean" | "record";
+                        /**
+                         * @description How the value role aggregates each group (the dataset config's `yAxisOperation`)
+                         * @enum {unknown}
+                         */
+                        aggregate?: "none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max";
+                        /**
+                         * @description Bucket of the time role (the chart's `timeInterval`)
+                         * @enum {unknown}
+                         */
+                        timeUnit?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+                        title?: string | null;
+                        /** @enum {unknown} */
+                        nullPolicy?: "exclude" | "preserve" | "label";
+                        nullLabel?: string | null;
+                        formula?: string | null;
+                        format?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null | string;
+                };
+                transforms?: ({
+                    /** @enum {unknown} */
+                    type: "filter" | "sort" | "limit" | "window";
+                    field?: string;
+                    operator?: string;
+                    value?: (string | number | boolean | null) | (string | number | boolean | null)[];
+                    role?: string;
+                    /** @enum {unknown} */
+                    direction?: "asc" | "desc";
+                    count?: number;
+                    /** @enum {unknown} */
+                    operation?: "cumulativeSum";
+                } & {
+                    [key: string]: unknown;
+                })[];
+                style?: {
+                    color?: string | null;
+                    fill?: boolean | null;
+                    fillColor?: (string | string[]) | null;
+                    label?: string | null;
+                    multiFill?: boolean | null;
+                    pointRadius?: number | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                options?: {
+                    columnsOrder?: string[] | null;
+                    excludedFields?: string[] | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @enum {unknown} */
+                stack?: "none" | "normal" | "percent";
+                /** @enum {unknown} */
+                orientation?: "vertical" | "horizontal";
+                goal?: number | null;
+                content?: string | null;
+            } & {
+                [key: string]: unknown;
+            })[];
+            settings?: {
+                timeInterval?: ("second" | "minute" | "hour" | "day" | "week" | "month" | "year") | null;
+                includeZeros?: boolean | null;
+                dataLabels?: boolean | null;
+                dashedLastPoint?: boolean | null;
+                logarithmic?: boolean | null;
+                maxValue?: number | null;
+                minValue?: number | null;
+                xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+                legend?: ({
+                    visible?: boolean | null;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+                missingValues?: ({
+                    policy?: ("zero" | "preserve") | null;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+                dateWindow?: ({
+                    start?: (string) | null;
+                    end?: (string) | null;
+                    currentEndDate?: boolean | null;
+                    fixedStartDate?: boolean | null;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            } & {
+                [key: string]: unknown;
+            };
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Chartbrew's v2 chart spec of the chart, in step with its dataset configs (docs/chartbrew-web-app.md) */
+        ChartVisualization: {
+            /** @enum {number} */
+            version: 2;
+            /** @enum {unknown} */
+            status: "ready" | "draft" | "orphan";
+            layers: ({
+                id: string;
+                bindingId: string | null;
+                mark: string;
+                encoding: {
+                    [key: string]: unknown;
+                };
+                transforms: {
+                    [key: string]: unknown;
+                }[];
+                style: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            settings: {
+                [key: string]: unknown;
+            };
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
         CreateChartDatasetConfig: {
             dataset_id: number;
             xAxis?: string | null;
@@ -1750,6 +1915,12 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
+            id?: string | number;
+            /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
+            bindingId?: string | number;
+            /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
+            templateBindingId?: string | number;
         };
         UpdateChartDatasetConfig: {
             dataset_id?: number;
@@ -1884,6 +2055,7 @@ export interface components {
             mode?: "chart" | "kpichart";
             /** @description Shown on the dashboard's report (its share page) */
             onReport?: boolean;
+            visualization?: components["schemas"]["Visualization"] | null;
         };
         UpdateChart: {
             name?: string;
@@ -1945,6 +2117,7 @@ export interface components {
             mode?: "chart" | "kpichart";
             /** @description Shown on the dashboard's report (its share page) */
             onReport?: boolean;
+            visualization?: components["schemas"]["Visualization"] | null;
         };
         QuickCreateChart: {
             name: string;
@@ -2006,6 +2179,7 @@ export interface components {
             mode?: "chart" | "kpichart";
             /** @description Shown on the dashboard's report (its share page) */
             onReport?: boolean;
+            visualization?: components["schemas"]["Visualization"] | null;
             chartDatasetConfigs?: components["schemas"]["CreateChartDatasetConfig"][];
         };
         PreviewChart: {
@@ -2154,6 +2328,7 @@ export interface components {
             draft: boolean;
             disabledExport: boolean | null;
             dashboardOrder: number | null;
+            visualization: components["schemas"]["ChartVisualization"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2402,6 +2577,7 @@ export interface components {
             mode: string;
             /** @description Shown on the dashboard's report (its share page) */
             onReport: boolean;
+            visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
             error?: {
                 code: string;
@@ -2452,6 +2628,7 @@ export interface components {
             mode: string;
             /** @description Shown on the dashboard's report (its share page) */
             onReport: boolean;
+            visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
             error?: {
                 code: string;
