@@ -102,20 +102,23 @@ export class ChartsService {
     return this.load(projectId, id);
   }
 
-  /** A chart and its dataset configs in one transaction: a bad config leaves nothing behind. */
-  async quickCreate(actor: Actor, projectId: number, input: QuickCreateChartInput): Promise<Chart> {
+  /**
+   * A chart and its dataset configs in one transaction: a bad config leaves nothing behind. `at`
+   * names where the body came from in errors (a chart template's, say).
+   */
+  async quickCreate(actor: Actor, projectId: number, input: QuickCreateChartInput, at = 'body'): Promise<Chart> {
     const { project, membership } = await this.deps.projects.authorize(actor, projectId, 'chart:write');
     const configs = input.chartDatasetConfigs ?? [];
     const id = await this.deps.db.transaction().execute(async (trx) => {
       const chartId = await this.insertChart(projectId, input, trx);
       const created: string[] = [];
       for (const [index, config] of configs.entries()) {
-        const dataset = await this.dataset(project, membership, config.dataset_id, `body.chartDatasetConfigs.${index}.dataset_id`, trx);
+        const dataset = await this.dataset(project, membership, config.dataset_id, `${at}.chartDatasetConfigs.${index}.dataset_id`, trx);
         created.push((await this.deps.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx)).id);
       }
       // The layers name the configs by the client's ids of them (Chartbrew's quick-create).
       const spec = input.visualization && remapBindings(input.visualization, configs, created);
-      if (spec !== undefined) await this.saveVisualization(projectId, chartId, {}, spec, trx);
+      if (spec !== undefined) await this.saveVisualization(projectId, chartId, {}, spec, trx, `${at}.visualization`);
       return chartId;
     });
     return this.load(projectId, id);
@@ -230,19 +233,19 @@ export class ChartsService {
    * caller's transaction; `fields` are the chart fields the same body sets, which the spec may not
    * contradict. Null forgets the saved spec: the chart's is derived from its configs again.
    */
-  private async saveVisualization(projectId: number, chartId: number, fields: ChartWrite, spec: VisualizationInput | null, trx: Db): Promise<void> {
+  private async saveVisualization(projectId: number, chartId: number, fields: ChartWrite, spec: VisualizationInput | null, trx: Db, at = 'body.visualization'): Promise<void> {
     if (spec === null) {
       await this.deps.charts.saveVisualization(chartId, null, trx);
       return;
     }
     const chart = await this.deps.charts.find(projectId, chartId, trx);
     if (!chart) throw new NotFoundError('Chart');
-    const write = applyVisualization(spec, chart, chart.ChartDatasetConfigs);
+    const write = applyVisualization(spec, chart, chart.ChartDatasetConfigs, at);
     const changes: ChartChanges = {};
     for (const key of Object.keys(write.chart) as (keyof ChartChanges)[]) {
       const value = write.chart[key];
       const own = fields[key];
-      if (own !== undefined && own !== value) throw ValidationError.field(write.chartPaths[key] ?? 'body.visualization', `conflicts with body.${key} (${JSON.stringify(own)})`);
+      if (own !== undefined && own !== value) throw ValidationError.field(write.chartPaths[key] ?? at, `conflicts with body.${key} (${JSON.stringify(own)})`);
       setChange(changes, key, value);
     }
     await this.deps.charts.update(projectId, chartId, { ...changes, visualization: write.stored }, trx);

@@ -741,6 +741,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/team/{team_id}/chart-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's chart templates the caller may see (saved from dashboards they may read), newest first */
+        get: operations["listChartTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/chart-templates/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chart template */
+        get: operations["getChartTemplate"];
+        put?: never;
+        post?: never;
+        /** Delete a chart template (who may write charts on the dashboard it was saved from) */
+        delete: operations["deleteChartTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save a chart of the dashboard as a template of its team: its fields, dataset configs and visualization */
+        post: operations["saveChartTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/template/{template}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a chart on the dashboard from a chart template (`custom` with body.template_id, or the template id in the path); answers the charts made */
+        post: operations["createChartFromTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{id}/share/policy": {
         parameters: {
             query?: never;
@@ -2335,6 +2404,42 @@ export interface components {
             updatedAt: string;
             ChartDatasetConfigs: components["schemas"]["ChartDatasetConfig"][];
         };
+        ChartTemplate: {
+            id: number;
+            team_id: number;
+            project_id: number | null;
+            name: string;
+            description: string | null;
+            /**
+             * @description Chartbrew's template source: every template of a team is one of its own charts
+             * @enum {string}
+             */
+            source: "custom";
+            /** @description The template id as text (Chartbrew names templates by source and slug) */
+            slug: string;
+            /** @description The fields of the chart it makes (name, type, interval, display options…) */
+            chart: {
+                [key: string]: unknown;
+            };
+            /** @description Its dataset configs, each with dataset_id and the client id its layer names */
+            chartDatasetConfigs: {
+                [key: string]: unknown;
+            }[];
+            visualization: components["schemas"]["ChartVisualization"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SaveChartTemplate: {
+            chart_id: number;
+            /** @description Default: the chart's name */
+            name?: string;
+            description?: string | null;
+        };
+        UseChartTemplate: {
+            template_id?: number;
+        } | null;
         CreateProject: {
             name: string;
             team_id: number;
@@ -5261,6 +5366,183 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Removed"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listChartTemplates: {
+        parameters: {
+            query?: {
+                /** @description Chartbrew's source filter: `custom` lists the team's templates; other sources have none */
+                source?: string;
+            };
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartTemplate"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getChartTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                template_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartTemplate"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteChartTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                template_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    saveChartTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chart_id": 12,
+                 *       "name": "Revenue per month",
+                 *       "description": "Paid orders, summed by month"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SaveChartTemplate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartTemplate"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createChartFromTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                /** @description `custom` (the id in body.template_id) or the template id */
+                template: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "template_id": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["UseChartTemplate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Chart"][];
                 };
             };
             400: components["responses"]["Error"];
