@@ -26,7 +26,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('chart templates on the %s 
     delete: (url: string) => t.request({ method: 'DELETE', url, token: who.token }),
   });
   const owner = () => as(team.people.teamOwner);
-  const json = async (res: Promise<{ statusCode: number; body: string; json(): any }>): Promise<Json> => {
+  const json = async (res: Promise<{ statusCode: number; body: string; json(): any }>): Promise<any> => {
     const answer = await res;
     expect(answer.statusCode, answer.body).toBe(200);
     return answer.json();
@@ -187,7 +187,7 @@ describe('a chart made from a template computes what its model does', () => {
 
   it('the same chartData on another dashboard', async () => {
     const owner = await t.signup('Owner');
-    const call = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => {
       const res = await t.request({ method, url, token: owner.token, ...(payload === undefined ? {} : { payload: payload as object }) });
       expect(res.statusCode, res.body).toBe(200);
       return res.json();

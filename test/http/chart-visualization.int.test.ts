@@ -339,18 +339,17 @@ describe.each([
     expect(chart.visualization.layers[0]).toMatchObject({ id: 'bars', bindingId: cdc.id, encoding: { category: { field: 'root[].country' } } });
   });
 
-  it('a wrong field is a 400 naming its path; a spec that contradicts the same body too; null forgets the saved spec', async () => {
+  it('a wrong field is a 400 naming its path, nothing saved; the spec wins over chart fields of the same body; null forgets it', async () => {
     const datasetId = await postgresSource.dataset(t, owner, projectId);
     const chart = await v5Chart(datasetId, 'line');
     const put = (payload: Json) => t.request({ method: 'PUT', url: `/project/${projectId}/chart/${chart.id}`, token: owner.token, payload });
     const badAggregate = await put({ visualization: { version: 2, layers: [{ id: 'l', bindingId: chart.cdcId, mark: 'line', encoding: { y: { field: 'root[].amount', aggregate: 'median' } } }] } });
     expect(badAggregate.statusCode).toBe(400);
     expect(badAggregate.json().details[0].path).toBe('body.visualization.layers.0.encoding.y.aggregate');
-    const conflict = await put({ timeInterval: 'week', visualization: lineSpec(chart.cdcId) });
-    expect(conflict.statusCode).toBe(400);
-    expect(conflict.json().details[0].path).toBe('body.visualization.layers.0.encoding.time.timeUnit');
-    expect((await ok(t, owner, 'GET', `/project/${projectId}/chart/${chart.id}`)).timeInterval).toBe('day');
-    await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: lineSpec(chart.cdcId) });
+    expect((await ok(t, owner, 'GET', `/project/${projectId}/chart/${chart.id}`)).ChartDatasetConfigs[0].yAxis).toBeNull();
+    // A whole chart sent with its spec (as Chartbrew's editor does): where both set a field, the spec wins.
+    const whole = await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { name: 'Renamed', timeInterval: 'week', subType: 'lcTimeseries', visualization: lineSpec(chart.cdcId) });
+    expect(whole).toMatchObject({ name: 'Renamed', timeInterval: 'month', subType: 'AddTimeseries' });
     const forgotten = await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: null });
     expect(forgotten.visualization.layers[0].id).toBe(`legacy-${chart.cdcId}`);
     // The configs keep what the spec wrote.

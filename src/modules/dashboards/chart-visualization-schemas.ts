@@ -78,9 +78,9 @@ const LayerOptions = Type.Object(
 
 const Layer = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 200 }),
+    id: Opt(Type.String({ minLength: 1, maxLength: 200, description: 'Default: layer-<position>' })),
     bindingId: Opt(Nullable(Type.Union([Str(100), Type.Integer()], { description: 'The id of the chart dataset config the layer draws' }))),
-    mark: Type.String({ minLength: 1, maxLength: 50, description: 'The chart type the layer is drawn as' }),
+    mark: Opt(Type.String({ minLength: 1, maxLength: 50, description: "The chart type the layer is drawn as (default: the chart's)" })),
     name: Opt(Nullable(Str(500))),
     rowPath: Opt(Nullable(Str(1000))),
     encoding: Opt(Type.Record(Type.String({ maxLength: 50 }), EncodingSlot)),

@@ -176,6 +176,12 @@ describe('saving a spec: what it writes onto the configs and the chart', () => {
     expect(applyVisualization(v5({}), chart(), [cdc]).configs.get(CDC)).not.toHaveProperty('legend');
   });
 
+  it('a layer without an id or a mark is named by its place and drawn as the chart\'s type', () => {
+    const write = applyVisualization({ layers: [{ bindingId: CDC, encoding: { category: 'country', value: 'n' } }] }, chart({ type: 'bar' }), [config()]);
+    expect(write.stored.layers[0]).toMatchObject({ id: 'layer-1', mark: 'bar' });
+    expect(write.chart.type).toBe('bar');
+  });
+
   it('keys a layer leaves out leave their fields alone', () => {
     const write = applyVisualization({ layers: [{ id: 'l', bindingId: CDC.toUpperCase(), mark: 'line' }] }, chart(), [revenue]);
     expect(write.configs.get(CDC)).toEqual({});

@@ -122,10 +122,9 @@ export type ConfigChanges = Pick<
 /** A condition as a CDC stores it. */
 type ConditionChange = NonNullable<CdcInput['conditions']>[number];
 
-/** What saving a spec writes: chart fields (with the spec path each came from), CDC fields by CDC id, and the spec to store. */
+/** What saving a spec writes: chart fields, CDC fields by CDC id, and the spec to store. */
 export interface VisualizationWrite {
   chart: ChartChanges;
-  chartPaths: Partial<Record<keyof ChartChanges, string>>;
   configs: Map<string, ConfigChanges>;
   stored: Spec;
 }
@@ -265,7 +264,8 @@ function deriveLayer(chart: ChartState, cdc: ConfigState, index: number): SpecLa
     id: `legacy-${cdc.id}`,
     bindingId: cdc.id,
     mark,
-    name: legend ?? `Series ${index + 1}`,
+    // The engine's own label of a config without a legend: saved back, it draws the same.
+    name: legend ?? `Dataset ${index + 1}`,
     encoding: deriveEncoding(mark, chart, cdc),
     transforms: deriveTransforms(mark, chart, cdc),
     style: compact({
@@ -470,12 +470,10 @@ function conditionOf(transform: TransformInput, at: string): ConditionChange {
 /** Collects chart fields set by several layers, refusing two different values for one field. */
 class ChartFields {
   readonly values: ChartChanges = {};
-  readonly paths: Partial<Record<keyof ChartChanges, string>> = {};
 
   set<K extends keyof ChartChanges>(key: K, value: ChartChanges[K], path: string, why: string): void {
     if (key in this.values && this.values[key] !== value) throw ValidationError.field(path, `must be the same in every layer: ${why}`);
     this.values[key] = value;
-    this.paths[key] ??= path;
   }
 }
 
@@ -494,20 +492,23 @@ export function applyVisualization(input: VisualizationInput, chart: ChartState,
 
   input.layers.forEach((layer, i) => {
     const lat = `${at}.layers.${i}`;
-    if (layerIds.has(layer.id)) throw ValidationError.field(`${lat}.id`, 'must be unique among the layers');
-    layerIds.add(layer.id);
-    if (!isChartType(layer.mark)) throw ValidationError.field(`${lat}.mark`, `is not a chart type Plotline computes (${CHART_TYPES.join(', ')})`);
-    if (mark !== undefined && layer.mark !== mark) throw ValidationError.field(`${lat}.mark`, `must be the same as the other layers' (${mark}): a chart has one type`);
-    mark = layer.mark;
-    fields.set('type', layer.mark, `${lat}.mark`, 'a chart has one type');
+    // Chartbrew names a layer without an id by its place, and draws it as the chart's type.
+    const id = layer.id ?? `layer-${i + 1}`;
+    const kind = layer.mark ?? mark ?? markOf(chart);
+    if (layerIds.has(id)) throw ValidationError.field(`${lat}.id`, 'must be unique among the layers');
+    layerIds.add(id);
+    if (!isChartType(kind)) throw ValidationError.field(`${lat}.mark`, `is not a chart type Plotline computes (${CHART_TYPES.join(', ')})`);
+    if (mark !== undefined && kind !== mark) throw ValidationError.field(`${lat}.mark`, `must be the same as the other layers' (${mark}): a chart has one type`);
+    mark = kind;
+    fields.set('type', kind, `${lat}.mark`, 'a chart has one type');
 
     const encoding = layer.encoding ?? {};
-    const roles = canonicalRoles(layer.mark, encoding, lat);
-    const stored: SpecLayer = { ...layer, id: layer.id, bindingId: null, mark: layer.mark, encoding: {}, transforms: [], style: { ...layer.style } };
+    const roles = canonicalRoles(kind, encoding, lat);
+    const stored: SpecLayer = { ...layer, id, bindingId: null, mark: kind, encoding: {}, transforms: [], style: { ...layer.style } };
     for (const role of roles.values()) stored.encoding[role.role] = role.encoding;
     stored.transforms = (layer.transforms ?? []).map((t) => ({ ...t }));
 
-    if (layer.mark === 'markdown') {
+    if (kind === 'markdown') {
       if (layer.bindingId !== null && layer.bindingId !== undefined) throw ValidationError.field(`${lat}.bindingId`, 'must be null: a markdown chart draws no dataset');
       if (layer.content !== undefined) fields.set('content', layer.content, `${lat}.content`, 'a chart has one text');
       storedLayers.push(stored);
@@ -521,18 +522,18 @@ export function applyVisualization(input: VisualizationInput, chart: ChartState,
     const change: ConfigChanges = {};
     changes.set(cdc.id, change);
 
-    if (layer.rowPath !== undefined && layer.rowPath !== null && layer.mark !== 'table') {
+    if (layer.rowPath !== undefined && layer.rowPath !== null && kind !== 'table') {
       throw ValidationError.field(`${lat}.rowPath`, 'cannot be computed: outside tables, the rows are those the fields\' own paths walk (root[]…)');
     }
-    if (layer.mark === 'table') {
+    if (kind === 'table') {
       if (layer.rowPath !== undefined) change.xAxis = text(layer.rowPath) === null || layer.rowPath === 'root[]' ? null : layer.rowPath;
     } else if (layer.encoding !== undefined) {
-      applyRoles(layer.mark, roles, cdc, change, fields, lat);
+      applyRoles(kind, roles, cdc, change, fields, lat);
     }
 
     if (layer.transforms !== undefined) {
-      const layerCumulative = applyTransforms(layer.mark, layer.transforms, roles, change, lat);
-      if (!NO_WINDOW.has(layer.mark)) {
+      const layerCumulative = applyTransforms(kind, layer.transforms, roles, change, lat);
+      if (!NO_WINDOW.has(kind)) {
         if (cumulative !== undefined && cumulative !== layerCumulative) {
           throw ValidationError.field(`${lat}.transforms`, 'must all have a cumulativeSum window or none: the running total is a setting of the chart');
         }
@@ -547,7 +548,7 @@ export function applyVisualization(input: VisualizationInput, chart: ChartState,
     if (layer.orientation !== undefined) fields.set('horizontal', layer.orientation === 'horizontal', `${lat}.orientation`, 'orientation is a setting of the chart');
     if (layer.goal !== undefined) change.goal = layer.goal;
     if (layer.style !== undefined) applyStyle(layer.style, change);
-    if (layer.options !== undefined && layer.mark === 'table') {
+    if (layer.options !== undefined && kind === 'table') {
       if (layer.options.columnsOrder !== undefined) change.columnsOrder = layer.options.columnsOrder ?? [];
       if (layer.options.excludedFields !== undefined) change.excludedFields = layer.options.excludedFields ?? [];
     }
@@ -571,7 +572,7 @@ export function applyVisualization(input: VisualizationInput, chart: ChartState,
     settings: { ...input.settings },
     metadata: { ...input.metadata },
   };
-  return { chart: fields.values, chartPaths: fields.paths, configs: changes, stored };
+  return { chart: fields.values, configs: changes, stored };
 }
 
 function applyRoles(mark: string, roles: Map<Role, Canonical>, cdc: ConfigState, change: ConfigChanges, fields: ChartFields, at: string): void {
@@ -702,9 +703,9 @@ function applySettings(settings: SettingsInput, fields: ChartFields, at: string)
 
 /** The id a client gave a config it sends with a new chart, which its layers may name as `bindingId`. */
 export interface ClientConfigIds {
-  id?: string | number | undefined;
-  bindingId?: string | number | undefined;
-  templateBindingId?: string | number | undefined;
+  id?: string | number | null | undefined;
+  bindingId?: string | number | null | undefined;
+  templateBindingId?: string | number | null | undefined;
 }
 
 /**

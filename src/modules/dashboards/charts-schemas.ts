@@ -67,7 +67,7 @@ const cdcFields = {
  * A client's own id of a config it sends with a new chart: never stored (the server assigns the
  * config's id), but the chart's `visualization` layers may name it as their `bindingId`.
  */
-const ClientConfigId = Type.Union([Str(100), Type.Integer()], { description: "A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId" });
+const ClientConfigId = Type.Union([Str(100), Type.Integer(), Type.Null()], { description: "A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId" });
 
 /** `id` and `chart_id` are server-owned: a body `id` is ignored, `chart_id` comes from the path. */
 export const CreateChartDatasetConfig = Type.Object(

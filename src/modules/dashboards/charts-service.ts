@@ -7,9 +7,9 @@ import { toIso } from '../../store/columns.js';
 import type { Db } from '../../store/index.js';
 import type { ProjectsService } from './projects-service.js';
 import type { SharingRepository } from './sharing-repository.js';
-import type { Chart, ChartDatasetConfig, ChartsRepository, ChartWrite, DatasetRef, ProjectRef } from './charts-repository.js';
+import type { Chart, ChartDatasetConfig, ChartsRepository, DatasetRef, ProjectRef } from './charts-repository.js';
 import { CHART_DISPLAY_DEFAULTS, withDisplayDefaults } from './chart-display.js';
-import { applyVisualization, remapBindings, visualizationOf, type ChartChanges, type ConfigChanges } from './chart-visualization.js';
+import { applyVisualization, remapBindings, visualizationOf } from './chart-visualization.js';
 import type { VisualizationInput } from './chart-visualization-schemas.js';
 import {
   Condition,
@@ -96,7 +96,7 @@ export class ChartsService {
     const id = await this.deps.db.transaction().execute(async (trx) => {
       const chartId = await this.insertChart(projectId, input, trx);
       // Without configs, only a markdown layer can be saved (bound layers are a 400 naming them).
-      if (input.visualization !== undefined) await this.saveVisualization(projectId, chartId, {}, input.visualization, trx);
+      if (input.visualization !== undefined) await this.saveVisualization(projectId, chartId, input.visualization, trx);
       return chartId;
     });
     return this.load(projectId, id);
@@ -118,7 +118,7 @@ export class ChartsService {
       }
       // The layers name the configs by the client's ids of them (Chartbrew's quick-create).
       const spec = input.visualization && remapBindings(input.visualization, configs, created);
-      if (spec !== undefined) await this.saveVisualization(projectId, chartId, {}, spec, trx, `${at}.visualization`);
+      if (spec !== undefined) await this.saveVisualization(projectId, chartId, spec, trx, `${at}.visualization`);
       return chartId;
     });
     return this.load(projectId, id);
@@ -129,7 +129,7 @@ export class ChartsService {
     const fields = chartFields(input);
     await this.deps.db.transaction().execute(async (trx) => {
       if (!(await this.deps.charts.update(projectId, chartId, fields, trx))) throw new NotFoundError('Chart');
-      if (input.visualization !== undefined) await this.saveVisualization(projectId, chartId, fields, input.visualization, trx);
+      if (input.visualization !== undefined) await this.saveVisualization(projectId, chartId, input.visualization, trx);
     });
     return this.load(projectId, chartId);
   }
@@ -230,10 +230,11 @@ export class ChartsService {
 
   /**
    * Writes a spec onto the chart and its configs (chart-visualization.ts) and keeps it, in the
-   * caller's transaction; `fields` are the chart fields the same body sets, which the spec may not
-   * contradict. Null forgets the saved spec: the chart's is derived from its configs again.
+   * caller's transaction, after the chart fields of the same body: where both set a field the spec
+   * wins, as it does in Chartbrew, whose editors send a whole chart with its spec. Null forgets the
+   * saved spec: the chart's is derived from its configs again.
    */
-  private async saveVisualization(projectId: number, chartId: number, fields: ChartWrite, spec: VisualizationInput | null, trx: Db, at = 'body.visualization'): Promise<void> {
+  private async saveVisualization(projectId: number, chartId: number, spec: VisualizationInput | null, trx: Db, at = 'body.visualization'): Promise<void> {
     if (spec === null) {
       await this.deps.charts.saveVisualization(chartId, null, trx);
       return;
@@ -241,15 +242,8 @@ export class ChartsService {
     const chart = await this.deps.charts.find(projectId, chartId, trx);
     if (!chart) throw new NotFoundError('Chart');
     const write = applyVisualization(spec, chart, chart.ChartDatasetConfigs, at);
-    const changes: ChartChanges = {};
-    for (const key of Object.keys(write.chart) as (keyof ChartChanges)[]) {
-      const value = write.chart[key];
-      const own = fields[key];
-      if (own !== undefined && own !== value) throw ValidationError.field(write.chartPaths[key] ?? at, `conflicts with body.${key} (${JSON.stringify(own)})`);
-      setChange(changes, key, value);
-    }
-    await this.deps.charts.update(projectId, chartId, { ...changes, visualization: write.stored }, trx);
-    for (const [cdcId, change] of write.configs) await this.deps.charts.updateConfig(chartId, cdcId, configChange(change), trx);
+    await this.deps.charts.update(projectId, chartId, { ...write.chart, visualization: write.stored }, trx);
+    for (const [cdcId, change] of write.configs) await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(change), trx);
   }
 
   /** After a config was added, changed or deleted: a saved spec is rewritten from the configs (an unsaved one is derived anyway). */
@@ -338,15 +332,6 @@ function unsavedConfig(fields: CdcInput & { dataset_id: number }, at: string): C
     createdAt: at,
     updatedAt: at,
   };
-}
-
-function setChange<K extends keyof ChartChanges>(changes: ChartChanges, key: K, value: ChartChanges[K]): void {
-  changes[key] = value;
-}
-
-/** A config's fields as a spec sets them; conditions keep their declared keys only, like a body's. */
-function configChange(change: ConfigChanges): CdcInput {
-  return cdcFields(change);
 }
 
 function cdcFields(input: CdcInput): CdcInput {

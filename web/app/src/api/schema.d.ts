@@ -1787,10 +1787,11 @@ export interface components {
             /** @enum {unknown} */
             status?: "ready" | "draft" | "orphan";
             layers: ({
-                id: string;
+                /** @description Default: layer-<position> */
+                id?: string;
                 bindingId?: (string | number) | null;
-                /** @description The chart type the layer is drawn as */
-                mark: string;
+                /** @description The chart type the layer is drawn as (default: the chart's) */
+                mark?: string;
                 name?: string | null;
                 rowPath?: string | null;
                 encoding?: {
@@ -1985,11 +1986,11 @@ export interface components {
                 [key: string]: unknown;
             }) | null;
             /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
-            id?: string | number;
+            id?: string | number | null;
             /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
-            bindingId?: string | number;
+            bindingId?: string | number | null;
             /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
-            templateBindingId?: string | number;
+            templateBindingId?: string | number | null;
         };
         UpdateChartDatasetConfig: {
             dataset_id?: number;
