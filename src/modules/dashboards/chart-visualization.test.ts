@@ -104,6 +104,8 @@ describe('deriving a spec from the dataset configs (no spec saved)', () => {
     expect(deriveVisualization(chart(), []).status).toBe('orphan');
     expect(deriveVisualization(chart({ draft: true }), [revenue]).status).toBe('draft');
     expect(deriveVisualization(chart({ type: 'kpi' }), [config()]).status).toBe('draft');
+    // A KPI counting its rows reads no field, so no value role says it (and saving it back keeps the rows counted).
+    expect(deriveVisualization(chart({ type: 'kpi' }), [config({ xAxis: 'country', yAxisOperation: 'count' })]).layers[0]!.encoding).toEqual({});
     expect(deriveVisualization(chart({ type: 'markdown', content: '# Hi' }), []).layers).toEqual([expect.objectContaining({ bindingId: null, mark: 'markdown', content: '# Hi' })]);
     const table = deriveVisualization(chart({ type: 'table' }), [config({ xAxis: 'orders[]', excludedFields: ['secret'] })]);
     expect(table.layers[0]).toMatchObject({ rowPath: 'orders[]', encoding: {}, options: { excludedFields: ['secret'], columnsOrder: [] } });
@@ -291,5 +293,40 @@ describe('a saved spec is answered in step with the configs', () => {
   it('share links show no filters', () => {
     const spec = deriveVisualization(chart(), [{ ...revenue, conditions: [{ field: 'customer', operator: 'is', value: 'ACME' }], sort: 'asc' }]);
     expect(publicVisualization(spec).layers[0]!.transforms).toEqual([{ type: 'sort', role: 'value', direction: 'asc' }]);
+  });
+});
+
+describe('any chart, its derived spec saved back, computes the same chartData', () => {
+  const rows = [
+    { created_at: '2025-01-03T10:00:00Z', country: 'FR', amount: 10, status: 'paid' },
+    { created_at: '2025-01-20T10:00:00Z', country: null, amount: 2.5, status: 'paid' },
+    { created_at: '2025-02-02T10:00:00Z', country: 'DE', amount: 7, status: 'void' },
+    { created_at: '2025-03-09T10:00:00Z', country: 'FR', amount: null, status: 'paid' },
+  ];
+  const date = 'root[].created_at';
+  const shapes: { type: string; chart?: Partial<ChartState>; config: Partial<ConfigState> }[] = [
+    { type: 'line', chart: { timeInterval: 'month', subType: 'AddTimeseries' }, config: { xAxis: date, dateField: date, yAxis: 'root[].amount', yAxisOperation: 'sum', legend: 'Sum' } },
+    { type: 'line', config: { xAxis: date, dateField: date, yAxisOperation: 'count' } },
+    { type: 'bar', config: { xAxis: 'root[].country', yAxisOperation: 'count', sort: 'desc', maxRecords: 1, conditions: [{ field: 'root[].status', operator: 'is', value: 'paid' }] } },
+    { type: 'bar', config: { xAxis: 'root[].country', dateField: date, yAxis: 'root[].amount', yAxisOperation: 'avg', formula: '{val * 2}' } },
+    { type: 'pie', config: { xAxis: 'root[].country', yAxis: 'root[].amount', yAxisOperation: 'max' } },
+    { type: 'kpi', config: { xAxis: 'root[].country', yAxisOperation: 'count', goal: 10 } },
+    { type: 'kpi', chart: { timeInterval: 'month' }, config: { xAxis: date, dateField: date, yAxis: 'root[].amount', yAxisOperation: 'sum' } },
+    { type: 'avg', config: { yAxis: 'root[].amount', yAxisOperation: 'none' } },
+    { type: 'matrix', config: { xAxis: date, yAxisOperation: 'count' } },
+    { type: 'table', config: { excludedFields: ['status'], maxRecords: 3 } },
+  ];
+  it.each(shapes)('$type with $config', async ({ type, chart: chartFields = {}, config: fields }) => {
+    const { computeChartData } = await import('../../engine/index.js');
+    const state = chart({ type, ...chartFields });
+    const cdc = config(fields);
+    const spec = deriveVisualization(state, [cdc]);
+    const write = applyVisualization(JSON.parse(JSON.stringify(spec)) as VisualizationInput, state, [cdc]);
+    const after = { ...cdc, ...write.configs.get(CDC) };
+    const input = (s: ChartState) => ({ ...s, type: s.type ?? 'line', timezone: 'UTC' });
+    const engine = (s: ChartState, c: ConfigState) => ({ ...c, conditions: c.conditions as never });
+    const before = await computeChartData(input(state), [{ config: engine(state, cdc), rows }]);
+    const saved = await computeChartData(input({ ...state, ...write.chart } as ChartState), [{ config: engine(state, after as ConfigState), rows }]);
+    expect(saved).toEqual(before);
   });
 });

@@ -225,16 +225,19 @@ function deriveEncoding(mark: string, chart: ChartState, cdc: ConfigState): Obj 
   const x = text(cdc.xAxis);
   const y = text(cdc.yAxis);
   const operation = cdc.yAxisOperation ?? 'none';
-  let value: Obj | null = null;
-  if (y !== null) value = compact({ field: y, type: 'quantitative', aggregate: operation, formula: cdc.formula, title: cdc.legend });
-  // Without a value field the engine counts the rows of each group: the count of the x field's values.
-  else if (x !== null && (operation === 'count' || operation === 'none')) value = compact({ field: x, type: 'quantitative', aggregate: 'count', formula: cdc.formula, title: cdc.legend });
   const time = (field: string | null) => (field === null ? null : { field, type: 'temporal', timeUnit: mark === 'matrix' ? 'day' : chart.timeInterval });
   let axis: Obj = {};
   if (mark === 'matrix') axis = compact({ time: time(x ?? text(cdc.dateField)) });
   else if (CATEGORY_ONLY.has(mark)) axis = compact({ category: x === null ? null : { field: x, type: 'nominal' } });
   else if (x !== null && sameField(x, cdc.dateField)) axis = { time: time(x) };
   else if (x !== null && !['kpi', 'avg', 'gauge'].includes(mark)) axis = { category: { field: x, type: 'nominal' } };
+  let value: Obj | null = null;
+  if (y !== null) value = compact({ field: y, type: 'quantitative', aggregate: operation, formula: cdc.formula, title: cdc.legend });
+  // Without a value field the engine counts the rows of each group, which are the rows with an x
+  // value: the count of the x field. (Where x is no role, the count is of every row: no field says it.)
+  else if (x !== null && Object.keys(axis).length > 0 && (operation === 'count' || operation === 'none')) {
+    value = compact({ field: x, type: 'quantitative', aggregate: 'count', formula: cdc.formula, title: cdc.legend });
+  }
   return compact({ ...axis, value });
 }
 
