@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors/index.js';
 import { applyVisualization, deriveVisualization, publicVisualization, remapBindings, visualizationOf, type ChartState, type ConfigState } from './chart-visualization.js';
 import type { VisualizationInput } from './chart-visualization-schemas.js';
+import type { ChartCondition, DatasetConfigInput } from '../../engine/index.js';
+
+const isCondition = (value: unknown): value is ChartCondition => typeof value === 'object' && value !== null && 'field' in value && 'operator' in value;
 
 const CDC = '6f1c1f5e-3b7a-4d7e-9a51-0c2f6c1d2e3a';
 const OTHER = '0b8a3c2d-1e4f-4a5b-8c6d-7e8f9a0b1c2d';
@@ -324,9 +327,10 @@ describe('any chart, its derived spec saved back, computes the same chartData', 
     const write = applyVisualization(JSON.parse(JSON.stringify(spec)) as VisualizationInput, state, [cdc]);
     const after = { ...cdc, ...write.configs.get(CDC) };
     const input = (s: ChartState) => ({ ...s, type: s.type ?? 'line', timezone: 'UTC' });
-    const engine = (s: ChartState, c: ConfigState) => ({ ...c, conditions: c.conditions as never });
-    const before = await computeChartData(input(state), [{ config: engine(state, cdc), rows }]);
-    const saved = await computeChartData(input({ ...state, ...write.chart } as ChartState), [{ config: engine(state, after as ConfigState), rows }]);
+    // The engine's config: the CDC's fields (these shapes set no fill colour).
+    const engine = (c: ConfigState): DatasetConfigInput => ({ ...c, fillColor: null, conditions: c.conditions.filter(isCondition) });
+    const before = await computeChartData(input(state), [{ config: engine(cdc), rows }]);
+    const saved = await computeChartData(input({ ...state, ...write.chart } as ChartState), [{ config: engine(after as ConfigState), rows }]);
     expect(saved).toEqual(before);
   });
 });
