@@ -187,6 +187,27 @@ describe('saving a spec: what it writes onto the configs and the chart', () => {
     expect(write.chart.type).toBe('bar');
   });
 
+  it('markdown text, table rows and columns, stacking and settings reach the chart and its config', () => {
+    const markdown = applyVisualization({ layers: [{ id: 'm', bindingId: null, mark: 'markdown', content: '# Notes' }] }, chart({ type: 'markdown' }), []);
+    expect(markdown.chart).toEqual({ type: 'markdown', content: '# Notes' });
+    const table = applyVisualization(
+      { layers: [{ id: 't', bindingId: CDC, mark: 'table', rowPath: 'root.orders[]', options: { excludedFields: ['secret'], columnsOrder: ['id'] }, transforms: [{ type: 'limit', count: 50 }] }] },
+      chart({ type: 'table' }),
+      [config()],
+    );
+    expect(table.configs.get(CDC)).toMatchObject({ xAxis: 'root.orders[]', excludedFields: ['secret'], columnsOrder: ['id'], maxRecords: 50, conditions: [] });
+    const bar = applyVisualization(
+      {
+        layers: [{ id: 'b', bindingId: CDC, mark: 'bar', stack: 'normal', orientation: 'horizontal', goal: 5, style: { color: '#111', pointRadius: 3 } }],
+        settings: { logarithmic: true, legend: { visible: true }, dateWindow: { start: '2025-01-01', end: '2025-01-31', currentEndDate: true }, xLabelTicks: 'half', maxValue: 9 },
+      },
+      chart(),
+      [config()],
+    );
+    expect(bar.chart).toEqual({ type: 'bar', stacked: true, horizontal: true, isLogarithmic: true, displayLegend: true, startDate: '2025-01-01T00:00:00.000Z', endDate: '2025-01-31T00:00:00.000Z', currentEndDate: true, xLabelTicks: 'half', maxValue: 9 });
+    expect(bar.configs.get(CDC)).toEqual({ goal: 5, datasetColor: '#111', fill: false, fillColor: null, multiFill: false, pointRadius: 3 });
+  });
+
   it('keys a layer leaves out leave their fields alone', () => {
     const write = applyVisualization({ layers: [{ id: 'l', bindingId: CDC.toUpperCase(), mark: 'line' }] }, chart(), [revenue]);
     expect(write.configs.get(CDC)).toEqual({});
