@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors/index.js';
-import { applyVisualization, deriveVisualization, publicVisualization, remapBindings, visualizationOf, type ChartState, type ConfigState } from './chart-visualization.js';
+import { deriveVisualization, publicVisualization, visualizationOf, type ChartState, type ConfigState } from './chart-visualization.js';
+import { applyVisualization, remapBindings } from './chart-visualization-write.js';
 import type { VisualizationInput } from './chart-visualization-schemas.js';
 import type { ChartCondition, DatasetConfigInput } from '../../engine/index.js';
 

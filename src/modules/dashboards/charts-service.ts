@@ -9,7 +9,8 @@ import type { ProjectsService } from './projects-service.js';
 import type { SharingRepository } from './sharing-repository.js';
 import type { Chart, ChartDatasetConfig, ChartsRepository, DatasetRef, ProjectRef } from './charts-repository.js';
 import { CHART_DISPLAY_DEFAULTS, withDisplayDefaults } from './chart-display.js';
-import { applyVisualization, remapBindings, visualizationOf } from './chart-visualization.js';
+import { visualizationOf } from './chart-visualization.js';
+import { applyVisualization, remapBindings } from './chart-visualization-write.js';
 import type { VisualizationInput } from './chart-visualization-schemas.js';
 import {
   Condition,
