@@ -230,7 +230,7 @@ export class ChartsService {
   }
 
   /**
-   * Writes a spec onto the chart and its configs (chart-visualization.ts) and keeps it, in the
+   * Writes a spec onto the chart and its configs (chart-visualization-write.ts) and keeps it, in the
    * caller's transaction, after the chart fields of the same body: where both set a field the spec
    * wins, as it does in Chartbrew, whose editors send a whole chart with its spec. Null forgets the
    * saved spec: the chart's is derived from its configs again.

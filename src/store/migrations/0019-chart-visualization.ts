@@ -5,7 +5,7 @@ import type { Dialect } from '../columns.js';
  * `charts.visualization`: Chartbrew's v2 chart spec (layers, encodings, transforms) as a client
  * last saved it. NULL for every existing chart: its spec is derived from its dataset configs when
  * read, as Chartbrew's legacy conversion does. The dataset configs stay what charts are computed
- * from; a saved spec is written onto them (src/modules/dashboards/chart-visualization.ts).
+ * from; a saved spec is written onto them (src/modules/dashboards/chart-visualization-write.ts).
  *
  * `chart_templates`: a chart saved as a reusable template, per team. `project_id` is the dashboard
  * it was saved from (its access decides who sees the template); a deleted dashboard leaves it
