@@ -18,6 +18,7 @@ import { integrationRoutes } from './modules/automation/integrations-routes.js';
 import { savedQueryRoutes } from './modules/data/saved-queries-routes.js';
 import { connectionRoutes } from './modules/data/connections-routes.js';
 import { chartRoutes } from './modules/dashboards/charts-routes.js';
+import { chartTemplateRoutes } from './modules/dashboards/chart-templates-routes.js';
 import { projectRoutes } from './modules/dashboards/projects-routes.js';
 import { sharingRoutes } from './modules/dashboards/sharing-routes.js';
 import { publicShareRoutes } from './modules/dashboards/sharing-public-routes.js';
@@ -254,6 +255,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(projectRoutes, { projects: container.projects });
     await scope.register(chartRoutes, { charts: container.charts });
     await scope.register(dashboardFilterRoutes, { filters: container.dashboardFilters, runs: container.filterRuns });
+    await scope.register(chartTemplateRoutes, { templates: container.chartTemplates });
     await scope.register(sharingRoutes, { sharing: container.sharing });
     await scope.register(connectionRoutes, { connections: container.connections, checks: container.connectionChecks });
     await scope.register(exportRoutes, { exports: container.exports });

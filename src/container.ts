@@ -8,6 +8,8 @@ import { ConnectionsRepository } from './modules/data/connections-repository.js'
 import { ConnectionsService } from './modules/data/connections-service.js';
 import { ChartsRepository } from './modules/dashboards/charts-repository.js';
 import { ChartsService } from './modules/dashboards/charts-service.js';
+import { ChartTemplatesRepository } from './modules/dashboards/chart-templates-repository.js';
+import { ChartTemplatesService } from './modules/dashboards/chart-templates-service.js';
 import { ProjectsRepository } from './modules/dashboards/projects-repository.js';
 import { ProjectsService } from './modules/dashboards/projects-service.js';
 import { DashboardViews } from './modules/dashboards/dashboard-views.js';
@@ -80,6 +82,7 @@ export interface Container {
   readonly dashboardFilters: DashboardFiltersService;
   /** Runs with a runtime filter state (members'; viewers' go through the share viewer). */
   readonly filterRuns: FilterRunsService;
+  readonly chartTemplates: ChartTemplatesService;
   readonly sharing: SharingService;
   readonly shareViewer: ShareViewer;
   readonly connections: ConnectionsService;
@@ -261,6 +264,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     charts,
     dashboardFilters,
     filterRuns,
+    chartTemplates: new ChartTemplatesService({ templates: new ChartTemplatesRepository(store.db), charts, projects, access }),
     sharing: new SharingService({ sharing: sharingRepo, projects, charts, tokens: shareTokens, appUrl: config.appUrl }),
     shareViewer,
     connections,

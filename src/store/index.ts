@@ -37,6 +37,7 @@ import { refreshClaimState } from './migrations/0014-refresh-claim-state.js';
 import { dashboardFilters } from './migrations/0015-dashboard-filters.js';
 import { invitations } from './migrations/0017-invitations.js';
 import { savedQueriesIntegrations } from './migrations/0018-saved-queries-integrations.js';
+import { chartVisualization } from './migrations/0019-chart-visualization.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -248,6 +249,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0015-dashboard-filters': dashboardFilters(dialect),
     '0017-invitations': invitations(dialect),
     '0018-saved-queries-integrations': savedQueriesIntegrations(dialect),
+    '0019-chart-visualization': chartVisualization(dialect),
   };
 }
 

@@ -258,6 +258,8 @@ export interface ChartsTable {
   dashedLastPoint: Bool;
   defaultRowsPerPage: number | null;
   dashboardOrder: number | null;
+  /** Chartbrew's v2 chart spec as last saved; NULL = derived from the dataset configs when read. */
+  visualization: Json;
   createdAt: Created;
   updatedAt: Timestamp;
 }
@@ -336,6 +338,19 @@ export interface RefreshRunsTable {
   durationMs: number;
   errorCode: string | null;
   errorMessage: string | null;
+}
+
+/** A chart saved as a reusable template (its fields, dataset configs and visualization in `model`). */
+export interface ChartTemplatesTable {
+  id: Generated<number>;
+  team_id: number;
+  project_id: number | null;
+  created_by: number | null;
+  name: string;
+  description: string | null;
+  model: Json;
+  createdAt: Created;
+  updatedAt: Timestamp;
 }
 
 export interface RefreshRunChartsTable {
@@ -456,6 +471,7 @@ export interface Database {
   projects: ProjectsTable;
   charts: ChartsTable;
   chart_dataset_configs: ChartDatasetConfigsTable;
+  chart_templates: ChartTemplatesTable;
   share_policies: SharePoliciesTable;
   dashboard_filters: DashboardFiltersTable;
   dashboard_view_versions: DashboardViewVersionsTable;

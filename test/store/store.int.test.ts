@@ -16,6 +16,7 @@ const TABLES = [
   'alerts',
   'api_keys',
   'chart_dataset_configs',
+  'chart_templates',
   'charts',
   'connections',
   'dashboard_filters',

@@ -7,6 +7,7 @@ import { grantFromColumns, type Grant } from '../../platform/authorization.js';
 import type { Static } from 'typebox';
 import type { CdcInput, ChartInput, Chart as ChartSchema, ChartDatasetConfig as ChartDatasetConfigSchema } from './charts-schemas.js';
 import { CHART_DISPLAY_COLUMNS, type ChartDisplay } from './chart-display.js';
+import { visualizationOf, type Spec } from './chart-visualization.js';
 
 // Each display option is a column of the same name (a migration adds it; src/store/types.ts names it):
 // this line stops the build when one is missing there.
@@ -28,6 +29,12 @@ export interface ProjectRef {
 /** A chart with its dataset configs, as stored and answered: its response schema. */
 export type Chart = Omit<Static<typeof ChartSchema>, 'ChartDatasetConfigs'> & { ChartDatasetConfigs: ChartDatasetConfig[] };
 
+/**
+ * The chart fields a write stores: a body's, with the visualization spec as it is kept (validated
+ * and written onto the configs by the service; null = none saved, derived when read).
+ */
+export type ChartWrite = Omit<ChartInput, 'visualization'> & { visualization?: Spec | null };
+
 /** A dataset as far as chart configs need it: tenancy and a default legend. */
 export interface DatasetRef {
   id: number;
@@ -37,7 +44,7 @@ export interface DatasetRef {
   project_ids: number[];
 }
 
-const CHART_JSON = CHART_DISPLAY_COLUMNS.filter((c) => c.kind === 'json').map((c) => c.key);
+const CHART_JSON: readonly string[] = [...CHART_DISPLAY_COLUMNS.filter((c) => c.kind === 'json').map((c) => c.key), 'visualization'];
 
 const CDC_JSON = ['conditions', 'fillColor', 'excludedFields', 'columnsOrder', 'configuration'] as const;
 
@@ -83,7 +90,7 @@ function toDisplay(row: Selectable<ChartsTable>): ChartDisplay {
 }
 
 function toChart(row: Selectable<ChartsTable>, configs: ChartDatasetConfig[]): Chart {
-  return {
+  const chart: Omit<Chart, 'visualization'> = {
     id: row.id,
     project_id: row.project_id,
     name: row.name,
@@ -110,6 +117,9 @@ function toChart(row: Selectable<ChartsTable>, configs: ChartDatasetConfig[]): C
     updatedAt: toIso(row.updatedAt),
     ChartDatasetConfigs: configs,
   };
+  // Every chart answer (dashboards, share links, runs) reads charts here: the spec is answered in
+  // step with the configs it is computed from, whoever changed them (chart-visualization.ts).
+  return { ...chart, visualization: visualizationOf(fromJson<unknown>(row.visualization, null), chart, configs) };
 }
 
 /** Only the keys present in `fields` are written; JSON columns are serialised. */
@@ -228,16 +238,16 @@ export class ChartsRepository {
     return max === null || max === undefined ? 0 : Number(max) + 1;
   }
 
-  async create(projectId: number, fields: ChartInput, db: Db = this.db): Promise<number> {
+  async create(projectId: number, fields: ChartWrite, db: Db = this.db): Promise<number> {
     const at = now();
     const values = { ...jsonColumns(fields, CHART_JSON), project_id: projectId, createdAt: at, updatedAt: at } as Insertable<ChartsTable>;
     const row = await db.insertInto('charts').values(values).returning('id').executeTakeFirstOrThrow();
     return row.id;
   }
 
-  async update(projectId: number, chartId: number, fields: ChartInput): Promise<boolean> {
+  async update(projectId: number, chartId: number, fields: ChartWrite, db: Db = this.db): Promise<boolean> {
     const changes = { ...jsonColumns(fields, CHART_JSON), updatedAt: now() } as Updateable<ChartsTable>;
-    const result = await this.db.updateTable('charts').set(changes).where('project_id', '=', projectId).where('id', '=', chartId).executeTakeFirst();
+    const result = await db.updateTable('charts').set(changes).where('project_id', '=', projectId).where('id', '=', chartId).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -255,6 +265,17 @@ export class ChartsRepository {
       .where('id', '=', chartId)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The spec a chart keeps (null: none saved), written alone: after its configs changed, say. */
+  async saveVisualization(chartId: number, visualization: Spec | null, db: Db = this.db): Promise<void> {
+    await db.updateTable('charts').set({ visualization: toJson(visualization) }).where('id', '=', chartId).execute();
+  }
+
+  /** Whether the chart keeps a saved spec (the configs' writes then refresh it). */
+  async hasSavedVisualization(chartId: number, db: Db = this.db): Promise<boolean> {
+    const row = await db.selectFrom('charts').select('visualization').where('id', '=', chartId).executeTakeFirst();
+    return row !== undefined && row.visualization !== null;
   }
 
   async delete(projectId: number, chartId: number, db: Db = this.db): Promise<boolean> {
@@ -292,9 +313,9 @@ export class ChartsRepository {
     return toConfig(row);
   }
 
-  async updateConfig(chartId: number, cdcId: string, fields: CdcInput): Promise<ChartDatasetConfig | undefined> {
+  async updateConfig(chartId: number, cdcId: string, fields: CdcInput, db: Db = this.db): Promise<ChartDatasetConfig | undefined> {
     const changes = { ...jsonColumns(fields, CDC_JSON), updatedAt: now() } as Updateable<ChartDatasetConfigsTable>;
-    const row = await this.db
+    const row = await db
       .updateTable('chart_dataset_configs')
       .set(changes)
       .where('chart_id', '=', chartId)
@@ -304,8 +325,8 @@ export class ChartsRepository {
     return row && toConfig(row);
   }
 
-  async deleteConfig(chartId: number, cdcId: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('chart_dataset_configs').where('chart_id', '=', chartId).where('id', '=', cdcId).executeTakeFirst();
+  async deleteConfig(chartId: number, cdcId: string, db: Db = this.db): Promise<boolean> {
+    const result = await db.deleteFrom('chart_dataset_configs').where('chart_id', '=', chartId).where('id', '=', cdcId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

@@ -5,6 +5,7 @@ import { WriteBody } from '../../platform/write-bodies.js';
 // The engine owns what a chart can be; the API validates against the same lists.
 import { CHART_TYPES, CONDITION_OPERATORS, OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
 import { ChartDisplay, ChartDisplayInput } from './chart-display.js';
+import { ChartVisualization, Visualization, VISUALIZATION_COMPONENTS } from './chart-visualization-schemas.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Str = (maxLength: number) => Type.String({ maxLength });
@@ -63,6 +64,12 @@ const cdcFields = {
   configuration: Opt(Nullable(CdcConfiguration)),
 };
 
+/**
+ * A client's own id of a config it sends with a new chart: never stored (the server assigns the
+ * config's id), but the chart's `visualization` layers may name it as their `bindingId`.
+ */
+const ClientConfigId = Type.Union([Str(100), Type.Integer(), Type.Null()], { description: "A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId" });
+
 export const ChartDatasetConfig = Type.Object({
   id: Type.String({ format: 'uuid' }),
   chart_id: Type.Integer(),
@@ -93,10 +100,16 @@ export const ChartDatasetConfig = Type.Object({
 }, { $id: 'ChartDatasetConfig' });
 
 /** Client-side keys of Chartbrew's dataset configs (its quick-create strips them too). */
-const CHARTBREW_CDC_KEYS = ['Dataset', 'bindingId', 'templateBindingId'];
+const CHARTBREW_CDC_KEYS = ['Dataset'];
 
 /** `id` and `chart_id` are server-owned (read-only keys of the answer); `chart_id` comes from the path. */
-export const CreateChartDatasetConfig = WriteBody({ dataset_id: Id, ...cdcFields }, { $id: 'CreateChartDatasetConfig', answer: ChartDatasetConfig, ignored: CHARTBREW_CDC_KEYS });
+export const CreateChartDatasetConfig = WriteBody({
+  dataset_id: Id,
+  ...cdcFields,
+  id: Opt(ClientConfigId),
+  bindingId: Opt(ClientConfigId),
+  templateBindingId: Opt(ClientConfigId),
+}, { $id: 'CreateChartDatasetConfig', answer: ChartDatasetConfig, ignored: CHARTBREW_CDC_KEYS });
 export const UpdateChartDatasetConfig = WriteBody({ dataset_id: Opt(Id), ...cdcFields }, { $id: 'UpdateChartDatasetConfig', answer: ChartDatasetConfig, ignored: CHARTBREW_CDC_KEYS });
 export type CdcInput = Static<typeof UpdateChartDatasetConfig>;
 
@@ -121,6 +134,8 @@ const chartFields = {
 };
 
 const ChartName = Type.String({ minLength: 1, maxLength: 200 });
+/** Null forgets a saved spec: the chart's is derived from its dataset configs again. */
+const visualizationField = { visualization: Opt(Nullable(Ref(Visualization))) };
 const ChartType = Type.Enum([...CHART_TYPES]);
 
 /**
@@ -179,6 +194,7 @@ export const Chart = Type.Object({
   draft: Type.Boolean(),
   disabledExport: Nullable(Type.Boolean()),
   dashboardOrder: Nullable(Type.Integer()),
+  visualization: Ref(ChartVisualization),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   ChartDatasetConfigs: Type.Array(Ref(ChartDatasetConfig)),
@@ -186,7 +202,7 @@ export const Chart = Type.Object({
 
 /** Keys of Chartbrew's chart answer that Plotline does not keep or computes elsewhere. */
 const CHARTBREW_CHART_KEYS = [
-  'chartSize', 'snapshotToken', 'visualization', 'Chartshares', 'Alerts', 'SharePolicies', 'Project', 'isTimeseries',
+  'chartSize', 'snapshotToken', 'Chartshares', 'Alerts', 'SharePolicies', 'Project', 'isTimeseries',
   'dateFormat', 'cacheStatus', 'variantHash', 'stale', 'showBranding',
 ];
 
@@ -194,12 +210,13 @@ const CHARTBREW_CHART_KEYS = [
  * `id`, `project_id` (from the path), `chartData`, `chartDataUpdated`, `lastAutoUpdate` and
  * `ChartDatasetConfigs` are server-owned: read-only keys of the answer, ignored in a body.
  */
-export const CreateChart = WriteBody({ name: ChartName, type: ChartType, ...chartFields }, { $id: 'CreateChart', answer: Chart, ignored: CHARTBREW_CHART_KEYS });
-export const UpdateChart = WriteBody({ name: Opt(ChartName), type: Opt(ChartType), ...chartFields }, { $id: 'UpdateChart', answer: Chart, ignored: CHARTBREW_CHART_KEYS });
+export const CreateChart = WriteBody({ name: ChartName, type: ChartType, ...chartFields, ...visualizationField }, { $id: 'CreateChart', answer: Chart, ignored: CHARTBREW_CHART_KEYS });
+export const UpdateChart = WriteBody({ name: Opt(ChartName), type: Opt(ChartType), ...chartFields, ...visualizationField }, { $id: 'UpdateChart', answer: Chart, ignored: CHARTBREW_CHART_KEYS });
 export const QuickCreateChart = WriteBody({
   name: ChartName,
   type: ChartType,
   ...chartFields,
+  ...visualizationField,
   chartDatasetConfigs: Opt(Type.Array(Ref(CreateChartDatasetConfig), { maxItems: 50 })),
 }, { $id: 'QuickCreateChart', answer: Chart, ignored: CHARTBREW_CHART_KEYS });
 
@@ -216,4 +233,4 @@ export const ChartParams = Type.Object({ project_id: Id, id: Id });
 export const CdcParams = Type.Object({ project_id: Id, id: Id, cdc_id: Type.String({ format: 'uuid' }) });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const CHART_COMPONENTS = [CreateChartDatasetConfig, UpdateChartDatasetConfig, ChartDatasetConfig, CreateChart, UpdateChart, QuickCreateChart, PreviewChart, ChartPreview, Chart, ChartRunAnswer];
+export const CHART_COMPONENTS = [...VISUALIZATION_COMPONENTS, CreateChartDatasetConfig, UpdateChartDatasetConfig, ChartDatasetConfig, CreateChart, UpdateChart, QuickCreateChart, PreviewChart, ChartPreview, Chart, ChartRunAnswer];

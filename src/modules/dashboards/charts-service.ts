@@ -9,6 +9,9 @@ import type { ProjectsService } from './projects-service.js';
 import type { SharingRepository } from './sharing-repository.js';
 import type { Chart, ChartDatasetConfig, ChartsRepository, DatasetRef, ProjectRef } from './charts-repository.js';
 import { CHART_DISPLAY_DEFAULTS, withDisplayDefaults } from './chart-display.js';
+import { visualizationOf } from './chart-visualization.js';
+import { applyVisualization, remapBindings } from './chart-visualization-write.js';
+import type { VisualizationInput } from './chart-visualization-schemas.js';
 import {
   Condition,
   UpdateChart,
@@ -22,13 +25,14 @@ import {
 } from './charts-schemas.js';
 
 // Writable keys come from the body schemas, so a field is either declared there or never stored.
-const CHART_KEYS = Object.keys(UpdateChart.properties) as (keyof ChartInput)[];
+// The visualization spec is not stored as sent: it is checked and written onto the configs first.
+const CHART_KEYS = (Object.keys(UpdateChart.properties) as (keyof ChartInput)[]).filter((key) => key !== 'visualization');
 const CDC_KEYS = Object.keys(UpdateChartDatasetConfig.properties) as (keyof CdcInput)[];
 const CONDITION_KEYS = Object.keys(Condition.properties);
 const DATE_KEYS = new Set<string>(['startDate', 'endDate']);
 
 /** What a chart holds for a column its body leaves out: the migration's defaults, and the display options' own. */
-const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | 'updatedAt' | 'ChartDatasetConfigs'> = {
+const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | 'updatedAt' | 'ChartDatasetConfigs' | 'visualization'> = {
   name: null,
   subType: null,
   public: false,
@@ -90,20 +94,32 @@ export class ChartsService {
 
   async create(actor: Actor, projectId: number, input: CreateChartInput): Promise<Chart> {
     await this.deps.projects.authorize(actor, projectId, 'chart:write');
-    const id = await this.deps.db.transaction().execute(async (trx) => this.insertChart(projectId, input, trx));
+    const id = await this.deps.db.transaction().execute(async (trx) => {
+      const chartId = await this.insertChart(projectId, input, trx);
+      // Without configs, only a markdown layer can be saved (bound layers are a 400 naming them).
+      if (input.visualization !== undefined) await this.saveVisualization(projectId, chartId, input.visualization, trx);
+      return chartId;
+    });
     return this.load(projectId, id);
   }
 
-  /** A chart and its dataset configs in one transaction: a bad config leaves nothing behind. */
-  async quickCreate(actor: Actor, projectId: number, input: QuickCreateChartInput): Promise<Chart> {
+  /**
+   * A chart and its dataset configs in one transaction: a bad config leaves nothing behind. `at`
+   * names where the body came from in errors (a chart template's, say).
+   */
+  async quickCreate(actor: Actor, projectId: number, input: QuickCreateChartInput, at = 'body'): Promise<Chart> {
     const { project, membership } = await this.deps.projects.authorize(actor, projectId, 'chart:write');
     const configs = input.chartDatasetConfigs ?? [];
     const id = await this.deps.db.transaction().execute(async (trx) => {
       const chartId = await this.insertChart(projectId, input, trx);
+      const created: string[] = [];
       for (const [index, config] of configs.entries()) {
-        const dataset = await this.dataset(project, membership, config.dataset_id, `body.chartDatasetConfigs.${index}.dataset_id`, trx);
-        await this.deps.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx);
+        const dataset = await this.dataset(project, membership, config.dataset_id, `${at}.chartDatasetConfigs.${index}.dataset_id`, trx);
+        created.push((await this.deps.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx)).id);
       }
+      // The layers name the configs by the client's ids of them (Chartbrew's quick-create).
+      const spec = input.visualization && remapBindings(input.visualization, configs, created);
+      if (spec !== undefined) await this.saveVisualization(projectId, chartId, spec, trx, `${at}.visualization`);
       return chartId;
     });
     return this.load(projectId, id);
@@ -112,7 +128,10 @@ export class ChartsService {
   async update(actor: Actor, projectId: number, chartId: number, input: ChartInput): Promise<Chart> {
     await this.authorize(actor, projectId, chartId, 'chart:write');
     const fields = chartFields(input);
-    if (!(await this.deps.charts.update(projectId, chartId, fields))) throw new NotFoundError('Chart');
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await this.deps.charts.update(projectId, chartId, fields, trx))) throw new NotFoundError('Chart');
+      if (input.visualization !== undefined) await this.saveVisualization(projectId, chartId, input.visualization, trx);
+    });
     return this.load(projectId, chartId);
   }
 
@@ -128,7 +147,11 @@ export class ChartsService {
     const { project, membership } = await this.authorize(actor, projectId, chartId, 'chart:write');
     const dataset = await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.deps.db);
     const order = input.order ?? (await this.deps.charts.nextConfigOrder(chartId));
-    return this.deps.charts.createConfig(chartId, this.newConfigFields(input, dataset, order));
+    return this.deps.db.transaction().execute(async (trx) => {
+      const created = await this.deps.charts.createConfig(chartId, this.newConfigFields(input, dataset, order), trx);
+      await this.refreshSavedVisualization(projectId, chartId, trx);
+      return created;
+    });
   }
 
   async updateConfig(actor: Actor, projectId: number, chartId: number, rawCdcId: string, input: CdcInput): Promise<ChartDatasetConfig> {
@@ -136,15 +159,21 @@ export class ChartsService {
     const cdcId = rawCdcId.toLowerCase();
     if (!(await this.deps.charts.findConfig(chartId, cdcId))) throw new NotFoundError('Chart dataset config');
     if (input.dataset_id !== undefined) await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.deps.db);
-    const updated = await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(input));
-    if (!updated) throw new NotFoundError('Chart dataset config');
-    return updated;
+    return this.deps.db.transaction().execute(async (trx) => {
+      const updated = await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(input), trx);
+      if (!updated) throw new NotFoundError('Chart dataset config');
+      await this.refreshSavedVisualization(projectId, chartId, trx);
+      return updated;
+    });
   }
 
   async deleteConfig(actor: Actor, projectId: number, chartId: number, cdcId: string): Promise<void> {
     await this.authorize(actor, projectId, chartId, 'chart:write');
-    // Ids are stored as lower-case UUIDs; the path may carry either case.
-    if (!(await this.deps.charts.deleteConfig(chartId, cdcId.toLowerCase()))) throw new NotFoundError('Chart dataset config');
+    await this.deps.db.transaction().execute(async (trx) => {
+      // Ids are stored as lower-case UUIDs; the path may carry either case.
+      if (!(await this.deps.charts.deleteConfig(chartId, cdcId.toLowerCase(), trx))) throw new NotFoundError('Chart dataset config');
+      await this.refreshSavedVisualization(projectId, chartId, trx);
+    });
   }
 
   /**
@@ -169,7 +198,8 @@ export class ChartsService {
     }
     // Stored configs come back by `order`; equal orders keep the body's order here.
     configs.sort((a, b) => (a.order ?? Number.POSITIVE_INFINITY) - (b.order ?? Number.POSITIVE_INFINITY));
-    const chart: Chart = { ...CHART_DEFAULTS, ...fields, id: 0, project_id: projectId, type: fields.type ?? input.type, createdAt: at, updatedAt: at, ChartDatasetConfigs: configs };
+    const unsaved = { ...CHART_DEFAULTS, ...fields, id: 0, project_id: projectId, type: fields.type ?? input.type, createdAt: at, updatedAt: at, ChartDatasetConfigs: configs };
+    const chart: Chart = { ...unsaved, visualization: visualizationOf(null, unsaved, configs) };
     return { project, membership, chart };
   }
 
@@ -197,6 +227,31 @@ export class ChartsService {
     const chart = await this.deps.charts.find(projectId, chartId);
     if (!chart) throw new NotFoundError('Chart');
     return chart;
+  }
+
+  /**
+   * Writes a spec onto the chart and its configs (chart-visualization-write.ts) and keeps it, in the
+   * caller's transaction, after the chart fields of the same body: where both set a field the spec
+   * wins, as it does in Chartbrew, whose editors send a whole chart with its spec. Null forgets the
+   * saved spec: the chart's is derived from its configs again.
+   */
+  private async saveVisualization(projectId: number, chartId: number, spec: VisualizationInput | null, trx: Db, at = 'body.visualization'): Promise<void> {
+    if (spec === null) {
+      await this.deps.charts.saveVisualization(chartId, null, trx);
+      return;
+    }
+    const chart = await this.deps.charts.find(projectId, chartId, trx);
+    if (!chart) throw new NotFoundError('Chart');
+    const write = applyVisualization(spec, chart, chart.ChartDatasetConfigs, at);
+    await this.deps.charts.update(projectId, chartId, { ...write.chart, visualization: write.stored }, trx);
+    for (const [cdcId, change] of write.configs) await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(change), trx);
+  }
+
+  /** After a config was added, changed or deleted: a saved spec is rewritten from the configs (an unsaved one is derived anyway). */
+  private async refreshSavedVisualization(projectId: number, chartId: number, trx: Db): Promise<void> {
+    if (!(await this.deps.charts.hasSavedVisualization(chartId, trx))) return;
+    const chart = await this.deps.charts.find(projectId, chartId, trx);
+    if (chart) await this.deps.charts.saveVisualization(chartId, chart.visualization, trx);
   }
 
   private async insertChart(projectId: number, input: CreateChartInput, trx: Db): Promise<number> {
@@ -232,8 +287,8 @@ export class ChartsService {
   }
 }
 
-/** The writable keys of a body, validated and normalised (dates as ISO UTC, names trimmed). */
-function chartFields(input: ChartInput): ChartInput {
+/** The writable keys of a body, validated and normalised (dates as ISO UTC, names trimmed); the spec goes its own way. */
+function chartFields(input: ChartInput): Omit<ChartInput, 'visualization'> {
   const fields: Record<string, unknown> = {};
   for (const key of CHART_KEYS) {
     const value = input[key];
@@ -245,7 +300,7 @@ function chartFields(input: ChartInput): ChartInput {
     if (name === '') throw ValidationError.field('body.name', 'must not be empty');
     fields['name'] = name;
   }
-  return fields as ChartInput;
+  return fields as Omit<ChartInput, 'visualization'>;
 }
 
 /** A config as the store would return it after `createConfig`, without storing it. */

@@ -5,6 +5,7 @@ import type { RuntimeFilter } from '../data/index.js';
 import type { Chart, ProjectRef } from './charts-repository.js';
 import type { ChartRunResult, ChartRunService } from './chart-runs-service.js';
 import { displayOf } from './chart-display.js';
+import { publicVisualization } from './chart-visualization.js';
 import type { ChartsService } from './charts-service.js';
 import { variablesWithoutValue } from './dashboard-filter-runs.js';
 import type { DashboardFilter } from './dashboard-filters-repository.js';
@@ -330,6 +331,7 @@ function publicChart(chart: Chart, chartData: unknown, chartDataUpdated: string 
     chartData: chartData ?? null,
     chartDataUpdated,
     ...displayOf(chart),
+    visualization: publicVisualization(chart.visualization),
     ChartDatasetConfigs: chart.ChartDatasetConfigs.map((config) => ({
       id: config.id,
       legend: config.legend,

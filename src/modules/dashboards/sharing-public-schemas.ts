@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Ref, Timestamp } from '../../platform/http-schemas.js';
 import { ChartDisplay } from './chart-display.js';
 import { ChartRunFailure, FILTER_RUN_PROPERTIES, PublicDashboardFilter } from './dashboard-filters-schemas.js';
+import { ChartVisualization } from './chart-visualization-schemas.js';
 
 /**
  * What anonymous viewers of a share link receive, and nothing more: display fields only. No
@@ -39,6 +40,8 @@ const publicChartProperties = {
   chartData: Type.Unknown({ description: 'Computed chart payload (see docs/chart-data.md); null when it could not be computed' }),
   chartDataUpdated: Nullable(Timestamp),
   ...ChartDisplay.properties,
+  /** Chartbrew's chart spec, without its filters (a config's conditions stay private). */
+  visualization: Ref(ChartVisualization),
   ChartDatasetConfigs: Type.Array(Ref(PublicChartDatasetConfig)),
   /** Set when this chart could not be computed for the link; the other charts still show. */
   error: Type.Optional(ChartError),

@@ -1056,6 +1056,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/team/{team_id}/chart-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's chart templates the caller may see (saved from dashboards they may read), newest first */
+        get: operations["listChartTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/chart-templates/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A chart template */
+        get: operations["getChartTemplate"];
+        put?: never;
+        post?: never;
+        /** Delete a chart template (who may write charts on the dashboard it was saved from) */
+        delete: operations["deleteChartTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Save a chart of the dashboard as a template of its team: its fields, dataset configs and visualization */
+        post: operations["saveChartTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/template/{template}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a chart on the dashboard from a chart template (`custom` with body.template_id, or the template id in the path); answers the charts made */
+        post: operations["createChartFromTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{id}/share/policy": {
         parameters: {
             query?: never;
@@ -2608,6 +2677,172 @@ export interface components {
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly user_id?: unknown;
         };
+        /** @description Chartbrew's v2 chart spec: one layer per dataset config (`bindingId`), its roles (`time` or `category`, `value`), transforms (`filter`, `sort`, `limit`, `window`) and settings. Written onto the dataset configs and the chart; what cannot be computed is a 400 naming its path */
+        Visualization: {
+            /** @enum {number} */
+            version?: 2;
+            /** @enum {unknown} */
+            status?: "ready" | "draft" | "orphan";
+            layers: ({
+                /** @description Default: layer-<position> */
+                id?: string;
+                bindingId?: (string | number) | null;
+                /** @description The chart type the layer is drawn as (default: the chart's) */
+                mark?: string;
+                name?: string | null;
+                rowPath?: string | null;
+                encoding?: {
+                    [key: string]: ({
+                        /** @description A field path of the dataset rows (`root[].created_at`) */
+                        field: string;
+                        /** @enum {unknown} */
+                        type?: "nominal" | "ordinal" | "quantitative" | "temporal" | "boolean" | "record";
+                        /**
+                         * @description How the value role aggregates each group (the dataset config's `yAxisOperation`)
+                         * @enum {unknown}
+                         */
+                        aggregate?: "none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max";
+                        /**
+                         * @description Bucket of the time role (the chart's `timeInterval`)
+                         * @enum {unknown}
+                         */
+                        timeUnit?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+                        title?: string | null;
+                        /** @enum {unknown} */
+                        nullPolicy?: "exclude" | "preserve" | "label";
+                        nullLabel?: string | null;
+                        formula?: string | null;
+                        format?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | ({
+                        /** @description A field path of the dataset rows (`root[].created_at`) */
+                        field: string;
+                        /** @enum {unknown} */
+                        type?: "nominal" | "ordinal" | "quantitative" | "temporal" | "boolean" | "record";
+                        /**
+                         * @description How the value role aggregates each group (the dataset config's `yAxisOperation`)
+                         * @enum {unknown}
+                         */
+                        aggregate?: "none" | "count" | "count_unique" | "sum" | "avg" | "min" | "max";
+                        /**
+                         * @description Bucket of the time role (the chart's `timeInterval`)
+                         * @enum {unknown}
+                         */
+                        timeUnit?: "second" | "minute" | "hour" | "day" | "week" | "month" | "year";
+                        title?: string | null;
+                        /** @enum {unknown} */
+                        nullPolicy?: "exclude" | "preserve" | "label";
+                        nullLabel?: string | null;
+                        formula?: string | null;
+                        format?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[] | null | string;
+                };
+                transforms?: ({
+                    /** @enum {unknown} */
+                    type: "filter" | "sort" | "limit" | "window";
+                    field?: string;
+                    operator?: string;
+                    value?: (string | number | boolean | null) | (string | number | boolean | null)[];
+                    role?: string;
+                    /** @enum {unknown} */
+                    direction?: "asc" | "desc";
+                    count?: number;
+                    /** @enum {unknown} */
+                    operation?: "cumulativeSum";
+                } & {
+                    [key: string]: unknown;
+                })[];
+                style?: {
+                    color?: string | null;
+                    fill?: boolean | null;
+                    fillColor?: (string | string[]) | null;
+                    label?: string | null;
+                    multiFill?: boolean | null;
+                    pointRadius?: number | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                options?: {
+                    columnsOrder?: string[] | null;
+                    excludedFields?: string[] | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @enum {unknown} */
+                stack?: "none" | "normal" | "percent";
+                /** @enum {unknown} */
+                orientation?: "vertical" | "horizontal";
+                goal?: number | null;
+                content?: string | null;
+            } & {
+                [key: string]: unknown;
+            })[];
+            settings?: {
+                timeInterval?: ("second" | "minute" | "hour" | "day" | "week" | "month" | "year") | null;
+                includeZeros?: boolean | null;
+                dataLabels?: boolean | null;
+                dashedLastPoint?: boolean | null;
+                logarithmic?: boolean | null;
+                maxValue?: number | null;
+                minValue?: number | null;
+                xLabelTicks?: ("default" | "half" | "third" | "fourth" | "showAll") | null;
+                legend?: ({
+                    visible?: boolean | null;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+                missingValues?: ({
+                    policy?: ("zero" | "preserve") | null;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+                dateWindow?: ({
+                    start?: (string) | null;
+                    end?: (string) | null;
+                    currentEndDate?: boolean | null;
+                    fixedStartDate?: boolean | null;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            } & {
+                [key: string]: unknown;
+            };
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description Chartbrew's v2 chart spec of the chart, in step with its dataset configs (docs/chartbrew-web-app.md) */
+        ChartVisualization: {
+            /** @enum {number} */
+            version: 2;
+            /** @enum {unknown} */
+            status: "ready" | "draft" | "orphan";
+            layers: ({
+                id: string;
+                bindingId: string | null;
+                mark: string;
+                encoding: {
+                    [key: string]: unknown;
+                };
+                transforms: {
+                    [key: string]: unknown;
+                }[];
+                style: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            settings: {
+                [key: string]: unknown;
+            };
+            metadata: {
+                [key: string]: unknown;
+            };
+        };
         CreateChartDatasetConfig: {
             dataset_id: number;
             xAxis?: string | null;
@@ -2647,18 +2882,18 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
+            id?: string | number | null;
+            /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
+            bindingId?: string | number | null;
+            /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
+            templateBindingId?: string | number | null;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Dataset?: unknown;
-            /** @description Read-only: part of the answer; accepted in a body and ignored */
-            readonly bindingId?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly chart_id?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly createdAt?: unknown;
-            /** @description Read-only: part of the answer; accepted in a body and ignored */
-            readonly id?: unknown;
-            /** @description Read-only: part of the answer; accepted in a body and ignored */
-            readonly templateBindingId?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly updatedAt?: unknown;
         };
@@ -2704,15 +2939,11 @@ export interface components {
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Dataset?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
-            readonly bindingId?: unknown;
-            /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly chart_id?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly createdAt?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly id?: unknown;
-            /** @description Read-only: part of the answer; accepted in a body and ignored */
-            readonly templateBindingId?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly updatedAt?: unknown;
         };
@@ -2809,6 +3040,7 @@ export interface components {
             mode?: "chart" | "kpichart";
             /** @description Shown on the dashboard's report (its share page) */
             onReport?: boolean;
+            visualization?: components["schemas"]["Visualization"] | null;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Alerts?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -2849,8 +3081,6 @@ export interface components {
             readonly updatedAt?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly variantHash?: unknown;
-            /** @description Read-only: part of the answer; accepted in a body and ignored */
-            readonly visualization?: unknown;
         };
         UpdateChart: {
             name?: string;
@@ -2912,6 +3142,7 @@ export interface components {
             mode?: "chart" | "kpichart";
             /** @description Shown on the dashboard's report (its share page) */
             onReport?: boolean;
+            visualization?: components["schemas"]["Visualization"] | null;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Alerts?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -2952,8 +3183,6 @@ export interface components {
             readonly updatedAt?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly variantHash?: unknown;
-            /** @description Read-only: part of the answer; accepted in a body and ignored */
-            readonly visualization?: unknown;
         };
         QuickCreateChart: {
             name: string;
@@ -3015,6 +3244,7 @@ export interface components {
             mode?: "chart" | "kpichart";
             /** @description Shown on the dashboard's report (its share page) */
             onReport?: boolean;
+            visualization?: components["schemas"]["Visualization"] | null;
             chartDatasetConfigs?: components["schemas"]["CreateChartDatasetConfig"][];
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Alerts?: unknown;
@@ -3056,8 +3286,6 @@ export interface components {
             readonly updatedAt?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly variantHash?: unknown;
-            /** @description Read-only: part of the answer; accepted in a body and ignored */
-            readonly visualization?: unknown;
         };
         PreviewChart: {
             name?: string;
@@ -3205,6 +3433,7 @@ export interface components {
             draft: boolean;
             disabledExport: boolean | null;
             dashboardOrder: number | null;
+            visualization: components["schemas"]["ChartVisualization"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3270,6 +3499,7 @@ export interface components {
             draft: boolean;
             disabledExport: boolean | null;
             dashboardOrder: number | null;
+            visualization: components["schemas"]["ChartVisualization"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3550,6 +3780,7 @@ export interface components {
             draft: boolean;
             disabledExport: boolean | null;
             dashboardOrder: number | null;
+            visualization: components["schemas"]["ChartVisualization"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3574,6 +3805,42 @@ export interface components {
         FilteredCharts: {
             charts: (components["schemas"]["FilteredChart"] | components["schemas"]["ChartRunFailure"])[];
         };
+        ChartTemplate: {
+            id: number;
+            team_id: number;
+            project_id: number | null;
+            name: string;
+            description: string | null;
+            /**
+             * @description Chartbrew's template source: every template of a team is one of its own charts
+             * @enum {string}
+             */
+            source: "custom";
+            /** @description The template id as text (Chartbrew names templates by source and slug) */
+            slug: string;
+            /** @description The fields of the chart it makes (name, type, interval, display options…) */
+            chart: {
+                [key: string]: unknown;
+            };
+            /** @description Its dataset configs, each with dataset_id and the client id its layer names */
+            chartDatasetConfigs: {
+                [key: string]: unknown;
+            }[];
+            visualization: components["schemas"]["ChartVisualization"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SaveChartTemplate: {
+            chart_id: number;
+            /** @description Default: the chart's name */
+            name?: string;
+            description?: string | null;
+        };
+        UseChartTemplate: {
+            template_id?: number;
+        } | null;
         CreateProject: {
             name: string;
             team_id: number;
@@ -3897,6 +4164,7 @@ export interface components {
             mode: string;
             /** @description Shown on the dashboard's report (its share page) */
             onReport: boolean;
+            visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
             error?: {
                 code: string;
@@ -3947,6 +4215,7 @@ export interface components {
             mode: string;
             /** @description Shown on the dashboard's report (its share page) */
             onReport: boolean;
+            visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
             error?: {
                 code: string;
@@ -4029,6 +4298,7 @@ export interface components {
             mode: string;
             /** @description Shown on the dashboard's report (its share page) */
             onReport: boolean;
+            visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
             error?: {
                 code: string;
@@ -7786,6 +8056,183 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FilteredCharts"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listChartTemplates: {
+        parameters: {
+            query?: {
+                /** @description Chartbrew's source filter: `custom` lists the team's templates; other sources have none */
+                source?: string;
+            };
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartTemplate"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getChartTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                template_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartTemplate"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteChartTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                template_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    saveChartTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chart_id": 12,
+                 *       "name": "Revenue per month",
+                 *       "description": "Paid orders, summed by month"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SaveChartTemplate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChartTemplate"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createChartFromTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                /** @description `custom` (the id in body.template_id) or the template id */
+                template: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "template_id": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["UseChartTemplate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Chart"][];
                 };
             };
             400: components["responses"]["Error"];

@@ -301,6 +301,8 @@ function previewChart(id: number, { body, chartData }: PreviewAnswer): PublicCha
     dashedLastPoint: false,
     mode: 'chart',
     onReport: true,
+    // The card draws from chartData; the spec is for Chartbrew's web app.
+    visualization: { version: 2, status: 'draft', layers: [], settings: {}, metadata: {} },
     ChartDatasetConfigs: body.chartDatasetConfigs.map((c, index) => ({
       id: String(index),
       legend: c.legend ?? null,
