@@ -38,6 +38,13 @@ export function WriteBody<W extends TProperties>(writable: W, options: WriteBody
   // A copy: Type.Object keeps the object it is given as `properties`, and the read-only keys are added to it below.
   const schema = Type.Object({ ...writable }, { ...schemaOptions, additionalProperties: false, [IGNORED_KEYS_KEYWORD]: readOnly });
   // Declared as properties too: the OpenAPI document lists them, marked readOnly.
-  for (const key of readOnly) Reflect.set(schema.properties, key, Type.Unknown({ readOnly: true, description: READ_ONLY_NOTE }));
+  for (const key of readOnly) Reflect.set(schema.properties, key, Type.Optional(Type.Unknown({ readOnly: true, description: READ_ONLY_NOTE })));
   return schema;
+}
+
+/** The writable keys of a WriteBody (its answer's read-only keys left out): what a stored copy of a body may hold. */
+export function writableKeys(body: TObject): string[] {
+  return Object.entries(body.properties)
+    .filter(([, schema]) => (schema as { readOnly?: unknown }).readOnly !== true)
+    .map(([key]) => key);
 }

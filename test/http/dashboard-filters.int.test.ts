@@ -149,7 +149,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('dashboard filters (%s)', (stor
     ['a dataset of another team', () => ({ configuration: { type: 'field', field: 'c', operator: 'is', valuesFrom: { datasetId: foreignDataset, field: 'c' } } }), 'body.configuration.valuesFrom.datasetId'],
     ['a dataset that does not exist', () => ({ configuration: { type: 'variable', variable: 'c', dataType: 'string', valuesFrom: { datasetId: 999_999, field: 'c' } } }), 'body.configuration.valuesFrom.datasetId'],
     ['valuesFrom without its field', () => ({ configuration: { type: 'field', field: 'c', operator: 'is', valuesFrom: { datasetId: ownDataset } } }), 'body.configuration.valuesFrom.field'],
-    ['a key no kind has', () => ({ configuration: { type: 'date', preset: 'today', colour: 'red' } }), 'body.configuration'],
+    ['a key no kind has', () => ({ configuration: { type: 'date', preset: 'today', colour: 'red' } }), 'body.configuration.colour'],
     ['onReport that is not a boolean', () => ({ configuration: { type: 'date', preset: 'today' }, onReport: 'yes' }), 'body.onReport'],
     ['an id that is not a UUID', () => ({ id: 'filter-1', configuration: { type: 'date', preset: 'today' } }), 'body.id'],
   ])('%s is a 400 naming %s', async (_name, body, path) => {

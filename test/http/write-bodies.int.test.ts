@@ -19,6 +19,7 @@ interface World {
   alertId: number;
   savedQueryId: number;
   integrationId: number;
+  filterId: string;
 }
 
 /** One PUT route: where its resource is read, and where it is written. */
@@ -88,6 +89,15 @@ const PUT_CASES: Record<string, PutCase> = {
     read: (w) => ({ url: `/team/${w.teamId}/savedQuery`, pick: byKey('id', w.savedQueryId) }),
     write: (w) => `/team/${w.teamId}/savedQuery/${w.savedQueryId}`,
   },
+  '/project/{id}/dashboard-filter/{fid}': {
+    read: (w) => ({ url: `/project/${w.projectId}/dashboard-filter/${w.filterId}` }),
+    write: (w) => `/project/${w.projectId}/dashboard-filter/${w.filterId}`,
+  },
+  '/project/{id}/dashboard-filters/order': {
+    // The order's body is not an answer: it is read as the filters' ids, in order.
+    read: (w) => ({ url: `/project/${w.projectId}/dashboard-filters`, pick: (answer) => ({ filterIds: (answer as Json[]).map((f) => f['id']) }) }),
+    write: (w) => `/project/${w.projectId}/dashboard-filters/order`,
+  },
   '/team/{team_id}/integration/{id}': {
     read: (w) => ({ url: `/team/${w.teamId}/integration/${w.integrationId}` }),
     write: (w) => `/team/${w.teamId}/integration/${w.integrationId}`,
@@ -152,6 +162,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('write bodies: answers sent bac
     w.integrationId = (
       await ok('POST', `/team/${w.teamId}/integration`, { team_id: w.teamId, name: 'Hook', type: 'webhook', config: { url: 'http://127.0.0.1:9/hook?token=abc', slackMode: false } })
     ).id as number;
+    w.filterId = (await ok('POST', `/project/${w.projectId}/dashboard-filter`, { configuration: { type: 'date', preset: 'last_7_days' }, onReport: true })).id as string;
     w.alertId = (
       await ok('POST', `/project/${w.projectId}/chart/${w.chartId}/alert`, { type: 'anomaly', alertIntegrations: [{ integration_id: w.integrationId, enabled: true }] })
     ).id as number;
@@ -200,7 +211,9 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('write bodies: answers sent bac
     expect(copy['id']).not.toBe(w.requestId);
     expect(copy).toMatchObject({ query: request['query'], dataset_id: w.datasetId, VariableBindings: [] });
 
-    const chart = await ok('GET', `/project/${w.projectId}/chart/${w.chartId}`);
+    // Its visualization binds the configs of the chart it was read from, which a chart created
+    // without configs does not have (a 400 naming the layer: test/http/chart-visualization.int.test.ts).
+    const { visualization: _bound, ...chart } = await ok('GET', `/project/${w.projectId}/chart/${w.chartId}`);
     const chartCopy = await ok('POST', `/project/${w.projectId}/chart`, chart);
     expect(chartCopy).toMatchObject({ name: 'Revenue', ChartDatasetConfigs: [] });
 

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { AccessService } from '../../platform/access.js';
+import { writableKeys } from '../../platform/write-bodies.js';
 import type { Actor } from '../../platform/actor.js';
 import { isTeamWide, ownsProject, projectScope, type Membership } from '../../platform/authorization.js';
 import type { Chart } from './charts-repository.js';
@@ -15,8 +16,9 @@ import type { ProjectsService } from './projects-service.js';
 /** The chart a template makes: a create body without its spec (kept apart) and without what belongs to one dashboard. */
 const TemplateChart = Type.Omit(CreateChart, ['visualization', 'dashboardOrder', 'layout', 'public', 'shareable']);
 const TemplateConfig = Type.Omit(CreateChartDatasetConfig, ['id', 'templateBindingId']);
-const CHART_KEYS = Object.keys(TemplateChart.properties);
-const CONFIG_KEYS = [...Object.keys(UpdateChartDatasetConfig.properties), 'bindingId'];
+// Only the writable fields are kept: the read-only keys a body accepts (ids, timestamps) are no part of a template.
+const CHART_KEYS = writableKeys(TemplateChart);
+const CONFIG_KEYS = [...writableKeys(UpdateChartDatasetConfig), 'bindingId'];
 
 /** Chartbrew's built-in source templates (Stripe, Plausible…): Plotline keeps only a team's own. */
 const CUSTOM = 'custom';

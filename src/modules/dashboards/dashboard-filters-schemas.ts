@@ -1,6 +1,7 @@
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { CONDITION_OPERATORS, DATE_PRESETS } from '../../engine/index.js';
 import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
+import { WriteBody } from '../../platform/write-bodies.js';
 import { Chart } from './charts-schemas.js';
 
 /*
@@ -106,24 +107,25 @@ export const DashboardFilter = Type.Object(
 );
 export type DashboardFilterView = Static<typeof DashboardFilter>;
 
-export const CreateDashboardFilter = Type.Object(
+/** The answer's other keys (`project_id`, `position`, timestamps) are read-only: accepted in a body and ignored. */
+export const CreateDashboardFilter = WriteBody(
   {
     id: Opt(FilterId),
     configuration: Ref(DashboardFilterConfiguration),
     onReport: Opt(Type.Boolean({ description: 'Shown on shared reports (false when left out)' })),
   },
-  { $id: 'CreateDashboardFilter' },
+  { $id: 'CreateDashboardFilter', answer: DashboardFilter },
 );
 export type CreateFilterInput = Static<typeof CreateDashboardFilter>;
 
-export const UpdateDashboardFilter = Type.Object(
+export const UpdateDashboardFilter = WriteBody(
   { configuration: Opt(Ref(DashboardFilterConfiguration)), onReport: Opt(Type.Boolean()) },
-  { $id: 'UpdateDashboardFilter' },
+  { $id: 'UpdateDashboardFilter', answer: DashboardFilter },
 );
 export type UpdateFilterInput = Static<typeof UpdateDashboardFilter>;
 
-export const OrderDashboardFilters = Type.Object(
-  { filterIds: Type.Array(FilterId, { maxItems: 1000, description: "Every filter of the dashboard once, in the new order" }) },
+export const OrderDashboardFilters = WriteBody(
+  { filterIds: Type.Array(FilterId, { maxItems: 1000, description: 'Every filter of the dashboard once, in the new order' }) },
   { $id: 'OrderDashboardFilters' },
 );
 

@@ -3606,10 +3606,28 @@ export interface components {
             configuration: components["schemas"]["DashboardFilterConfiguration"];
             /** @description Shown on shared reports (false when left out) */
             onReport?: boolean;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly position?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         UpdateDashboardFilter: {
             configuration?: components["schemas"]["DashboardFilterConfiguration"];
             onReport?: boolean;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly position?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
         };
         OrderDashboardFilters: {
             /** @description Every filter of the dashboard once, in the new order */
