@@ -13,6 +13,7 @@ import type { ZoneClock } from '../zone-clock.js';
 import { isDateKind, isNumberKind, type ColumnKind } from './columns.js';
 import type { DialectSql } from './dialect.js';
 import { Unsupported } from './errors.js';
+import { SAFE_FROM, SAFE_TO } from './plan-zone.js';
 import { bool, isWellFormed, join, sql, Sql } from './sql-text.js';
 
 export interface ConditionColumn {
@@ -25,6 +26,8 @@ export interface ConditionColumn {
    * `bounds` as `t < bound` / `t >= bound`.
    */
   instant(bounds: readonly number[]): Sql;
+  /** Told the span a date condition compares the instant with (`spanCompare`), once per compared value. */
+  spanCompared(span: { start: number; end: number }): void;
   /** 1 for rows the engine may read differently (see DialectSql.unsafe); null when the kind has none. */
   flag(): Sql | null;
   /** The source's text form of the value (DialectSql.sourceText). */
@@ -187,8 +190,10 @@ function epochMs(x: Sql): Sql {
 
 /** Position against [start, end): before, inside, after (compareToSpan). */
 function spanCompare(t: Sql, op: ConditionOperator, span: { start: number; end: number }, d: DialectSql): Sql {
-  const start = d.doubleParam(span.start);
-  const end = d.doubleParam(span.end);
+  return spanBounds(t, op, d.doubleParam(span.start), d.doubleParam(span.end));
+}
+
+function spanBounds(t: Sql, op: ConditionOperator, start: Sql, end: Sql): Sql {
   switch (op) {
     case 'is':
       return sql`(${t} >= ${start} AND ${t} < ${end})`;
@@ -209,7 +214,21 @@ function spanCompare(t: Sql, op: ConditionOperator, span: { start: number; end: 
 
 function dateSpanCompare(column: ConditionColumn, op: ConditionOperator, span: { start: number; end: number }, env: ConditionEnv): Sql {
   if (column.kind !== 'instant') env.noteSpan(span.start, span.end);
-  return spanCompare(column.instant([span.start, span.end]), op, span, env.dialect);
+  column.spanCompared(span);
+  const d = env.dialect;
+  // A timestamptz's instant is its epoch milliseconds, floored: against whole milliseconds the
+  // column itself compares the same, row by row, with no instant computed and no time cells.
+  if (column.kind === 'instant' && wholeInstant(span.start) && wholeInstant(span.end)) {
+    const start = d.instantParam(span.start);
+    const end = d.instantParam(span.end);
+    if (start !== null && end !== null) return spanBounds(column.value, op, start, end);
+  }
+  return spanCompare(column.instant([span.start, span.end]), op, span, d);
+}
+
+/** Whole epoch milliseconds of years 2–9997, which a timestamptz literal writes exactly. */
+function wholeInstant(ms: number): boolean {
+  return Number.isSafeInteger(ms) && ms >= SAFE_FROM && ms < SAFE_TO;
 }
 
 function textCompare(column: ConditionColumn, op: ConditionOperator, text: string, d: DialectSql): Sql {

@@ -52,6 +52,8 @@ export interface DialectSql {
   nonFinite(kind: ColumnKind, x: Sql): Sql;
   /** Comparable bound for a window/span instant (epoch ms, possibly fractional). */
   wallParam(wallMs: number): Sql;
+  /** A bound instant (whole epoch milliseconds) of the column's own type, for timestamptz columns; null where there are none (MySQL). */
+  instantParam(ms: number): Sql | null;
   /** A text key for grouping by the text the engine sees, as returned to JavaScript. */
   textKey(kind: ColumnKind, x: Sql): Sql | null;
   /** How textKey values come back: plain text, or hex of UTF-8 bytes (MySQL, to survive collations). */
@@ -196,6 +198,7 @@ const postgres: DialectSql = {
   nanLike: (kind, x) => (kind === 'float' ? sql`${x} = ${PG_FLOAT_NAN}` : kind === 'decimal' ? pgNonFiniteDecimal(x) : FALSE),
   nonFinite: (kind, x) => (kind === 'float' ? sql`${x} IN ${PG_FLOAT_NON_FINITE}` : kind === 'decimal' ? pgNonFiniteDecimal(x) : FALSE),
   wallParam: (wallMs) => sql`CAST(${Sql.param(wallText(wallMs))} AS timestamp)`,
+  instantParam: (ms) => sql`CAST(${Sql.param(new Date(ms).toISOString())} AS timestamptz)`,
   textKey(kind, x) {
     switch (kind) {
       case 'int':
@@ -337,6 +340,7 @@ const mysql: DialectSql = {
   nanLike: () => FALSE,
   nonFinite: () => FALSE,
   wallParam: (wallMs) => sql`CAST(${Sql.param(wallText(wallMs))} AS DATETIME(3))`,
+  instantParam: () => null,
   textKey(kind, x) {
     switch (kind) {
       case 'text':

@@ -921,6 +921,34 @@ for (const database of DATABASES) {
         }
       });
 
+      it('cuts rows on the date column for a date filter, but never the rows the engine reads differently', async () => {
+        if (target.dialect !== 'postgres') return; // MySQL date-times hold years 1000–9999 only
+        await target.exec(`CREATE TABLE ex_far (status text, at timestamptz, local_at timestamp)`);
+        await target.exec(
+          `INSERT INTO ex_far VALUES ('paid', '2024-10-27T01:00:00Z', '2024-10-27 01:00'), ('paid', '10000-01-01T00:00:00Z', '10000-01-01 00:00'),
+             ('open', '0044-03-15 00:00:00+00 BC', '0044-03-15 00:00 BC'), ('open', '2024-11-03T05:00:00Z', '2024-11-03 05:00')`,
+        );
+        try {
+          for (const field of ['at', 'local_at']) {
+            const filters = [{ type: 'date', startDate: '2024-10-27T00:00:00.000Z', endDate: '2024-12-31T23:59:59.999Z' }];
+            const config = { xAxis: 'status', dateField: field, yAxisOperation: 'count', conditions: runtimeFilterConditions(filters, field) };
+            const result = await both({ type: 'bar', timezone: 'Europe/Paris' }, [config], 'SELECT * FROM ex_far');
+            expect(result.pushed, field).toEqual(result.streamed);
+            // The far years reach the grouped query (whatever the engine makes of them), so it falls back.
+            expect(result.fallbacks, field).toHaveLength(1);
+            const near = { ...config, conditions: runtimeFilterConditions(filters, field) };
+            const inside = await both({ type: 'bar', timezone: 'Europe/Paris' }, [near], "SELECT * FROM ex_far WHERE at BETWEEN '2000-01-01' AND '2100-01-01'");
+            expect(inside.fallbacks, field).toEqual([]);
+            expect(inside.pushed, field).toEqual(inside.streamed);
+            // 01:00 on 2024-10-27 in Paris, as a wall-clock value, is the evening before the filter's start.
+            const kept = field === 'at' ? { labels: ['open', 'paid'], datasets: [{ data: [1, 1] }] } : { labels: ['open'], datasets: [{ data: [1] }] };
+            expect((inside.pushed as AxisChartData).data, field).toMatchObject(kept);
+          }
+        } finally {
+          await target.dropTable('ex_far');
+        }
+      });
+
       it('composes with user variables bound inside quoted literals and bare', async () => {
         await target.exec(`CREATE TABLE ex_vars (status VARCHAR(20), qty INT)`);
         await target.exec(`INSERT INTO ex_vars VALUES ('paid', 1), ('repaid', 2), ('open', 3), ('paid', 9)`);
