@@ -41,6 +41,14 @@ export interface ConditionEnv {
   noteSpan(start: number, end: number): void;
 }
 
+/** What one condition's SQL is written with: the plan's environment, and what the writing found. */
+interface LocalEnv extends ConditionEnv {
+  /** A timestamptz may be compared on each row as it is (one value, not a list). */
+  readonly rowInstants: boolean;
+  /** Set when it was. */
+  comparedRows: boolean;
+}
+
 const COMPARISON: Partial<Record<ConditionOperator, string>> = {
   is: '=',
   isNot: '<>',
@@ -60,14 +68,18 @@ export function conditionSql(condition: ResolvedCondition, column: ConditionColu
   }
   const tiny = twoValued(condition, column, env.clock);
   if (tiny !== null) return tiny;
-  const predicate = valueSql(condition, column, env);
+  const local: LocalEnv = { ...env, rowInstants: !Array.isArray(condition.value), comparedRows: false };
+  const predicate = valueSql(condition, column, local);
   const flag = isDateKind(column.kind) || column.kind === 'decimal' ? column.flag() : null;
+  // Compared on each row: the rows' own test lets the unsafe ones through after the comparison,
+  // which most rows settle at once (the flag, carried with the rows, still makes the plan fall back).
+  if (local.comparedRows) return sql`(${predicate} OR ${env.dialect.unsafe(column.kind, column.value)!})`;
   // Rows the engine might read differently pass, and are flagged so the plan falls back.
   return flag === null ? predicate : sql`(${flag} = 1 OR ${predicate})`;
 }
 
 /** Lists and the null rule, as compileValueTest does them. */
-function valueSql(condition: ResolvedCondition, column: ConditionColumn, env: ConditionEnv): Sql {
+function valueSql(condition: ResolvedCondition, column: ConditionColumn, env: LocalEnv): Sql {
   const { operator: op, value } = condition;
   if (Array.isArray(value)) {
     const parts = value.map((item) => valueSql({ ...condition, value: item }, column, env));
@@ -113,7 +125,7 @@ function pick(branches: Array<[Sql | null, boolean]>): Sql {
 }
 
 /** The test for one non-null value of the column (compileSingle). */
-function singleSql(condition: ResolvedCondition, column: ConditionColumn, env: ConditionEnv): Sql {
+function singleSql(condition: ResolvedCondition, column: ConditionColumn, env: LocalEnv): Sql {
   const { operator: op, value, type } = condition;
   const { kind } = column;
   const d = env.dialect;
@@ -212,16 +224,19 @@ function spanBounds(t: Sql, op: ConditionOperator, start: Sql, end: Sql): Sql {
   }
 }
 
-function dateSpanCompare(column: ConditionColumn, op: ConditionOperator, span: { start: number; end: number }, env: ConditionEnv): Sql {
+function dateSpanCompare(column: ConditionColumn, op: ConditionOperator, span: { start: number; end: number }, env: LocalEnv): Sql {
   if (column.kind !== 'instant') env.noteSpan(span.start, span.end);
   column.spanCompared(span);
   const d = env.dialect;
   // A timestamptz's instant is its epoch milliseconds, floored: against whole milliseconds the
   // column itself compares the same, row by row, with no instant computed and no time cells.
-  if (column.kind === 'instant' && wholeInstant(span.start) && wholeInstant(span.end)) {
+  if (column.kind === 'instant' && env.rowInstants && wholeInstant(span.start) && wholeInstant(span.end)) {
     const start = d.instantParam(span.start);
     const end = d.instantParam(span.end);
-    if (start !== null && end !== null) return spanBounds(column.value, op, start, end);
+    if (start !== null && end !== null) {
+      env.comparedRows = true;
+      return spanBounds(column.value, op, start, end);
+    }
   }
   return spanCompare(column.instant([span.start, span.end]), op, span, d);
 }

@@ -299,7 +299,10 @@ describe('the grouped query', () => {
     // A timestamptz against whole milliseconds is compared on every row, as it is: no cut, no instants.
     const instant = plan('postgres', { ...byDay, conditions: [{ field: 'created_at', operator: 'greaterThan', value: '2025-03-01T10:15:30.250Z', type: 'date' }] }, utc);
     expect(rowLevel(instant.sql)).toContain(`date_trunc('day', (pd_c0 AT TIME ZONE 'UTC')) AS pd_x0_0, COUNT(*) AS pd_n FROM`);
-    expect(rowLevel(instant.sql)).toContain('WHERE (pd_f0 = 1 OR (pd_c0 IS NOT NULL AND pd_c0 >= CAST($1 AS timestamptz)))');
+    // The comparison first: rows it keeps need no more; those the engine may read differently pass after it.
+    expect(rowLevel(instant.sql)).toContain(
+      "WHERE ((pd_c0 IS NOT NULL AND pd_c0 >= CAST($1 AS timestamptz)) OR (pd_c0 IS NOT NULL AND NOT (pd_c0 >= TIMESTAMPTZ '0001-01-03 00:00:00+00' AND pd_c0 < TIMESTAMPTZ '9999-12-29 00:00:00+00')))",
+    );
     expect(instant.params[0]).toBe('2025-03-01T10:15:30.251Z');
     // Categories of a date-time are its exact values.
     expect(cells({ type: 'bar' }, { xAxis: 'local_at', yAxisOperation: 'count' })).toBe('SELECT pd_c0 AS pd_c0, COUNT(*) AS pd_n FROM (SELECT "local_at" AS pd_c0 FROM (\nSELECT * FROM orders\n) AS q) AS pd_s0');
