@@ -96,7 +96,8 @@ export class DatasetValuesService {
       requests: parts.requests.map((r) => [r.id, r.updatedAt, r.connection_id === null ? null : (parts.connections.get(r.connection_id)?.updatedAt ?? null)]),
       bindings: parts.bindings.map((b) => [b.id, b.updatedAt]),
       field: accessor.path,
-      search,
+      // The search ignores case: `FR` and `fr` share one entry.
+      search: search?.toLowerCase() ?? null,
       limit,
       pushdown: settings.pushdown,
       rowLimit: settings.chartRowLimit,
