@@ -196,6 +196,8 @@ describe('dataset values on Postgres', () => {
     expect(first.values).toEqual(['Paid', 'paid', 'paid ']);
     let mark = t.logs.lines.length;
     expect(await get(query)).toEqual(first);
+    // The search ignores case, and so does the cache entry.
+    expect((await get({ ...query, search: 'PAID' })).values).toEqual(first.values);
     expect(sourceRuns(t, mark)).toEqual([]);
     // A changed data request is another version: computed again, with its new query.
     const put = await t.request({
