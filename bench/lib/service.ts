@@ -5,7 +5,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
-import { createContainer } from '../../src/container.js';
+import { createContainer, type Container } from '../../src/container.js';
 
 export interface BenchService {
   base: string;
@@ -15,6 +15,8 @@ export interface BenchService {
   call(method: string, route: string, body?: unknown): Promise<Record<string, unknown>>;
   /** A Postgres connection of the bench team to `database` on the server of `serverUrl`. */
   connect(serverUrl: string, database: string): Promise<number>;
+  /** The service's container, for benchmarks that also drive services directly or watch source runs. */
+  container: Container;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,7 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
         });
         return conn['id'] as number;
       },
+      container,
       close,
     };
   } catch (error) {

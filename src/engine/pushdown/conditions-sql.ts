@@ -13,6 +13,7 @@ import type { ZoneClock } from '../zone-clock.js';
 import { isDateKind, isNumberKind, type ColumnKind } from './columns.js';
 import type { DialectSql } from './dialect.js';
 import { Unsupported } from './errors.js';
+import { SAFE_FROM, SAFE_TO } from './plan-zone.js';
 import { bool, isWellFormed, join, sql, Sql } from './sql-text.js';
 
 export interface ConditionColumn {
@@ -25,6 +26,8 @@ export interface ConditionColumn {
    * `bounds` as `t < bound` / `t >= bound`.
    */
   instant(bounds: readonly number[]): Sql;
+  /** Told the span a date condition compares the instant with (`spanCompare`), once per compared value. */
+  spanCompared(span: { start: number; end: number }): void;
   /** 1 for rows the engine may read differently (see DialectSql.unsafe); null when the kind has none. */
   flag(): Sql | null;
   /** The source's text form of the value (DialectSql.sourceText). */
@@ -36,6 +39,14 @@ export interface ConditionEnv {
   readonly clock: ZoneClock;
   /** Date spans compared with a wall-clock column: the zone table must cover them. */
   noteSpan(start: number, end: number): void;
+}
+
+/** What one condition's SQL is written with: the plan's environment, and what the writing found. */
+interface LocalEnv extends ConditionEnv {
+  /** A timestamptz may be compared on each row as it is (one value, not a list). */
+  readonly rowInstants: boolean;
+  /** Set when it was. */
+  comparedRows: boolean;
 }
 
 const COMPARISON: Partial<Record<ConditionOperator, string>> = {
@@ -57,14 +68,18 @@ export function conditionSql(condition: ResolvedCondition, column: ConditionColu
   }
   const tiny = twoValued(condition, column, env.clock);
   if (tiny !== null) return tiny;
-  const predicate = valueSql(condition, column, env);
+  const local: LocalEnv = { ...env, rowInstants: !Array.isArray(condition.value), comparedRows: false };
+  const predicate = valueSql(condition, column, local);
   const flag = isDateKind(column.kind) || column.kind === 'decimal' ? column.flag() : null;
+  // Compared on each row: the rows' own test lets the unsafe ones through after the comparison,
+  // which most rows settle at once (the flag, carried with the rows, still makes the plan fall back).
+  if (local.comparedRows) return sql`(${predicate} OR ${env.dialect.unsafe(column.kind, column.value)!})`;
   // Rows the engine might read differently pass, and are flagged so the plan falls back.
   return flag === null ? predicate : sql`(${flag} = 1 OR ${predicate})`;
 }
 
 /** Lists and the null rule, as compileValueTest does them. */
-function valueSql(condition: ResolvedCondition, column: ConditionColumn, env: ConditionEnv): Sql {
+function valueSql(condition: ResolvedCondition, column: ConditionColumn, env: LocalEnv): Sql {
   const { operator: op, value } = condition;
   if (Array.isArray(value)) {
     const parts = value.map((item) => valueSql({ ...condition, value: item }, column, env));
@@ -110,7 +125,7 @@ function pick(branches: Array<[Sql | null, boolean]>): Sql {
 }
 
 /** The test for one non-null value of the column (compileSingle). */
-function singleSql(condition: ResolvedCondition, column: ConditionColumn, env: ConditionEnv): Sql {
+function singleSql(condition: ResolvedCondition, column: ConditionColumn, env: LocalEnv): Sql {
   const { operator: op, value, type } = condition;
   const { kind } = column;
   const d = env.dialect;
@@ -187,8 +202,10 @@ function epochMs(x: Sql): Sql {
 
 /** Position against [start, end): before, inside, after (compareToSpan). */
 function spanCompare(t: Sql, op: ConditionOperator, span: { start: number; end: number }, d: DialectSql): Sql {
-  const start = d.doubleParam(span.start);
-  const end = d.doubleParam(span.end);
+  return spanBounds(t, op, d.doubleParam(span.start), d.doubleParam(span.end));
+}
+
+function spanBounds(t: Sql, op: ConditionOperator, start: Sql, end: Sql): Sql {
   switch (op) {
     case 'is':
       return sql`(${t} >= ${start} AND ${t} < ${end})`;
@@ -207,9 +224,26 @@ function spanCompare(t: Sql, op: ConditionOperator, span: { start: number; end: 
   }
 }
 
-function dateSpanCompare(column: ConditionColumn, op: ConditionOperator, span: { start: number; end: number }, env: ConditionEnv): Sql {
+function dateSpanCompare(column: ConditionColumn, op: ConditionOperator, span: { start: number; end: number }, env: LocalEnv): Sql {
   if (column.kind !== 'instant') env.noteSpan(span.start, span.end);
-  return spanCompare(column.instant([span.start, span.end]), op, span, env.dialect);
+  column.spanCompared(span);
+  const d = env.dialect;
+  // A timestamptz's instant is its epoch milliseconds, floored: against whole milliseconds the
+  // column itself compares the same, row by row, with no instant computed and no time cells.
+  if (column.kind === 'instant' && env.rowInstants && wholeInstant(span.start) && wholeInstant(span.end)) {
+    const start = d.instantParam(span.start);
+    const end = d.instantParam(span.end);
+    if (start !== null && end !== null) {
+      env.comparedRows = true;
+      return spanBounds(column.value, op, start, end);
+    }
+  }
+  return spanCompare(column.instant([span.start, span.end]), op, span, d);
+}
+
+/** Whole epoch milliseconds of years 2–9997, which a timestamptz literal writes exactly. */
+function wholeInstant(ms: number): boolean {
+  return Number.isSafeInteger(ms) && ms >= SAFE_FROM && ms < SAFE_TO;
 }
 
 function textCompare(column: ConditionColumn, op: ConditionOperator, text: string, d: DialectSql): Sql {

@@ -52,6 +52,8 @@ export interface DialectSql {
   nonFinite(kind: ColumnKind, x: Sql): Sql;
   /** Comparable bound for a window/span instant (epoch ms, possibly fractional). */
   wallParam(wallMs: number): Sql;
+  /** A bound instant (whole epoch milliseconds) of the column's own type, for timestamptz columns; null where there are none (MySQL). */
+  instantParam(ms: number): Sql | null;
   /** A text key for grouping by the text the engine sees, as returned to JavaScript. */
   textKey(kind: ColumnKind, x: Sql): Sql | null;
   /** How textKey values come back: plain text, or hex of UTF-8 bytes (MySQL, to survive collations). */
@@ -196,6 +198,7 @@ const postgres: DialectSql = {
   nanLike: (kind, x) => (kind === 'float' ? sql`${x} = ${PG_FLOAT_NAN}` : kind === 'decimal' ? pgNonFiniteDecimal(x) : FALSE),
   nonFinite: (kind, x) => (kind === 'float' ? sql`${x} IN ${PG_FLOAT_NON_FINITE}` : kind === 'decimal' ? pgNonFiniteDecimal(x) : FALSE),
   wallParam: (wallMs) => sql`CAST(${Sql.param(wallText(wallMs))} AS timestamp)`,
+  instantParam: (ms) => sql`CAST(${Sql.param(new Date(ms).toISOString())} AS timestamptz)`,
   textKey(kind, x) {
     switch (kind) {
       case 'int':
@@ -285,9 +288,11 @@ const postgres: DialectSql = {
 /**
  * MySQL/MariaDB strings are compared as utf8mb4 bytes (no case folding, no PAD SPACE); binary
  * strings reach JavaScript as base64 (the source's typeCast), so they are compared as such.
+ * TO_BASE64 breaks lines every 76 characters: the newlines go. `CHAR(10)` (a binary string) and
+ * not `CHAR(10 USING ascii)`, which the statement check's parser refuses, and with it the query.
  */
 function mysqlTextBytes(x: Sql): Sql {
-  return sql`CAST(IF(CHARSET(${x}) = 'binary', REPLACE(TO_BASE64(${x}), CHAR(10 USING ascii), ''), CONVERT(${x} USING utf8mb4)) AS BINARY)`;
+  return sql`CAST(IF(CHARSET(${x}) = 'binary', REPLACE(TO_BASE64(${x}), CHAR(10), ''), CONVERT(${x} USING utf8mb4)) AS BINARY)`;
 }
 
 /** The text mysql2 produces for DATETIME/TIMESTAMP: no fraction when it is zero, else the column's digits. */
@@ -335,6 +340,7 @@ const mysql: DialectSql = {
   nanLike: () => FALSE,
   nonFinite: () => FALSE,
   wallParam: (wallMs) => sql`CAST(${Sql.param(wallText(wallMs))} AS DATETIME(3))`,
+  instantParam: () => null,
   textKey(kind, x) {
     switch (kind) {
       case 'text':

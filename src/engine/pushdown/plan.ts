@@ -95,6 +95,8 @@ class Planner implements PlanScope {
   readonly d: DialectSql;
   private readonly used = new Map<string, Column>();
   private readonly spans: number[] = [];
+  /** Cheap row filters implied by date conditions (see conditionPrefilter). */
+  private readonly prefilters: Sql[] = [];
 
   constructor(
     readonly ctx: EngineContext,
@@ -149,7 +151,8 @@ class Planner implements PlanScope {
       noteSpan: (start, end) => this.spans.push(start, end),
     };
     const conditions = plan.conditions.map((c) => this.condition(c, env));
-    const window = this.windowFilter(date);
+    const dated = this.windowFilter(date);
+    const window = { where: dated.where, prefilter: [...dated.prefilter, ...this.prefilters] };
     const key = keyMaterial(this, x);
     const value = valueMaterial(this, y);
     const coverage = zoneCoverage(this, [...this.used.values()], this.spans, x, date);
@@ -188,6 +191,7 @@ class Planner implements PlanScope {
     const column = this.column(condition.field, 'condition field');
     const use = { instant: false, flag: false, text: false };
     const bounds: number[] = [];
+    const spans: Array<{ start: number; end: number }> = [];
     const ref: ConditionColumn = {
       name: column.name,
       kind: column.kind,
@@ -206,8 +210,12 @@ class Planner implements PlanScope {
         use.text = true;
         return this.d.sourceText(column.kind, column.raw);
       },
+      spanCompared: (span) => spans.push(span),
     };
     const where = conditionSql(condition, ref, env);
+    // A condition already tested on every row (a timestamptz against whole milliseconds) needs none.
+    const prefilter = use.instant ? this.conditionPrefilter(condition, column, spans) : null;
+    if (prefilter !== null) this.prefilters.push(prefilter);
     if (use.instant) {
       instantOf(column);
       // Predicates `t < b` and `t >= b` change at the first whole millisecond from b.
@@ -218,6 +226,62 @@ class Planner implements PlanScope {
       column.rowFlag = true;
     }
     return { where, grouped: use.instant };
+  }
+
+  /**
+   * A date condition is evaluated on instants after grouping, so without more every row of the
+   * user's query would be grouped before most are left out (a dashboard's date filter keeps a few
+   * weeks of years of rows). When the condition keeps only instants from `lo` or before `hi`, the
+   * rows are also filtered on the column itself, as the window's prefilter does: a day wider for
+   * wall-clock values and dates (their instants depend on the zone), exact for timestamptz.
+   * Rows the engine may read differently (DialectSql.unsafe) always pass, so that their groups are
+   * still flagged. Null when the condition implies no such range (lists, negations, text, numbers).
+   */
+  private conditionPrefilter(condition: ResolvedCondition, column: Column, spans: ReadonlyArray<{ start: number; end: number }>): Sql | null {
+    if (spans.length !== 1 || Array.isArray(condition.value) || !isDateKind(column.kind)) return null;
+    const span = spans[0]!;
+    let lo: number | null = null;
+    let hi: number | null = null;
+    switch (condition.operator) {
+      case 'is':
+        [lo, hi] = [span.start, span.end];
+        break;
+      case 'greaterThan':
+        lo = span.end;
+        break;
+      case 'greaterOrEqual':
+        lo = span.start;
+        break;
+      case 'lessThan':
+        hi = span.start;
+        break;
+      case 'lessOrEqual':
+        hi = span.end;
+        break;
+      default:
+        return null;
+    }
+    const safe = (v: number | null): v is number => v !== null && Number.isFinite(v) && v >= SAFE_FROM && v < SAFE_TO;
+    const x = column.ident;
+    const parts: Sql[] = [];
+    if (safe(lo)) {
+      parts.push(
+        column.kind === 'instant'
+          ? sql`${x} >= CAST(${Sql.param(new Date(Math.floor(lo)).toISOString())} AS timestamptz)`
+          : sql`${x} >= ${this.d.wallParam(Math.floor(lo) - DAY_MS)}`,
+      );
+    }
+    if (safe(hi)) {
+      parts.push(
+        column.kind === 'instant'
+          ? sql`${x} < CAST(${Sql.param(new Date(Math.ceil(hi)).toISOString())} AS timestamptz)`
+          : sql`${x} <= ${this.d.wallParam(Math.ceil(hi) + DAY_MS)}`,
+      );
+    }
+    if (parts.length === 0) return null;
+    const inside = join(parts, ' AND ');
+    const unsafe = this.d.unsafe(column.kind, x);
+    return unsafe === null ? sql`(${inside})` : sql`(${unsafe} OR (${inside}))`;
   }
 
   // -- window --------------------------------------------------------------------------------

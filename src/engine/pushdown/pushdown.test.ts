@@ -292,12 +292,38 @@ describe('the grouped query', () => {
     // Paris changes offset at whole hours: hour cells for day buckets.
     expect(cells(line)).toContain(`date_trunc('hour', (pd_c0 AT TIME ZONE 'UTC')) AS pd_x0_0`);
     // A bound off the cell edges cuts the cells there (Postgres) or shortens them (MySQL).
-    const exact = { ...byDay, conditions: [{ field: 'created_at', operator: 'greaterThan', value: '2025-03-01T10:15:30.250Z', type: 'date' }] };
+    const exact = { xAxis: 'local_at', dateField: 'local_at', yAxisOperation: 'count', conditions: [{ field: 'local_at', operator: 'greaterThan', value: '2025-03-01T10:15:30.250', type: 'date' }] };
     const utc = { ...line, timezone: 'UTC' };
-    expect(cells(utc, exact)).toContain(`date_trunc('day', (pd_c0 AT TIME ZONE 'UTC')) AS pd_x0_0, width_bucket((pd_c0 AT TIME ZONE 'UTC'), CAST(ARRAY['2025-03-01 10:15:30.250', '2025-03-01 10:15:30.251'] AS timestamp[]))`);
-    expect(cells(utc, exact, 'mysql')).toMatch(/MOD\(MOD\(.*, 1000\) \+ 1000, 1000\)/);
+    expect(cells(utc, exact)).toContain(`date_trunc('day', pd_c0) AS pd_x0_0, width_bucket(pd_c0, CAST(ARRAY['2025-03-01 10:15:30.250', '2025-03-01 10:15:30.251'] AS timestamp[]))`);
+    expect(cells(utc, { ...byDay, conditions: exact.conditions.map((c) => ({ ...c, field: 'created_at' })) }, 'mysql')).toMatch(/MOD\(MOD\(.*, 1000\) \+ 1000, 1000\)/);
+    // A timestamptz against whole milliseconds is compared on every row, as it is: no cut, no instants.
+    const instant = plan('postgres', { ...byDay, conditions: [{ field: 'created_at', operator: 'greaterThan', value: '2025-03-01T10:15:30.250Z', type: 'date' }] }, utc);
+    expect(rowLevel(instant.sql)).toContain(`date_trunc('day', (pd_c0 AT TIME ZONE 'UTC')) AS pd_x0_0, COUNT(*) AS pd_n FROM`);
+    // The comparison first: rows it keeps need no more; those the engine may read differently pass after it.
+    expect(rowLevel(instant.sql)).toContain(
+      "WHERE ((pd_c0 IS NOT NULL AND pd_c0 >= CAST($1 AS timestamptz)) OR (pd_c0 IS NOT NULL AND NOT (pd_c0 >= TIMESTAMPTZ '0001-01-03 00:00:00+00' AND pd_c0 < TIMESTAMPTZ '9999-12-29 00:00:00+00')))",
+    );
+    expect(instant.params[0]).toBe('2025-03-01T10:15:30.251Z');
     // Categories of a date-time are its exact values.
     expect(cells({ type: 'bar' }, { xAxis: 'local_at', yAxisOperation: 'count' })).toBe('SELECT pd_c0 AS pd_c0, COUNT(*) AS pd_n FROM (SELECT "local_at" AS pd_c0 FROM (\nSELECT * FROM orders\n) AS q) AS pd_s0');
+  });
+
+  it('filters rows on a date column itself before grouping, a day wider than a date condition on wall-clock values', () => {
+    const between = [
+      { field: 'local_at', operator: 'greaterOrEqual', value: '2025-03-01' },
+      { field: 'local_at', operator: 'lessOrEqual', value: '2025-03-31T23:59:59.999' },
+    ];
+    const built = plan('postgres', { xAxis: 'status', yAxisOperation: 'count', conditions: between }, { type: 'bar', timezone: 'Europe/Paris' });
+    const prefilter = built.sql.slice(built.sql.indexOf(') AS q WHERE '), built.sql.indexOf(') AS pd_s0'));
+    expect(prefilter).toContain('OR ("local_at" >= CAST($1 AS timestamp))');
+    expect(prefilter).toContain('OR ("local_at" <= CAST($2 AS timestamp))');
+    // Paris midnight of March 1st less a day; the instant after March 31st 23:59:59.999 plus a day.
+    expect(built.params.slice(0, 2)).toEqual(['2025-02-27 23:00:00.000', '2025-04-01 22:00:00.000']);
+    // Lists and negations imply no range: no prefilter.
+    const list = plan('postgres', { xAxis: 'status', yAxisOperation: 'count', conditions: [{ field: 'local_at', operator: 'is', value: ['2025-03-01', '2025-04-01'] }] }, { type: 'bar' });
+    expect(list.sql).not.toContain(') AS q WHERE ');
+    const not = plan('postgres', { xAxis: 'status', yAxisOperation: 'count', conditions: [{ field: 'local_at', operator: 'isNot', value: '2025-03-01' }] }, { type: 'bar' });
+    expect(not.sql).not.toContain(') AS q WHERE ');
   });
 
   it('describes the user query through the ordinary run API', () => {
