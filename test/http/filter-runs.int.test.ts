@@ -44,6 +44,8 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('filter runs (%s store)', (stor
   /** revenue: kpi of paid orders (135); byCountry: paid amount per country; countryRevenue: kpi of `{{country}}` (FR: 30); broken: a failing query; notes: markdown; internal: not on the report. */
   const charts: Record<'revenue' | 'byCountry' | 'countryRevenue' | 'broken' | 'notes' | 'internal', number> = { revenue: 0, byCountry: 0, countryRevenue: 0, broken: 0, notes: 0, internal: 0 };
   let otherProjectChart: number;
+  /** The dataset of paid orders (`{{status}}` defaults to paid): FR, DE and US have paid orders. */
+  let ordersDataset: number;
 
   const as = (role: Role | 'stranger') => team.people[role].token;
   /** `token` null: no bearer token (a viewer). */
@@ -81,6 +83,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('filter runs (%s store)', (stor
       return res.json().id as number;
     };
     const orders = await dataset('Orders', 'select * from orders where status = {{status}}', [{ name: 'status', default_value: 'paid' }]);
+    ordersDataset = orders;
     const byCountry = await dataset('Orders of a country', 'select * from orders where country = {{country}}', [{ name: 'country', default_value: 'FR' }]);
     const broken = await dataset('Broken', 'select * from no_such_table');
     const chart = async (key: keyof typeof charts, body: Json, configs: Json[], save = true) => {
@@ -342,6 +345,37 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('filter runs (%s store)', (stor
       expectError(await run(charts.revenue, { filters: [] }, as('stranger')), 404, 'NOT_FOUND');
       // A bad bearer token is refused as everywhere.
       expectError(await run(charts.revenue, { filters: [] }, 'pls_not-a-real-token', `?token=${encodeURIComponent(token)}`), 401, 'INVALID_TOKEN');
+    });
+
+    it("a report filter's dropdown values: only for a report filter with valuesFrom, to whoever may open the report", async () => {
+      const res = await t.request({
+        method: 'POST',
+        url: `/project/${projectId}/dashboard-filter`,
+        token: owner.token,
+        payload: { configuration: { type: 'field', field: 'country', operator: 'is', value: 'FR', valuesFrom: { datasetId: ordersDataset, field: 'root[].country' } }, onReport: true },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const pick = res.json().id as string;
+      const values = (fid: string, qs = `?token=${encodeURIComponent(token)}`) => t.request({ method: 'GET', url: `/project/dashboard/${brewName}/filter/${fid}/values${qs}` });
+
+      // The report shows it without its dataset; its values are those of the paid orders.
+      const reportFilters = (await ok(await t.request({ method: 'GET', url: `/project/dashboard/${brewName}?token=${encodeURIComponent(token)}` }))).DashboardFilters;
+      expect(reportFilters.find((f: Json) => f.id === pick).configuration.valuesFrom).toEqual({ field: 'root[].country' });
+      const listed = await ok(await values(pick));
+      expect(listed).toEqual({ field: 'root[].country', values: ['DE', 'FR', 'US'], truncated: false, missing: false });
+      expect((await ok(await values(pick, `?token=${encodeURIComponent(token)}&search=f`))).values).toEqual(['FR']);
+      expect(await ok(await values(pick, `?token=${encodeURIComponent(token)}&limit=1`))).toMatchObject({ values: ['DE'], truncated: true });
+
+      // As the report itself: no token, no values.
+      const withoutToken = await values(pick, '');
+      const reportWithoutToken = await t.request({ method: 'GET', url: `/project/dashboard/${brewName}` });
+      expect(withoutToken.statusCode).toBe(reportWithoutToken.statusCode);
+      expect(withoutToken.json().code).toBe(reportWithoutToken.json().code);
+      // A filter off the report, or one the link pins, is not there; one without a list has no values.
+      expectError(await values(saved['hidden']!.id), 404, 'NOT_FOUND');
+      expectError(await values(saved['status']!.id), 404, 'NOT_FOUND');
+      expectError(await values(saved['country']!.id), 400, 'VALIDATION_FAILED', 'params.fid');
+      expectError(await values('not-a-uuid'), 400, 'VALIDATION_FAILED', 'params.fid');
     });
   });
 });

@@ -332,7 +332,8 @@ function applyRoles(mark: string, roles: Map<Role, Canonical>, cdc: ConfigState,
     change.yAxisOperation = 'count';
   } else {
     change.yAxis = encoding.field;
-    change.yAxisOperation = aggregate;
+    // A config without an operation reads as `none`: sent back unchanged, it stays as it was.
+    change.yAxisOperation = aggregate === 'none' && cdc.yAxisOperation === null ? null : aggregate;
   }
   change.formula = text(encoding.formula ?? null);
 }
