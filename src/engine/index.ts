@@ -14,6 +14,7 @@ export {
   datasetLabel,
   TOTAL_LABEL,
   BREAKDOWN_CHART_TYPES,
+  allowsBreakdown,
   checkBreakdown,
   type SeriesPlan,
   type AggregatedSeries,

@@ -60,6 +60,11 @@ export interface AggregatedSeries {
 /** The chart types whose configurations may split their series by a breakdown field. */
 export const BREAKDOWN_CHART_TYPES: ReadonlySet<ChartType> = new Set(['line', 'bar', 'radar']);
 
+/** Whether a chart of this type may carry a breakdown (unknown types may not). */
+export function allowsBreakdown(type: string | null | undefined): boolean {
+  return (BREAKDOWN_CHART_TYPES as ReadonlySet<string>).has(type ?? '');
+}
+
 /** Refuses a breakdown on a chart type that draws no series per value. */
 export function checkBreakdown(type: ChartType, config: DatasetConfigInput, index: number): string | null {
   const path = normalized(text(config.breakdown), `datasets[${index}].breakdown`);

@@ -330,6 +330,7 @@ function unsavedConfig(fields: CdcInput & { dataset_id: number }, at: string): C
     maxRecords: fields.maxRecords ?? null,
     goal: fields.goal ?? null,
     configuration: fields.configuration ?? {},
+    breakdown: fields.breakdown ?? null,
     createdAt: at,
     updatedAt: at,
   };
