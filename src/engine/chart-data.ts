@@ -3,10 +3,11 @@
  * `chartData` out. Pure: no store, no network, no users; the clock is `chart.now` when given.
  */
 import { buildAxisChart } from './axis-chart.js';
+import { expandBreakdowns, MAX_BREAKDOWN_SERIES } from './breakdown.js';
 import { createEngineContext, type EngineContext } from './context.js';
 import { buildMatrixChart } from './matrix-chart.js';
 import { buildMetricChart } from './metric-chart.js';
-import { aggregateSeries, datasetLabel, planSeries, type AggregatedSeries, type SeriesPlan } from './series.js';
+import { aggregateSeries, checkBreakdown, datasetLabel, planSeries, type AggregatedSeries, type SeriesPlan } from './series.js';
 import type { StopFlag } from './row-source.js';
 import { collectTable, createTableCollector } from './table.js';
 import { createBucketer } from './time-buckets.js';
@@ -30,6 +31,7 @@ export async function computeChartData(chart: ChartInput, datasets: readonly Dat
   if (ctx.type === 'markdown') return { content: chart.content ?? '' };
   if (ctx.type === 'table') {
     // Every configuration is validated before any row is read.
+    datasets.forEach((d, i) => checkBreakdown(ctx.type, d.config, i));
     const collectors = datasets.map((d, i) => createTableCollector(ctx, d.config, i));
     const tables = await readAll(signal, (stop) => collectors.map((c, i) => collectTable(ctx, c, datasets[i]!.rows, stop)));
     return tableChartData(datasets, tables);
@@ -84,8 +86,17 @@ export function assembleChartData(ctx: EngineContext, plans: readonly SeriesPlan
       return buildMetricChart(ctx, plans, series);
     case 'matrix':
       return buildMatrixChart(ctx, plans, series, plans[0]?.bucketer ?? createBucketer('day', ctx.clock));
-    default:
-      return buildAxisChart(ctx, plans, series);
+    default: {
+      // A breakdown's values become series of their own (breakdown.ts); a cut is said in chartData.
+      const expanded = expandBreakdowns(plans, series);
+      const chartData = buildAxisChart(ctx, expanded.plans, expanded.series);
+      if (expanded.cuts.length > 0) {
+        chartData.seriesTruncated = true;
+        chartData.seriesLimit = MAX_BREAKDOWN_SERIES;
+        chartData.breakdowns = expanded.cuts;
+      }
+      return chartData;
+    }
   }
 }
 

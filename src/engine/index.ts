@@ -15,11 +15,15 @@ export {
   aggregateSeries,
   datasetLabel,
   TOTAL_LABEL,
+  BREAKDOWN_CHART_TYPES,
+  allowsBreakdown,
+  checkBreakdown,
   type SeriesPlan,
   type AggregatedSeries,
   type AxisKind,
   type SeriesAggregation,
 } from './series.js';
+export { expandBreakdowns, MAX_BREAKDOWN_SERIES, type ExpandedSeries } from './breakdown.js';
 export { createTableCollector, collectTable, type TableCollector } from './table.js';
 export { buildSharedAxis, alignSeries, type SharedAxis } from './axis.js';
 export { shapeSeries, type ShapedSeries } from './shape.js';

@@ -6,6 +6,9 @@
  * The x axis is a time axis when `xAxisType` is `time`, or by default when `xAxis` and
  * `dateField` name the same field; otherwise it is a category axis; with no `xAxis`, or for
  * KPI-style charts without a time axis, everything falls into one group, `Total`.
+ *
+ * With a `breakdown` field, the groups are kept per distinct value of that field (a map of group
+ * maps, filled in the same pass), and the series holds one set of points per value.
  */
 import { createAggregator, GroupState, isOperation, type Aggregator } from './aggregators.js';
 import { groupBytes } from './byte-budget.js';
@@ -35,7 +38,7 @@ export interface SeriesPlan {
   readonly operation: Operation;
   readonly aggregator: Aggregator;
   /** Normalised field paths, as a SQL planner needs them. */
-  readonly fields: { x: string | null; y: string | null; date: string | null };
+  readonly fields: { x: string | null; y: string | null; date: string | null; breakdown: string | null };
   readonly conditions: readonly ResolvedCondition[];
   /** Window applied to `fields.date`; null when the configuration has no date field or the chart no window. */
   readonly window: DateWindow | null;
@@ -50,6 +53,25 @@ export interface SeriesPlan {
 export interface AggregatedSeries {
   readonly axis: AxisKind;
   readonly points: Map<number | string, number | null>;
+  /** With a breakdown: the points of each distinct value, by its label (`points` is then empty). */
+  readonly breakdown?: Map<string, Map<number | string, number | null>>;
+}
+
+/** The chart types whose configurations may split their series by a breakdown field. */
+export const BREAKDOWN_CHART_TYPES: ReadonlySet<ChartType> = new Set(['line', 'bar', 'radar']);
+
+/** Whether a chart of this type may carry a breakdown (unknown types may not). */
+export function allowsBreakdown(type: string | null | undefined): boolean {
+  return (BREAKDOWN_CHART_TYPES as ReadonlySet<string>).has(type ?? '');
+}
+
+/** Refuses a breakdown on a chart type that draws no series per value. */
+export function checkBreakdown(type: ChartType, config: DatasetConfigInput, index: number): string | null {
+  const path = normalized(text(config.breakdown), `datasets[${index}].breakdown`);
+  if (path !== null && !BREAKDOWN_CHART_TYPES.has(type)) {
+    throw new InvalidChartConfigError(`datasets[${index}].breakdown`, `a ${type} chart draws no series per value; a breakdown is for ${[...BREAKDOWN_CHART_TYPES].join(', ')} charts`);
+  }
+  return path;
 }
 
 const CATEGORY_ONLY: ReadonlySet<ChartType> = new Set(['pie', 'doughnut', 'radar', 'polar']);
@@ -83,6 +105,7 @@ export function planSeries(ctx: EngineContext, config: DatasetConfigInput, index
   const x = normalized(text(config.xAxis), `${at}.xAxis`);
   const y = normalized(text(config.yAxis), `${at}.yAxis`);
   const date = normalized(text(config.dateField), `${at}.dateField`);
+  const breakdown = checkBreakdown(ctx.type, config, index);
 
   let axis: AxisKind;
   if (overrides.axis) axis = overrides.axis;
@@ -126,7 +149,7 @@ export function planSeries(ctx: EngineContext, config: DatasetConfigInput, index
     axis,
     operation,
     aggregator: createAggregator(operation, y !== null, ctx.budget),
-    fields: { x: xField, y, date },
+    fields: { x: xField, y, date, breakdown },
     conditions: resolveConditions(config.conditions, config.configuration?.variables, `${at}.conditions`),
     window: date !== null ? ctx.window : null,
     bucketer: axis === 'time' ? (overrides.bucketer ?? ctx.bucketer) : null,
@@ -147,12 +170,18 @@ export function createSeriesAggregation(ctx: EngineContext, plan: SeriesPlan): S
   const { clock } = ctx;
   const { aggregator, axis, fields } = plan;
   const add = aggregator.add;
-  const groups = new Map<number | string, GroupState>();
+  // Without a breakdown, one group map; with one, a group map per breakdown value, `groups` being
+  // the current row's (undefined until a row of that value opens a group).
+  let groups: Map<number | string, GroupState> | undefined = new Map<number | string, GroupState>();
+  const partitions = fields.breakdown === null ? null : new Map<number | string, Map<number | string, GroupState>>();
+  let partition: number | string = TOTAL_LABEL;
+  if (partitions !== null) groups = undefined;
 
-  const scope: RowScope = scopeFromPaths([fields.x, fields.y, fields.date, ...plan.conditions.map((c) => c.field)]);
+  const scope: RowScope = scopeFromPaths([fields.x, fields.y, fields.date, fields.breakdown, ...plan.conditions.map((c) => c.field)]);
   const x = fields.x === null ? null : scope.reader(fields.x);
   const y = fields.y === null ? null : scope.reader(fields.y);
   const date = plan.window === null || fields.date === null ? null : scope.reader(fields.date);
+  const split = fields.breakdown === null ? null : scope.reader(fields.breakdown);
   const predicate = compilePredicate(plan.conditions, clock, (f) => scope.reader(f));
   const lo = plan.window?.start ?? -Infinity;
   const hi = plan.window?.end ?? Infinity;
@@ -169,19 +198,44 @@ export function createSeriesAggregation(ctx: EngineContext, plan: SeriesPlan): S
   const stateFor = (key: number | string): GroupState => {
     if (budget.exceeded) return nowhere;
     if (key === lastKey) return lastState;
-    let state = groups.get(key);
+    let map = groups;
+    if (map === undefined) {
+      // The first group of a breakdown value opens its partition.
+      if (!budget.take(groupBytes(partition))) return nowhere;
+      map = new Map<number | string, GroupState>();
+      partitions!.set(partition, map);
+      groups = map;
+    }
+    let state = map.get(key);
     if (state === undefined) {
       if (!budget.take(groupBytes(key))) return nowhere;
       state = new GroupState();
-      groups.set(key, state);
+      map.set(key, state);
     }
     lastKey = key;
     lastState = state;
     return state;
   };
-  if (axis === 'none') stateFor(TOTAL_LABEL);
+  /** Makes `value`'s partition the current one; false when the value is empty (the row is left out). */
+  const enter = (value: unknown): boolean => {
+    let part: number | string;
+    // Numbers are kept as numbers and labelled once, at the end, as on a category axis.
+    if (typeof value === 'string' || typeof value === 'number') part = value;
+    else {
+      const label = categoryLabel(value);
+      if (label === null) return false;
+      part = label;
+    }
+    if (part === partition && groups !== undefined) return true;
+    partition = part;
+    groups = partitions!.get(part);
+    lastKey = NaN;
+    return true;
+  };
+  if (axis === 'none' && partitions === null) stateFor(TOTAL_LABEL);
 
-  const simple = scope.elements === null && !(x?.multi ?? false) && !(y?.multi ?? false) && !(date?.multi ?? false);
+  const simple =
+    scope.elements === null && !(x?.multi ?? false) && !(y?.multi ?? false) && !(date?.multi ?? false) && !(split?.multi ?? false);
   let consume: (row: Row) => void;
 
   if (simple) {
@@ -231,6 +285,14 @@ export function createSeriesAggregation(ctx: EngineContext, plan: SeriesPlan): S
         add(stateFor(key), yGet(row, row));
       };
     }
+    if (split !== null) {
+      // The breakdown value picks the partition; the row then goes where it would without one.
+      const whole = consume;
+      const sGet = split.get;
+      consume = (row) => {
+        if (enter(sGet(row, row))) whole(row);
+      };
+    }
   } else {
     consume = createScopedConsumer();
   }
@@ -269,11 +331,21 @@ export function createSeriesAggregation(ctx: EngineContext, plan: SeriesPlan): S
         values = [];
         y.collect(top, el, values);
       }
-      for (const key of keys) {
-        const state = stateFor(key);
-        if (values === null) add(state, undefined);
-        else for (const v of values) add(state, v);
+      const into = (): void => {
+        for (const key of keys) {
+          const state = stateFor(key);
+          if (values === null) add(state, undefined);
+          else for (const v of values) add(state, v);
+        }
+      };
+      if (split === null) {
+        into();
+        return;
       }
+      // Every breakdown value the unit holds gets its values, as every x value does.
+      const parts: unknown[] = [];
+      split.collect(top, el, parts);
+      for (const part of parts) if (enter(part)) into();
     };
     const elements = scope.elements;
     if (elements === null) return (row) => unit(row, row);
@@ -284,24 +356,46 @@ export function createSeriesAggregation(ctx: EngineContext, plan: SeriesPlan): S
     };
   }
 
+  const pointsOf = (map: Map<number | string, GroupState>): Map<number | string, number | null> => {
+    const points = new Map<number | string, number | null>();
+    if (axis !== 'category') {
+      for (const [key, state] of map) points.set(key, aggregator.result(state));
+      return points;
+    }
+    // 1 and "1" were separate groups; they share the label "1", so they become one point.
+    const byLabel = new Map<string, GroupState>();
+    for (const [key, state] of map) {
+      const label = typeof key === 'number' ? String(key) : key;
+      const existing = byLabel.get(label);
+      if (existing === undefined) byLabel.set(label, state);
+      else aggregator.merge(existing, state);
+    }
+    for (const [label, state] of byLabel) points.set(label, aggregator.result(state));
+    return points;
+  };
+
   return {
     consume,
     result() {
-      const points = new Map<number | string, number | null>();
-      if (axis !== 'category') {
-        for (const [key, state] of groups) points.set(key, aggregator.result(state));
-        return { axis, points };
-      }
-      // 1 and "1" were separate groups; they share the label "1", so they become one point.
-      const byLabel = new Map<string, GroupState>();
-      for (const [key, state] of groups) {
-        const label = typeof key === 'number' ? String(key) : key;
+      if (partitions === null) return { axis, points: pointsOf(groups!) };
+      // Breakdown values 1 and "1" share the label "1": their groups are merged, key by key.
+      const byLabel = new Map<string, Map<number | string, GroupState>>();
+      for (const [part, map] of partitions) {
+        const label = typeof part === 'number' ? String(part) : part;
         const existing = byLabel.get(label);
-        if (existing === undefined) byLabel.set(label, state);
-        else aggregator.merge(existing, state);
+        if (existing === undefined) {
+          byLabel.set(label, map);
+          continue;
+        }
+        for (const [key, state] of map) {
+          const into = existing.get(key);
+          if (into === undefined) existing.set(key, state);
+          else aggregator.merge(into, state);
+        }
       }
-      for (const [label, state] of byLabel) points.set(label, aggregator.result(state));
-      return { axis, points };
+      const breakdown = new Map<string, Map<number | string, number | null>>();
+      for (const [label, map] of byLabel) breakdown.set(label, pointsOf(map));
+      return { axis, points: new Map(), breakdown };
     },
   };
 }

@@ -122,6 +122,11 @@ export interface DatasetConfigInput {
    * otherwise `category`.
    */
   xAxisType?: 'time' | 'category' | null;
+  /**
+   * A field whose distinct values split the configuration's series: one series per value
+   * (line, bar and radar charts; see breakdown.ts).
+   */
+  breakdown?: string | null;
 }
 
 /** Rows may be a plain array, any iterable, an async iterable, or batches of rows. */
@@ -188,11 +193,27 @@ export interface ChartJsData {
   datasets: ChartJsDataset[];
 }
 
+/** A configuration whose breakdown has more distinct values than a chart draws series for. */
+export interface BreakdownCut {
+  /** The configuration's position among the chart's dataset configurations. */
+  datasetIndex: number;
+  /** Its label (legend). */
+  label: string;
+  /** Its distinct values: the series it would draw. */
+  series: number;
+  /** The series drawn: the largest by total. */
+  shown: number;
+}
+
 export interface AxisChartData {
   data: ChartJsData;
   options: Record<string, unknown>;
   growth?: GrowthEntry[];
   goals?: GoalEntry[];
+  /** Set when a breakdown had more values than `seriesLimit`: the smallest series are left out. */
+  seriesTruncated?: true;
+  seriesLimit?: number;
+  breakdowns?: BreakdownCut[];
 }
 
 export interface TableColumn {

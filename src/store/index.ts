@@ -38,6 +38,7 @@ import { dashboardFilters } from './migrations/0015-dashboard-filters.js';
 import { invitations } from './migrations/0017-invitations.js';
 import { savedQueriesIntegrations } from './migrations/0018-saved-queries-integrations.js';
 import { chartVisualization } from './migrations/0019-chart-visualization.js';
+import { cdcBreakdown } from './migrations/0020-cdc-breakdown.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -250,6 +251,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0017-invitations': invitations(dialect),
     '0018-saved-queries-integrations': savedQueriesIntegrations(dialect),
     '0019-chart-visualization': chartVisualization(dialect),
+    '0020-cdc-breakdown': cdcBreakdown(dialect),
   };
 }
 

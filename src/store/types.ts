@@ -289,6 +289,8 @@ export interface ChartDatasetConfigsTable {
   maxRecords: number | null;
   goal: number | null;
   configuration: Json;
+  /** A field splitting the config's series by its values; NULL: one series. */
+  breakdown: string | null;
   createdAt: Created;
   updatedAt: Timestamp;
 }

@@ -9,7 +9,7 @@ import { createTempDatabase } from '../helpers/postgres-server.js';
 /**
  * Charts as Chartbrew's v5 web app makes them: quick-create with a dataset config, then
  * `PUT chart {visualization}` binding a date field to time (with a unit), a number to value (sum),
- * filters, a running total, a sort and a limit. The spec is written onto the dataset configs, so
+ * filters, a running total, a sort, a limit and a breakdown by a text field. The spec is written onto the dataset configs, so
  * the chart computes exactly what the same dataset config fields compute, by SQL pushdown over
  * Postgres and by the streaming engine (an HTTP API source, or pushdown turned off); on both stores.
  */
@@ -75,6 +75,31 @@ const barSpec = (bindingId: string) => ({
     },
   ],
 });
+
+/** The v5 bar split by country: revenue per month, one series per country. */
+const breakdownSpec = (bindingId: string) => ({
+  version: 2,
+  status: 'ready',
+  layers: [
+    {
+      id: 'layer-1',
+      bindingId,
+      mark: 'bar',
+      name: 'Revenue',
+      encoding: {
+        time: { field: 'root[].created_at', type: 'temporal', timeUnit: 'month' },
+        value: { field: 'root[].amount', type: 'quantitative', aggregate: 'sum' },
+        breakdown: { field: 'root[].country', type: 'nominal' },
+      },
+      transforms: [],
+    },
+  ],
+});
+
+const breakdownFields = {
+  chart: { name: 'Revenue by country (fields)', type: 'bar', timeInterval: 'month' },
+  config: { xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].amount', yAxisOperation: 'sum', legend: 'Revenue', breakdown: 'root[].country' },
+};
 
 const barFields = {
   chart: { name: 'Orders (fields)', type: 'bar' },
@@ -204,16 +229,15 @@ describe.each([
 
       it('time (month) + value (sum) + a filter + a running total computes what the same dataset config fields compute', async () => {
         const chart = await v5Chart(datasetId, 'line');
-        // A breakdown cannot be computed: a 400 naming it, and nothing is saved.
+        // A role the engine cannot compute: a 400 naming it, and nothing is saved.
         const refused = await t.request({
           method: 'PUT',
           url: `/project/${projectId}/chart/${chart.id}`,
           token: owner.token,
-          payload: { visualization: lineSpec(chart.cdcId, { breakdown: { field: 'root[].country', type: 'nominal' } }) },
+          payload: { visualization: lineSpec(chart.cdcId, { row: { field: 'root[].country', type: 'nominal' } }) },
         });
         expect(refused.statusCode, refused.body).toBe(400);
-        expect(refused.json().details[0].path).toBe('body.visualization.layers.0.encoding.breakdown');
-        expect(refused.json().error).toMatch(/one series per dataset config/);
+        expect(refused.json().details[0].path).toBe('body.visualization.layers.0.encoding.row');
         expect((await ok(t, owner, 'GET', `/project/${projectId}/chart/${chart.id}`)).ChartDatasetConfigs[0]).toMatchObject({ xAxis: null, yAxis: null, conditions: [] });
 
         const saved = await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: lineSpec(chart.cdcId) });
@@ -251,6 +275,28 @@ describe.each([
         expect(v5.chartData).toEqual(plain.chartData);
         expect(v5.chartData.data.labels).toHaveLength(3);
         expect(v5.chartData.data.datasets[0].data).toEqual([30.5, 35.5, 139.75]);
+        expect(v5.paths).toEqual([source.path(pushdown)]);
+        expect(plain.paths).toEqual([source.path(pushdown)]);
+      });
+
+      it('time (month) + value (sum) + breakdown (a text field): one series per value, the same as the breakdown field', async () => {
+        const chart = await v5Chart(datasetId, 'bar');
+        const saved = await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: breakdownSpec(chart.cdcId) });
+        expect(saved.ChartDatasetConfigs[0]).toMatchObject({ xAxis: 'root[].created_at', yAxis: 'root[].amount', yAxisOperation: 'sum', breakdown: 'root[].country' });
+        expect(saved.visualization.layers[0].encoding.breakdown).toMatchObject({ field: 'root[].country' });
+        const reference = await fieldsChart(datasetId, breakdownFields);
+        const v5 = await run(chart.id);
+        const plain = await run(reference);
+        expect(v5.chartData).toEqual(plain.chartData);
+        // Months January to March; countries by total: US 101.25, FR 30.5, DE 12, ES 3.
+        expect(v5.chartData.data.labels).toHaveLength(3);
+        expect(v5.chartData.data.datasets.map((d: Json) => [d.label, d.data])).toEqual([
+          ['US', [0, 0, 101.25]],
+          ['FR', [30.5, 0, 0]],
+          ['DE', [0, 12, 0]],
+          ['ES', [0, 0, 3]],
+        ]);
+        expect(v5.chartData).not.toHaveProperty('seriesTruncated');
         expect(v5.paths).toEqual([source.path(pushdown)]);
         expect(plain.paths).toEqual([source.path(pushdown)]);
       });
@@ -337,6 +383,33 @@ describe.each([
     const cdc = chart.ChartDatasetConfigs[0];
     expect(cdc).toMatchObject({ xAxis: 'root[].country', yAxis: 'root[].id', yAxisOperation: 'count', sort: 'desc', maxRecords: 2, legend: 'Orders' });
     expect(chart.visualization.layers[0]).toMatchObject({ id: 'bars', bindingId: cdc.id, encoding: { category: { field: 'root[].country' } } });
+  });
+
+  it('a breakdown only on line, bar and radar charts: a 400 naming the field at save, nothing saved', async () => {
+    const datasetId = await postgresSource.dataset(t, owner, projectId);
+    const pie = await v5Chart(datasetId, 'pie');
+    const cdcUrl = `/project/${projectId}/chart/${pie.id}/chart-dataset-config/${pie.cdcId}`;
+    const onPie = await t.request({ method: 'PUT', url: cdcUrl, token: owner.token, payload: { breakdown: 'root[].country' } });
+    expect(onPie.statusCode, onPie.body).toBe(400);
+    expect(onPie.json().details[0].path).toBe('body.breakdown');
+    expect(onPie.json().error).toMatch(/pie chart/);
+    expect((await ok(t, owner, 'GET', `/project/${projectId}/chart/${pie.id}`)).ChartDatasetConfigs[0].breakdown).toBeNull();
+    const spec = await t.request({ method: 'PUT', url: `/project/${projectId}/chart/${pie.id}`, token: owner.token, payload: { visualization: { version: 2, layers: [{ id: 'l', bindingId: pie.cdcId, mark: 'pie', encoding: { category: 'root[].status', value: 'root[].amount', color: 'root[].country' } }] } } });
+    expect(spec.statusCode, spec.body).toBe(400);
+    expect(spec.json().details[0].path).toBe('body.visualization.layers.0.encoding.color');
+    // A bar with a breakdown cannot become a KPI while it has one; without it, it can.
+    const bar = await v5Chart(datasetId, 'bar');
+    await ok(t, owner, 'PUT', `/project/${projectId}/chart/${bar.id}/chart-dataset-config/${bar.cdcId}`, { breakdown: 'root[].country' });
+    const toKpi = await t.request({ method: 'PUT', url: `/project/${projectId}/chart/${bar.id}`, token: owner.token, payload: { type: 'kpi' } });
+    expect(toKpi.statusCode, toKpi.body).toBe(400);
+    expect(toKpi.json().details[0].path).toBe('body.type');
+    expect((await ok(t, owner, 'GET', `/project/${projectId}/chart/${bar.id}`)).type).toBe('bar');
+    await ok(t, owner, 'PUT', `/project/${projectId}/chart/${bar.id}/chart-dataset-config/${bar.cdcId}`, { breakdown: null });
+    expect((await ok(t, owner, 'PUT', `/project/${projectId}/chart/${bar.id}`, { type: 'kpi' })).type).toBe('kpi');
+    // Quick-create names the config.
+    const quick = await t.request({ method: 'POST', url: `/project/${projectId}/chart/quick-create`, token: owner.token, payload: { name: 'Split', type: 'table', chartDatasetConfigs: [{ dataset_id: datasetId, breakdown: 'root[].country' }] } });
+    expect(quick.statusCode, quick.body).toBe(400);
+    expect(quick.json().details[0].path).toBe('body.chartDatasetConfigs.0.breakdown');
   });
 
   it('a wrong field is a 400 naming its path, nothing saved; the spec wins over chart fields of the same body; null forgets it', async () => {

@@ -1,6 +1,7 @@
 /**
  * The x value of a dataset's grouped query: a time axis's instants, or a category's key in the
- * form the engine's labels take, with how SQL may rank it for ORDER BY/LIMIT.
+ * form the engine's labels take, with how SQL may rank it for ORDER BY/LIMIT. A breakdown's value
+ * is a second key of the same form as a category's (`pd_b`, `pd_b2`).
  */
 import { Unsupported } from './errors.js';
 import { flagOf, groupByValue, instantOf, TEXT_FROM, type Column, type PlanScope, type Selected } from './plan-scope.js';
@@ -33,9 +34,21 @@ export function keyMaterial(scope: PlanScope, x: Column | null): KeyMaterial {
       rank: null,
     };
   }
+  return labelMaterial(scope, x, 'pd_k');
+}
+
+/** The breakdown value as the engine labels it, grouped by like a category; null without a breakdown. */
+export function breakdownMaterial(scope: PlanScope, b: Column | null): KeyMaterial | null {
+  return b === null ? null : labelMaterial(scope, b, 'pd_b');
+}
+
+/** A value read as the engine's label of it, under `alias` (and `alias`2 for huge decimals). */
+function labelMaterial(scope: PlanScope, x: Column, alias: 'pd_k' | 'pd_b'): KeyMaterial {
+  const { d } = scope;
+  const a = Sql.trusted(alias);
   const c = x.raw;
   const notNull = sql`${c} IS NOT NULL`;
-  if (x.kind === 'instant') throw new Unsupported('categories of a timestamptz column are its ISO text, which depends on the database session zone');
+  if (x.kind === 'instant') throw new Unsupported('labels of a timestamptz column are its ISO text, which depends on the database session zone');
   // Grouped by value, the null values are one group, dropped after grouping instead of tested on every row.
   const byValue = groupByValue(d, x);
   const material = (reading: KeyReading, select: Selected, rank: Sql | null): KeyMaterial => ({
@@ -48,22 +61,22 @@ export function keyMaterial(scope: PlanScope, x: Column | null): KeyMaterial {
   switch (x.kind) {
     case 'float': {
       // Non-finite labels ("NaN", "Infinity") are text, which the engine orders after numbers.
-      const rank = sql`${d.nonFinite('float', Sql.trusted('pd_k'))}, pd_k`;
-      return material('number', [[c, 'pd_k']], scope.dialect === 'postgres' ? rank : Sql.trusted('pd_k'));
+      const rank = sql`${d.nonFinite('float', a)}, ${a}`;
+      return material('number', [[c, alias]], scope.dialect === 'postgres' ? rank : a);
     }
     case 'bool':
-      return material('bool', [[c, 'pd_k']], null);
+      return material('bool', [[c, alias]], null);
     case 'decimal': {
       const small = scope.dialect === 'postgres' ? sql`abs(${c}) < ${TEXT_FROM}` : sql`ABS(${c}) < ${TEXT_FROM}`;
       const text = scope.dialect === 'postgres' ? sql`CAST(${c} AS text)` : sql`HEX(CAST(${c} AS CHAR))`;
       return material(
         'decimal',
         [
-          [sql`CASE WHEN ${small} THEN ${d.dbl('decimal', c)} END`, 'pd_k'],
-          [sql`CASE WHEN NOT (${small}) THEN ${text} END`, 'pd_k2'],
+          [sql`CASE WHEN ${small} THEN ${d.dbl('decimal', c)} END`, alias],
+          [sql`CASE WHEN NOT (${small}) THEN ${text} END`, `${alias}2`],
         ],
         // Postgres decimals may be NaN or Infinity (text labels): not ranked in SQL.
-        scope.dialect === 'mysql' ? sql`COALESCE(pd_k, CAST(UNHEX(pd_k2) AS DOUBLE))` : null,
+        scope.dialect === 'mysql' ? sql`COALESCE(${a}, CAST(UNHEX(${Sql.trusted(`${alias}2`)}) AS DOUBLE))` : null,
       );
     }
     default: {
@@ -72,14 +85,14 @@ export function keyMaterial(scope: PlanScope, x: Column | null): KeyMaterial {
       const numeric = x.kind === 'int' || x.kind === 'bigint';
       const rank = numeric
         ? scope.dialect === 'postgres'
-          ? Sql.trusted('CAST(pd_k AS double precision)')
-          : Sql.trusted('CAST(UNHEX(pd_k) AS DOUBLE)')
+          ? sql`CAST(${a} AS double precision)`
+          : sql`CAST(UNHEX(${a}) AS DOUBLE)`
         : x.kind === 'text'
           ? null
           : scope.dialect === 'postgres'
-            ? Sql.trusted('pd_k')
-            : Sql.trusted('CAST(pd_k AS BINARY)');
-      return material('text', [[key, 'pd_k']], rank);
+            ? a
+            : sql`CAST(${a} AS BINARY)`;
+      return material('text', [[key, alias]], rank);
     }
   }
 }

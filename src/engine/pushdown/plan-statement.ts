@@ -26,8 +26,12 @@ export function groupedStatement(
   key: KeyMaterial,
   value: ValueMaterial,
   coverage: Coverage | null,
+  b: Column | null = null,
+  split: KeyMaterial | null = null,
 ): Sql {
   const { d, plan } = scope;
+  // The breakdown value: a second key, computed and grouped by like a category's.
+  const splitAliases = split === null ? [] : split.select.map(([, alias]) => alias);
   const userQuery = Sql.query({ text: subquery, values: query.values });
 
   // Grouped columns: by their value, or by a cell of their time when only instants are read.
@@ -65,13 +69,16 @@ export function groupedStatement(
   }
   const keysPerRow = key.reading !== 'time' && x !== null && !x.exact;
   const distinctPerRow = value.distinct.length > 0 && y !== null && !y.exact;
+  const splitPerRow = split !== null && b !== null && !b.exact;
   if (keysPerRow) rowKeys.push(...key.select);
+  if (splitPerRow) rowKeys.push(...split.select);
   if (distinctPerRow) rowKeys.push(...value.distinct);
   const rowAggregates: Selected = [...value.rowAggregates, ...flagFromRows.map((c): [Sql, string] => [sql`MAX(${flagName(c)})`, `pd_f${c.index}`])];
   if (rowKeys.length === 0 && rowAggregates.length === 0) rowAggregates.push([Sql.trusted('COUNT(*)'), 'pd_n']);
   // Conditions on plain values stay with the rows, where the optimizer can push them into the user's query.
   const rowWhere = conditions.filter((c) => !c.grouped).map((c) => c.where);
   if (key.rowWhere !== null) rowWhere.push(key.rowWhere);
+  if (split !== null && split.rowWhere !== null) rowWhere.push(split.rowWhere);
   stage = sql`SELECT ${selectList([...rowKeys, ...rowAggregates])} FROM (${stage}) AS pd_s0`;
   if (rowWhere.length > 0) stage = sql`${stage} WHERE ${join(rowWhere, ' AND ')}`;
   stage =
@@ -116,9 +123,14 @@ export function groupedStatement(
   const where = conditions.filter((c) => c.grouped).map((c) => c.where);
   if (window.where !== null) where.push(window.where);
   if (key.groupWhere !== null) where.push(key.groupWhere);
+  if (split !== null && split.groupWhere !== null) where.push(split.groupWhere);
   const unsafe: Sql[] = [...flagFromGroup, ...flagFromRows].map((c) => sql`${flagName(c)} = 1`);
   unsafe.push(...value.flags);
-  const g3: Selected = [...(keysPerRow ? passThrough(key.select.map(([, alias]) => alias)) : key.select), ...value.groupSelect];
+  const g3: Selected = [
+    ...(keysPerRow ? passThrough(key.select.map(([, alias]) => alias)) : key.select),
+    ...(split === null ? [] : splitPerRow ? passThrough(splitAliases) : split.select),
+    ...value.groupSelect,
+  ];
   if (key.reading === 'time') {
     const t = Sql.trusted(`pd_t${x!.index}`);
     g3.push([sql`${t} + ${offsetOf(scope, t, coverage)}`, 'pd_l']);
@@ -136,6 +148,7 @@ export function groupedStatement(
 
   // g4, g5: keys.
   const passValues = [...value.groupSelect.map(([, alias]) => alias), 'pd_u'];
+  const nullWhenFlagged = (alias: string): [Sql, string] => [sql`CASE WHEN pd_u = 1 THEN NULL ELSE ${Sql.trusted(alias)} END`, alias];
   if (key.reading === 'time') {
     const bucketer = plan.bucketer!;
     const size = SUB_DAY[bucketer.interval];
@@ -147,7 +160,7 @@ export function groupedStatement(
       keyExpr = sql`pd_l - ${d.floorMod(l, DAY_MS)}`;
     } else {
       const dayNumber = d.exactDiv(sql`pd_l - ${d.floorMod(l, DAY_MS)}`, DAY_MS);
-      stage = sql`SELECT ${selectList([[dayNumber, 'pd_d'], ...passThrough(passValues)])} FROM (${stage}) AS pd_g3${d.fence}`;
+      stage = sql`SELECT ${selectList([[dayNumber, 'pd_d'], ...passThrough([...splitAliases, ...passValues])])} FROM (${stage}) AS pd_g3${d.fence}`;
       const days = Sql.trusted('pd_d');
       keyExpr =
         bucketer.interval === 'week'
@@ -157,15 +170,15 @@ export function groupedStatement(
             : sql`(pd_d - ${d.dayOfYear(days)} + 1) * ${int(DAY_MS)}`;
     }
     const typed = scope.dialect === 'postgres' ? sql`CAST(${keyExpr} AS bigint)` : sql`CAST(${keyExpr} AS SIGNED)`;
-    const keyed: Selected = [[sql`CASE WHEN pd_u = 1 THEN NULL ELSE ${typed} END`, 'pd_k'], ...passThrough(passValues)];
+    const keyed: Selected = [[sql`CASE WHEN pd_u = 1 THEN NULL ELSE ${typed} END`, 'pd_k'], ...splitAliases.map(nullWhenFlagged), ...passThrough(passValues)];
     stage = sql`SELECT ${selectList(keyed)} FROM (${stage}) AS pd_g4`;
-  } else if (key.select.length > 0) {
-    const keys = key.select.map(([, alias]): [Sql, string] => [sql`CASE WHEN pd_u = 1 THEN NULL ELSE ${Sql.trusted(alias)} END`, alias]);
+  } else if (key.select.length > 0 || splitAliases.length > 0) {
+    const keys = [...key.select.map(([, alias]) => alias), ...splitAliases].map(nullWhenFlagged);
     stage = sql`SELECT ${selectList([...keys, ...passThrough(passValues)])} FROM (${stage}) AS pd_g4`;
   }
 
   // g6: groups of the engine's keys.
-  const keyAliases = key.reading === 'time' ? ['pd_k'] : key.select.map(([, alias]) => alias);
+  const keyAliases = [...(key.reading === 'time' ? ['pd_k'] : key.select.map(([, alias]) => alias)), ...splitAliases];
   const groupBy = [...keyAliases, 'pd_u'];
   const aggregates: Selected = [...passThrough(keyAliases), [Sql.trusted('pd_u'), 'pd_u'], ...value.finalAggregates];
   stage = sql`SELECT ${selectList(aggregates)} FROM (${stage}) AS pd_g5 GROUP BY ${Sql.trusted(groupBy.join(', '))}`;
@@ -178,6 +191,8 @@ function limited(scope: PlanScope, stage: Sql, key: KeyMaterial, value: ValueMat
   const { plan, plans, ctx } = scope;
   // Sort and maxRecords act on the axis shared by every dataset; with one dataset it is this one.
   if (!scope.complete || plans.length !== 1 || plan.maxRecords === null || ctx.cumulative || ctx.type === 'matrix') return stage;
+  // With a breakdown, every value's series shares the axis: no group can be left out in SQL.
+  if (plan.fields.breakdown !== null) return stage;
   const limit = plan.maxRecords;
   if (!Number.isSafeInteger(limit + 1)) return stage;
   if (key.reading === 'time') {

@@ -16,8 +16,8 @@
  *   g2  instants of date columns (pd_t<i>): wall-clock values through the zone table
  *   g3  conditions on instants, date window, axis filters; key material, value material, pd_u
  *   g4  day numbers for day-and-longer buckets
- *   g5  the engine's bucket key or category key (null for flagged groups)
- *   g6  GROUP BY key, pd_u, adding up the row-level aggregates
+ *   g5  the engine's bucket key or category key, and the breakdown value's (null for flagged groups)
+ *   g6  GROUP BY key, breakdown key, pd_u, adding up the row-level aggregates
  *   g7  ORDER BY/LIMIT or a RANK filter, only where the engine would keep the same points
  *
  * g1 to g4 end with an optimization fence (see DialectSql.fence). A row the engine might read
@@ -34,7 +34,7 @@ import { columnKind, isDateKind, type ResultColumn } from './columns.js';
 import { conditionSql, kindName, type ConditionColumn, type ConditionEnv } from './conditions-sql.js';
 import { dialectSql, type DialectSql } from './dialect.js';
 import { Unsupported } from './errors.js';
-import { keyMaterial, type KeyReading } from './plan-keys.js';
+import { breakdownMaterial, keyMaterial, type KeyReading } from './plan-keys.js';
 import { flagOf, groupByValue, instantOf, type Column, type PlanScope } from './plan-scope.js';
 import { groupedStatement, type Condition } from './plan-statement.js';
 import { valueMaterial, type ValueReading } from './plan-values.js';
@@ -60,6 +60,8 @@ export interface Reading {
   readonly axis: SeriesPlan['axis'];
   readonly operation: Operation;
   readonly key: KeyReading;
+  /** How the breakdown value comes back (`pd_b`, `pd_b2`); null without a breakdown. */
+  readonly breakdown: KeyReading | null;
   /** Text keys come back as text, or (MySQL) as hex of their UTF-8 bytes, which no collation alters. */
   readonly encoding: 'text' | 'hex';
   /**
@@ -119,8 +121,10 @@ class Planner implements PlanScope {
     const xPath = plan.axis === 'none' ? null : plan.fields.x;
     const yPath = plan.aggregator.countsRows ? null : plan.fields.y;
     const datePath = plan.window !== null ? plan.fields.date : null;
+    const breakdownPath = plan.fields.breakdown;
     for (const [path, where] of [
       [xPath, 'xAxis'],
+      [breakdownPath, 'breakdown'],
       [yPath, 'yAxis'],
       [datePath, 'dateField'],
       ...plan.conditions.map((c, i) => [c.field, `conditions[${i}].field`] as const),
@@ -138,6 +142,7 @@ class Planner implements PlanScope {
     const x = xPath === null ? null : this.column(xPath, 'xAxis');
     const y = yPath === null ? null : this.column(yPath, 'yAxis');
     const date = datePath === null ? null : this.column(datePath, 'dateField');
+    const b = breakdownPath === null ? null : this.column(breakdownPath, 'breakdown');
     if (plan.axis === 'time' && !isDateKind(x!.kind)) {
       throw new Unsupported(`a time axis on a ${kindName(x!.kind)} column reads it as epoch numbers or parses text; only date and timestamp columns are bucketed in SQL`);
     }
@@ -154,14 +159,22 @@ class Planner implements PlanScope {
     const dated = this.windowFilter(date);
     const window = { where: dated.where, prefilter: [...dated.prefilter, ...this.prefilters] };
     const key = keyMaterial(this, x);
+    const split = breakdownMaterial(this, b);
     const value = valueMaterial(this, y);
     const coverage = zoneCoverage(this, [...this.used.values()], this.spans, x, date);
     if (subquery === null) return null;
 
-    const built = groupedStatement(this, [...this.used.values()], subquery, query!, x, y, conditions, window, key, value, coverage);
+    const built = groupedStatement(this, [...this.used.values()], subquery, query!, x, y, conditions, window, key, value, coverage, b, split);
     return {
       ...render(built, this.dialect),
-      reading: { axis: plan.axis, operation: plan.operation, key: key.reading, encoding: this.d.textKeyEncoding, value: value.reading },
+      reading: {
+        axis: plan.axis,
+        operation: plan.operation,
+        key: key.reading,
+        breakdown: split?.reading ?? null,
+        encoding: this.d.textKeyEncoding,
+        value: value.reading,
+      },
     };
   }
 

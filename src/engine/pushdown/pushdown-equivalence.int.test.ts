@@ -27,8 +27,8 @@ import { resolveVariables } from '../../sources/variables/resolve.js';
 import { compileSql } from '../../sources/variables/sql.js';
 import { assembleChartData, computeChartData, planChart } from '../chart-data.js';
 import { createEngineContext } from '../context.js';
-import { aggregateSeries, type AggregatedSeries } from '../series.js';
-import { CONDITION_OPERATORS, type AxisChartData, type ChartCondition, type ChartInput, type DatasetConfigInput } from '../types.js';
+import { aggregateSeries, BREAKDOWN_CHART_TYPES, type AggregatedSeries } from '../series.js';
+import { CONDITION_OPERATORS, type AxisChartData, type ChartCondition, type ChartInput, type ChartType, type DatasetConfigInput } from '../types.js';
 import {
   buildPushdownPlan,
   canPushDown,
@@ -164,6 +164,8 @@ interface Focus {
   /** Runtime filters of the chart run (field filters on conditionFields, date ranges on each configuration's date field). */
   runtimeFilters: [number, number];
   operations: string[];
+  /** How often a line, bar or radar dataset splits its series by a breakdown column (0 to 1). */
+  breakdowns?: number;
   /** Last word on a generated chart or dataset (e.g. always sort, never a formula). */
   chart?: (chart: ChartInput) => ChartInput;
   dataset?: (config: DatasetConfigInput) => DatasetConfigInput;
@@ -176,7 +178,7 @@ const PG_DATES = ['at_tz', 'at_local', 'day'];
 const MY_DATES = ['at_tz', 'at_local', 'day'];
 const OTHER_FIELDS = ['category', 'status', 'qty', 'big', 'amount', 'score', 'flag'];
 
-const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits' | 'filters', Focus> = {
+const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits' | 'filters' | 'breakdown', Focus> = {
   broad: {
     name: 'random charts',
     types: ALL_TYPES,
@@ -193,6 +195,7 @@ const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits' | 'fil
     conditionsPerDataset: [0, 3],
     runtimeFilters: [0, 2],
     operations: OPERATIONS,
+    breakdowns: 0.25,
   },
   time: {
     name: 'time buckets around DST changes',
@@ -259,6 +262,24 @@ const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits' | 'fil
     operations: ['count', 'count', 'count_unique', 'sum', 'min', 'max'],
     chart: (chart) => ({ ...chart, subType: null, includeZeros: false }),
     dataset: (config) => ({ ...config, formula: null, sort: config.sort ?? 'desc', maxRecords: config.maxRecords ?? 2 }),
+    breakdowns: 0.3,
+  },
+  breakdown: {
+    name: 'breakdowns',
+    types: ['line', 'bar', 'radar'],
+    intervals: ['hour', 'day', 'week', 'month'],
+    zones: ['UTC', 'Europe/Paris', 'America/New_York'],
+    axes: ['time', 'category', 'none'],
+    timeColumns: { postgres: PG_DATES, mysql: MY_DATES },
+    categoryColumns: { postgres: [...OTHER_FIELDS, 'day', 'at_local'], mysql: [...OTHER_FIELDS, 'day', 'at_local', 'at_tz'] },
+    conditionFields: { postgres: [...OTHER_FIELDS, ...PG_DATES], mysql: [...OTHER_FIELDS, ...MY_DATES] },
+    windowDates: ['2024-03-08', '2024-10-26', '2024-11-02', '2024-12-30'],
+    spread: 'wide',
+    datasets: [1, 2],
+    conditionsPerDataset: [0, 2],
+    runtimeFilters: [0, 1],
+    operations: OPERATIONS,
+    breakdowns: 1,
   },
   filters: {
     name: 'runtime filters',
@@ -413,9 +434,12 @@ function datasetArb(dialect: PushdownDialect, type: string, focus: Focus): fc.Ar
       formula: fc.constantFrom(null, null, null, '{val * 2}', '€{round(val, 1)}'),
       goal: fc.option(fc.integer({ min: 1, max: 50 }), { nil: null }),
       legend: fc.constantFrom('Orders', 'Revenue', null),
+      breakdown: fc.constantFrom(...focus.categoryColumns[dialect]),
+      split: fc.double({ min: 0, max: 1, noNaN: true }),
     })
     .map((g) => {
       const config: DatasetConfigInput = { legend: g.legend, sort: g.sort, maxRecords: g.maxRecords, formula: g.formula, goal: g.goal };
+      if (BREAKDOWN_CHART_TYPES.has(type as ChartType) && g.split < (focus.breakdowns ?? 0)) config.breakdown = `root[].${g.breakdown}`;
       if (g.axis === 'time') {
         if (g.separateTime && type !== 'matrix') {
           Object.assign(config, { xAxis: `root[].${g.date}`, dateField: `root[].${g.otherDate}`, xAxisType: 'time' });
@@ -826,6 +850,7 @@ const PROPERTIES: Array<{ focus: Focus; runs: number }> = [
   { focus: FOCUSES.conditions, runs: Math.ceil((RUNS * 2) / 3) },
   { focus: FOCUSES.limits, runs: Math.ceil((RUNS * 2) / 3) },
   { focus: FOCUSES.filters, runs: RUNS },
+  { focus: FOCUSES.breakdown, runs: Math.ceil((RUNS * 2) / 3) },
 ];
 
 const DATABASES: Array<{ name: string; skip: boolean; setup: () => Promise<Target> }> = [
@@ -904,6 +929,25 @@ for (const database of DATABASES) {
           expect((result.pushed as AxisChartData).data.labels).toEqual(['-1000000000000000', '1.5', '1000000000000000', '1000000000000000.00']);
         } finally {
           await target.dropTable('ex_dec');
+        }
+      });
+
+      it('splits a series by a breakdown, past the series limit too, as the engine does', async () => {
+        await target.exec(`CREATE TABLE ex_split (day DATE, country VARCHAR(10), amount ${target.dialect === 'postgres' ? 'numeric(12,2)' : 'DECIMAL(12,2)'})`);
+        // 25 countries c1..c25, country ci selling i on 2024-01-01 and 1 on 2024-01-02; one row without a country.
+        const values = Array.from({ length: 25 }, (_, i) => `('2024-01-01', 'c${i + 1}', ${i + 1}), ('2024-01-02', 'c${i + 1}', 1)`);
+        await target.exec(`INSERT INTO ex_split VALUES ${values.join(', ')}, ('2024-01-02', NULL, 1000)`);
+        try {
+          const config = { legend: 'Sales', xAxis: 'day', dateField: 'day', yAxis: 'amount', yAxisOperation: 'sum', breakdown: 'country' };
+          const result = await both({ type: 'bar', timeInterval: 'day' }, [config], 'SELECT * FROM ex_split');
+          expect(result.fallbacks).toEqual([]);
+          expect(result.pushed).toEqual(result.streamed);
+          const out = result.pushed as AxisChartData;
+          expect(out.data.datasets.map((d) => d.label).slice(0, 3)).toEqual(['c25', 'c24', 'c23']);
+          expect(out.data.datasets[0]!.data).toEqual([25, 1]);
+          expect(out).toMatchObject({ seriesTruncated: true, seriesLimit: 20, breakdowns: [{ datasetIndex: 0, label: 'Sales', series: 25, shown: 20 }] });
+        } finally {
+          await target.dropTable('ex_split');
         }
       });
 

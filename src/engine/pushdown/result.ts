@@ -10,20 +10,30 @@ import type { Row } from '../types.js';
 import { toNumber } from '../values.js';
 import { PushdownFallbackError } from './errors.js';
 import type { Reading } from './plan.js';
+import type { KeyReading } from './plan-keys.js';
 
 export function readSeries(reading: Reading, rows: Iterable<Row>): AggregatedSeries {
   const aggregator = createAggregator(reading.operation, reading.value !== 'rows');
   const points = new Map<number | string, number | null>();
+  const breakdown = reading.breakdown === null ? null : new Map<string, Map<number | string, number | null>>();
   for (const row of rows) {
     if (isSet(row['pd_u'])) {
       throw new PushdownFallbackError(
         'some rows hold values the engine reads differently from SQL (dates outside years 1–9999 or outside the zone table, huge decimals, decimal NaN or infinities in a sum or at an extreme)',
       );
     }
-    const key = keyOf(reading, row);
-    if (points.has(key)) throw new PushdownFallbackError(`two groups share the label "${String(key)}"`);
-    points.set(key, valueOf(reading, row, aggregator));
+    const key = keyOf(reading, reading.key, row, 'pd_k');
+    let into = points;
+    if (breakdown !== null) {
+      // A breakdown value's label, read like a category's; its points are a series of their own.
+      const value = String(keyOf(reading, reading.breakdown!, row, 'pd_b'));
+      into = breakdown.get(value) ?? new Map<number | string, number | null>();
+      breakdown.set(value, into);
+    }
+    if (into.has(key)) throw new PushdownFallbackError(`two groups share the label "${String(key)}"`);
+    into.set(key, valueOf(reading, row, aggregator));
   }
+  if (breakdown !== null) return { axis: reading.axis, points, breakdown };
   if (reading.axis === 'none' && !points.has(TOTAL_LABEL)) {
     // No rows at all: the engine still has its Total group, empty.
     points.set(TOTAL_LABEL, aggregator.result(new GroupState()));
@@ -35,27 +45,29 @@ function isSet(flag: unknown): boolean {
   return flag === true || (flag !== null && flag !== undefined && flag !== false && Number(flag) !== 0);
 }
 
-function keyOf(reading: Reading, row: Row): number | string {
-  switch (reading.key) {
+/** A key of a grouped row, read from the column `alias` (and `alias`2) as `kind` says. */
+function keyOf(reading: Reading, kind: KeyReading, row: Row, alias: 'pd_k' | 'pd_b'): number | string {
+  const value = row[alias];
+  switch (kind) {
     case 'total':
       return TOTAL_LABEL;
     case 'time': {
-      const key = Number(row['pd_k']);
-      if (!Number.isSafeInteger(key)) throw new PushdownFallbackError(`a bucket key is not a whole number of milliseconds: ${String(row['pd_k'])}`);
+      const key = Number(value);
+      if (!Number.isSafeInteger(key)) throw new PushdownFallbackError(`a bucket key is not a whole number of milliseconds: ${String(value)}`);
       return key;
     }
     case 'number':
-      return String(typeof row['pd_k'] === 'number' ? row['pd_k'] : Number(row['pd_k']));
+      return String(typeof value === 'number' ? value : Number(value));
     case 'bool':
-      return String(row['pd_k'] === true || row['pd_k'] === 't' || row['pd_k'] === 1 || row['pd_k'] === '1');
+      return String(value === true || value === 't' || value === 1 || value === '1');
     case 'decimal': {
       // Below 1e15 the source gives a number (labelled as JavaScript prints it), from there exact text.
-      const text = row['pd_k2'];
+      const text = row[`${alias}2`];
       if (text !== null && text !== undefined) return decode(reading, text);
-      return String(typeof row['pd_k'] === 'number' ? row['pd_k'] : Number(row['pd_k']));
+      return String(typeof value === 'number' ? value : Number(value));
     }
     case 'text':
-      return decode(reading, row['pd_k']);
+      return decode(reading, value);
   }
 }
 

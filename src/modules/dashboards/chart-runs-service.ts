@@ -92,6 +92,7 @@ function effectiveConfig(config: ChartDatasetConfig, dataset: DatasetRecord): Da
     pointRadius: config.pointRadius,
     excludedFields: config.excludedFields.length > 0 ? config.excludedFields : dataset.excludedFields,
     columnsOrder: config.columnsOrder,
+    breakdown: config.breakdown,
     configuration: { ...config.configuration, variables: Array.isArray(variables) ? (variables as { name: string; value: unknown }[]) : [] },
   };
 }

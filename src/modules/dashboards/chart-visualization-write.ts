@@ -2,8 +2,9 @@
  * Saving `Chart.visualization`: a spec is validated against the chart and its dataset configs
  * (CDCs) and written onto them (`applyVisualization`): x (`time`/`category`) → `xAxis` (and
  * `dateField` for time), `value` → `yAxis` + `yAxisOperation` + `formula`, time unit →
- * `timeInterval`, `filter` transforms → `conditions`, `sort` → `sort`, `limit` → `maxRecords`,
- * `window cumulativeSum` → the `AddTimeseries` subType, style → colours, fill and point radius.
+ * `timeInterval`, `breakdown` → `breakdown`, `filter` transforms → `conditions`, `sort` → `sort`,
+ * `limit` → `maxRecords`, `window cumulativeSum` → the `AddTimeseries` subType, style → colours,
+ * fill and point radius.
  * What the engine cannot compute is a 400 naming its path and saying why.
  *
  * A key a layer leaves out leaves its fields as they are; a key it sends sets them exactly (a
@@ -78,6 +79,7 @@ export type ConfigChanges = Pick<
   | 'pointRadius'
   | 'excludedFields'
   | 'columnsOrder'
+  | 'breakdown'
 >;
 
 /** A condition as a CDC stores it. */
@@ -92,8 +94,6 @@ export interface VisualizationWrite {
 
 /** Why each refused role cannot be computed. */
 const REFUSED: Partial<Record<Role, string>> = {
-  breakdown:
-    'cannot be computed: Plotline draws one series per dataset config and has no split of a series by the values of a field; add one layer (dataset config) per value, each with a filter on the field',
   row: 'cannot be computed: a matrix is a calendar of days, bucketed by its time field; it has no rows or columns of categories',
   column: 'cannot be computed: a matrix is a calendar of days, bucketed by its time field; it has no rows or columns of categories',
   columns: 'cannot be computed: a table shows every column of its rows; hide columns with options.excludedFields and order them with options.columnsOrder',
@@ -160,7 +160,8 @@ function canonicalRoles(mark: string, encoding: Record<string, EncodingSlotInput
 function refuseNullPolicy(role: Canonical, at: string): void {
   const policy = role.encoding?.nullPolicy;
   if (policy !== undefined && policy !== 'exclude') {
-    throw ValidationError.field(`${at}.encoding.${role.sent}.nullPolicy`, 'cannot be computed: rows whose x value is empty are always left out (exclude)');
+    const what = role.role === 'breakdown' ? 'breakdown' : 'x';
+    throw ValidationError.field(`${at}.encoding.${role.sent}.nullPolicy`, `cannot be computed: rows whose ${what} value is empty are always left out (exclude)`);
   }
 }
 
@@ -300,6 +301,10 @@ function applyRoles(mark: string, roles: Map<Role, Canonical>, cdc: ConfigState,
   const time = roles.get('time');
   const category = roles.get('category');
   const value = roles.get('value');
+  const breakdown = roles.get('breakdown');
+  // One series per value of the field (the engine's breakdown); left out, one series.
+  if (breakdown) refuseNullPolicy(breakdown, at);
+  change.breakdown = breakdown ? breakdown.encoding!.field : null;
   let x: string | null = null;
   if (time) {
     refuseNullPolicy(time, at);

@@ -56,6 +56,7 @@ function config(overrides: Partial<ConfigState> = {}): ConfigState {
     pointRadius: null,
     excludedFields: [],
     columnsOrder: [],
+    breakdown: null,
     ...overrides,
   };
 }
@@ -130,7 +131,26 @@ describe('saving a spec: what it writes onto the configs and the chart', () => {
       [config()],
     );
     expect(write.chart).toEqual({ type: 'line', timeInterval: 'month' });
-    expect(write.configs.get(CDC)).toEqual({ xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].amount', yAxisOperation: 'sum', formula: null });
+    expect(write.configs.get(CDC)).toEqual({ xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].amount', yAxisOperation: 'sum', formula: null, breakdown: null });
+  });
+
+  it('a breakdown (or its aliases color and series) is the config\'s breakdown, read back as the breakdown role', () => {
+    for (const role of ['breakdown', 'color', 'series']) {
+      const write = applyVisualization(v5({ time: { field: 'day', timeUnit: 'day' }, value: { field: 'n', aggregate: 'sum' }, [role]: { field: 'root[].country', type: 'nominal' } }), chart(), [config()]);
+      expect(write.configs.get(CDC)).toMatchObject({ xAxis: 'day', yAxis: 'n', yAxisOperation: 'sum', breakdown: 'root[].country' });
+      expect(write.stored.layers[0]!.encoding).toHaveProperty('breakdown', { field: 'root[].country', type: 'nominal' });
+    }
+    // An encoding without it clears it: one series again.
+    expect(applyVisualization(v5({ value: 'n' }), chart(), [config({ breakdown: 'country' })]).configs.get(CDC)).toMatchObject({ breakdown: null });
+    const derived = deriveVisualization(chart({ type: 'bar' }), [config({ xAxis: 'status', yAxis: 'n', yAxisOperation: 'sum', breakdown: 'root[].country' })]);
+    expect(derived.layers[0]!.encoding).toEqual({
+      category: { field: 'status', type: 'nominal' },
+      value: { field: 'n', type: 'quantitative', aggregate: 'sum' },
+      breakdown: { field: 'root[].country', type: 'nominal' },
+    });
+    // A saved spec's breakdown is read back from the config, whoever changed it since.
+    const saved = applyVisualization(v5({ category: 'status', value: 'n', breakdown: 'country' }), chart({ type: 'bar' }), [config()]).stored;
+    expect(visualizationOf(saved, chart({ type: 'bar' }), [config({ xAxis: 'status', yAxis: 'n' })]).layers[0]!.encoding).not.toHaveProperty('breakdown');
   });
 
   it('x and y name the same roles: x with a time unit or a temporal type is time, otherwise category', () => {
@@ -216,7 +236,7 @@ describe('saving a spec: what it writes onto the configs and the chart', () => {
 
   it('a derived spec saved back changes nothing the engine reads', () => {
     const configs = [
-      { ...revenue, conditions: [{ id: 'x', field: 'root[].status', operator: 'isNot', value: 'void', exposed: false }], formula: '{val / 100}', sort: 'asc', maxRecords: 7, goal: 100, datasetColor: '#123456', fill: true, pointRadius: 2 },
+      { ...revenue, conditions: [{ id: 'x', field: 'root[].status', operator: 'isNot', value: 'void', exposed: false }], formula: '{val / 100}', sort: 'asc', maxRecords: 7, goal: 100, datasetColor: '#123456', fill: true, pointRadius: 2, breakdown: 'root[].country' },
       config({ id: OTHER, xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxisOperation: 'count', legend: 'Orders' }),
     ];
     const state = chart({ timeInterval: 'week', subType: 'AddTimeseries', stacked: true, startDate: '2025-01-01T00:00:00.000Z', endDate: '2025-03-01T00:00:00.000Z', maxValue: 10 });
@@ -236,8 +256,8 @@ describe('saving a spec: what it writes onto the configs and the chart', () => {
 describe('what a spec cannot say is a 400 naming its path and saying why', () => {
   const layer = (extra: Record<string, unknown>) => ({ version: 2 as const, layers: [{ id: 'l', bindingId: CDC, mark: 'line', ...extra }] });
   const cases: { name: string; spec: VisualizationInput; path: string; says: RegExp }[] = [
-    { name: 'a breakdown', spec: layer({ encoding: { time: { field: 'd' }, value: { field: 'n' }, breakdown: { field: 'country' } } }), path: 'body.visualization.layers.0.encoding.breakdown', says: /one series per dataset config/ },
-    { name: 'a color (breakdown) role', spec: layer({ encoding: { color: 'country' } }), path: 'body.visualization.layers.0.encoding.color', says: /split of a series/ },
+    { name: 'a breakdown on a pie', spec: layer({ mark: 'pie', encoding: { category: { field: 'c' }, breakdown: { field: 'country' } } }), path: 'body.visualization.layers.0.encoding.breakdown', says: /not a role of a pie layer/ },
+    { name: 'empty breakdown values kept as a series', spec: layer({ encoding: { color: { field: 'country', nullPolicy: 'label' } } }), path: 'body.visualization.layers.0.encoding.color.nullPolicy', says: /breakdown value is empty/ },
     { name: 'a role the chart type has not', spec: layer({ mark: 'pie', encoding: { time: { field: 'd' } } }), path: 'body.visualization.layers.0.encoding.time', says: /not a role of a pie layer/ },
     { name: 'two fields in one role', spec: layer({ encoding: { value: [{ field: 'a' }, { field: 'b' }] } }), path: 'body.visualization.layers.0.encoding.value', says: /one field/ },
     { name: 'both time and category', spec: layer({ encoding: { time: { field: 'd' }, category: { field: 'c' } } }), path: 'body.visualization.layers.0.encoding.category', says: /one x axis/ },

@@ -64,6 +64,7 @@ export interface ConfigState {
   pointRadius: number | null;
   excludedFields: string[];
   columnsOrder: string[];
+  breakdown: string | null;
 }
 
 // ---------- marks and roles ----------
@@ -145,7 +146,8 @@ function deriveEncoding(mark: string, chart: ChartState, cdc: ConfigState): Obj 
   else if (x !== null && Object.keys(axis).length > 0 && (operation === 'count' || operation === 'none')) {
     value = compact({ field: x, type: 'quantitative', aggregate: 'count', formula: cdc.formula, title: cdc.legend });
   }
-  return compact({ ...axis, value });
+  const breakdown = text(cdc.breakdown) !== null && (ROLES[mark] ?? []).includes('breakdown') ? { field: cdc.breakdown, type: 'nominal' } : null;
+  return compact({ ...axis, value, breakdown });
 }
 
 function deriveTransforms(mark: string, chart: ChartState, cdc: ConfigState): Obj[] {
@@ -239,7 +241,7 @@ export function deriveVisualization(chart: ChartState, configs: readonly ConfigS
 function overlay(saved: Obj, derived: SpecLayer): SpecLayer {
   const encoding: Obj = {};
   const savedEncoding = isObj(saved['encoding']) ? saved['encoding'] : {};
-  for (const [role, slot] of Object.entries(savedEncoding)) if (!['time', 'category', 'value'].includes(role)) encoding[role] = slot;
+  for (const [role, slot] of Object.entries(savedEncoding)) if (!['time', 'category', 'value', 'breakdown'].includes(role)) encoding[role] = slot;
   for (const [role, slot] of Object.entries(derived.encoding)) {
     const own = savedEncoding[role];
     encoding[role] = isObj(own) && isObj(slot) ? { ...own, ...slot } : slot;

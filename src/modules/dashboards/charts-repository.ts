@@ -74,6 +74,7 @@ function toConfig(row: Selectable<ChartDatasetConfigsTable>): ChartDatasetConfig
     maxRecords: row.maxRecords,
     goal: row.goal === null ? null : Number(row.goal),
     configuration: fromJson<Record<string, unknown>>(row.configuration, {}),
+    breakdown: row.breakdown,
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
   };

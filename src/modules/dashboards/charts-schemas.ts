@@ -40,6 +40,9 @@ const CdcConfiguration = Type.Object(
   { additionalProperties: true },
 );
 
+const BREAKDOWN_DESCRIPTION =
+  'A field path (`root[].country`) whose distinct values split the series: one series per value, the 20 largest by total (line, bar and radar charts); null: one series';
+
 const cdcFields = {
   xAxis: Opt(Nullable(Str(1000))),
   xAxisOperation: Opt(Nullable(Str(100))),
@@ -62,6 +65,7 @@ const cdcFields = {
   maxRecords: Opt(Nullable(Count)),
   goal: Opt(Nullable(Type.Number())),
   configuration: Opt(Nullable(CdcConfiguration)),
+  breakdown: Opt(Nullable(Type.String({ maxLength: 1000, description: BREAKDOWN_DESCRIPTION }))),
 };
 
 /**
@@ -95,6 +99,7 @@ export const ChartDatasetConfig = Type.Object({
   maxRecords: Nullable(Type.Integer()),
   goal: Nullable(Type.Number()),
   configuration: Type.Unknown({ description: 'Object; holds `variables: [{name, value}]`' }),
+  breakdown: Nullable(Type.String({ description: BREAKDOWN_DESCRIPTION })),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'ChartDatasetConfig' });

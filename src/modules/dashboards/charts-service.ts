@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { allowsBreakdown, BREAKDOWN_CHART_TYPES, normalizeFieldPath } from '../../engine/index.js';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
@@ -120,6 +121,7 @@ export class ChartsService {
       // The layers name the configs by the client's ids of them (Chartbrew's quick-create).
       const spec = input.visualization && remapBindings(input.visualization, configs, created);
       if (spec !== undefined) await this.saveVisualization(projectId, chartId, spec, trx, `${at}.visualization`);
+      await this.checkBreakdowns(projectId, chartId, trx, (i) => (spec !== undefined ? `${at}.visualization` : `${at}.chartDatasetConfigs.${i}.breakdown`));
       return chartId;
     });
     return this.load(projectId, id);
@@ -131,6 +133,9 @@ export class ChartsService {
     await this.deps.db.transaction().execute(async (trx) => {
       if (!(await this.deps.charts.update(projectId, chartId, fields, trx))) throw new NotFoundError('Chart');
       if (input.visualization !== undefined) await this.saveVisualization(projectId, chartId, input.visualization, trx);
+      if (input.visualization !== undefined || fields.type !== undefined) {
+        await this.checkBreakdowns(projectId, chartId, trx, () => (input.visualization !== undefined ? 'body.visualization' : 'body.type'));
+      }
     });
     return this.load(projectId, chartId);
   }
@@ -149,6 +154,7 @@ export class ChartsService {
     const order = input.order ?? (await this.deps.charts.nextConfigOrder(chartId));
     return this.deps.db.transaction().execute(async (trx) => {
       const created = await this.deps.charts.createConfig(chartId, this.newConfigFields(input, dataset, order), trx);
+      await this.checkBreakdowns(projectId, chartId, trx, () => 'body.breakdown');
       await this.refreshSavedVisualization(projectId, chartId, trx);
       return created;
     });
@@ -162,6 +168,7 @@ export class ChartsService {
     return this.deps.db.transaction().execute(async (trx) => {
       const updated = await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(input), trx);
       if (!updated) throw new NotFoundError('Chart dataset config');
+      if (input.breakdown !== undefined) await this.checkBreakdowns(projectId, chartId, trx, () => 'body.breakdown');
       await this.refreshSavedVisualization(projectId, chartId, trx);
       return updated;
     });
@@ -197,6 +204,7 @@ export class ChartsService {
       configs.push(unsavedConfig(this.newConfigFields(config, dataset, index), at));
     }
     // Stored configs come back by `order`; equal orders keep the body's order here.
+    input.chartDatasetConfigs.forEach((config, index) => checkBreakdown(fields.type ?? input.type, config.breakdown, `body.chartDatasetConfigs.${index}.breakdown`));
     configs.sort((a, b) => (a.order ?? Number.POSITIVE_INFINITY) - (b.order ?? Number.POSITIVE_INFINITY));
     const unsaved = { ...CHART_DEFAULTS, ...fields, id: 0, project_id: projectId, type: fields.type ?? input.type, createdAt: at, updatedAt: at, ChartDatasetConfigs: configs };
     const chart: Chart = { ...unsaved, visualization: visualizationOf(null, unsaved, configs) };
@@ -245,6 +253,16 @@ export class ChartsService {
     const write = applyVisualization(spec, chart, chart.ChartDatasetConfigs, at);
     await this.deps.charts.update(projectId, chartId, { ...write.chart, visualization: write.stored }, trx);
     for (const [cdcId, change] of write.configs) await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(change), trx);
+  }
+
+  /**
+   * The chart as written in this transaction may be computed: a config's breakdown only on a chart
+   * type that draws a series per value (a 400 at `path(index of the config)`, which rolls it back).
+   */
+  private async checkBreakdowns(projectId: number, chartId: number, trx: Db, path: (index: number) => string): Promise<void> {
+    const chart = await this.deps.charts.find(projectId, chartId, trx);
+    if (!chart) throw new NotFoundError('Chart');
+    chart.ChartDatasetConfigs.forEach((config, index) => checkBreakdown(chart.type, config.breakdown, path(index)));
   }
 
   /** After a config was added, changed or deleted: a saved spec is rewritten from the configs (an unsaved one is derived anyway). */
@@ -330,9 +348,23 @@ function unsavedConfig(fields: CdcInput & { dataset_id: number }, at: string): C
     maxRecords: fields.maxRecords ?? null,
     goal: fields.goal ?? null,
     configuration: fields.configuration ?? {},
+    breakdown: fields.breakdown ?? null,
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/** A breakdown is a valid field path, on a chart type that draws one series per value (the engine's list). */
+function checkBreakdown(type: string | null, breakdown: string | null | undefined, path: string): void {
+  if (breakdown === null || breakdown === undefined || breakdown.trim() === '') return;
+  try {
+    normalizeFieldPath(breakdown);
+  } catch {
+    throw ValidationError.field(path, `"${breakdown}" is not a valid field path (root[].country)`);
+  }
+  if (!allowsBreakdown(type ?? 'line')) {
+    throw ValidationError.field(path, `cannot be computed on a ${type} chart: a breakdown draws one series per value, on ${[...BREAKDOWN_CHART_TYPES].join(', ')} charts only`);
+  }
 }
 
 function cdcFields(input: CdcInput): CdcInput {

@@ -2939,6 +2939,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            breakdown?: string | null;
             /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
             id?: string | number | null;
             /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
@@ -2993,6 +2994,7 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            breakdown?: string | null;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Dataset?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -3032,6 +3034,7 @@ export interface components {
             goal: number | null;
             /** @description Object; holds `variables: [{name, value}]` */
             configuration: unknown;
+            breakdown: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
