@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { allowsBreakdown, BREAKDOWN_CHART_TYPES, normalizeFieldPath } from '../../engine/index.js';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
@@ -252,7 +253,13 @@ export class ChartsService {
     if (!chart) throw new NotFoundError('Chart');
     const write = applyVisualization(spec, chart, chart.ChartDatasetConfigs, at);
     await this.deps.charts.update(projectId, chartId, { ...write.chart, visualization: write.stored }, trx);
-    for (const [cdcId, change] of write.configs) await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(change), trx);
+    for (const [cdcId, change] of write.configs) {
+      // A spec sent back as it was answered changes no config: those are left untouched (and their updatedAt too).
+      const current = chart.ChartDatasetConfigs.find((config) => config.id === cdcId);
+      const fields = cdcFields(change);
+      if (current && Object.entries(fields).every(([key, value]) => isDeepStrictEqual(Reflect.get(current, key), value))) continue;
+      await this.deps.charts.updateConfig(chartId, cdcId, fields, trx);
+    }
   }
 
   /**
