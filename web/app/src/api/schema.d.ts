@@ -153,6 +153,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{brewName}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The report of Chartbrew's web app: the same answer and rules as GET /project/dashboard/{brewName}; needs a share token unless public; the password in the "pass" header when protected */
+        get: operations["getSharedReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{project_id}/chart/{id}/filter": {
         parameters: {
             query?: never;
@@ -4900,6 +4917,42 @@ export interface operations {
         };
     };
     getSharedDashboard: {
+        parameters: {
+            query?: {
+                token?: string;
+                /** @description Colour scheme of the page: light, dark, or follow the OS */
+                theme?: "light" | "dark" | "os";
+            };
+            header?: {
+                pass?: string;
+            };
+            path: {
+                brewName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedDashboard"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getSharedReport: {
         parameters: {
             query?: {
                 token?: string;
