@@ -4080,6 +4080,8 @@ export interface components {
             params: components["schemas"]["SharePolicyParam"][];
             allow_params: boolean;
             expires_at: string | null;
+            /** @description 2 for a new policy, one more after each revoke; tokens issued before a revoke stop working. Chartbrew's web app signs a link by itself for a policy at 2 or more */
+            token_version: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4088,6 +4090,7 @@ export interface components {
         UpdateSharePolicy: {
             params?: components["schemas"]["SharePolicyParam"][];
             allow_params?: boolean;
+            /** @description When every link of the policy stops working: an ISO 8601 date-time (2030-12-31T23:59:59Z), or a local one without zone, as a datetime-local input gives it (2030-12-31T23:59), read in the dashboard's time zone (UTC when it has none); null or "": never */
             expires_at?: string | null;
             /** @enum {unknown} */
             visibility?: "private" | "disabled";
