@@ -1371,6 +1371,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/team/{team_id}/connections/{connection_id}/test/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test a connection that is not saved with SSL files (multipart: a "connection" text part holding the connection as JSON, as for …/test, and file parts sslCa, sslCert, sslKey of 1 MiB each; sslCa=null text parts are ignored). Files are read in memory and nothing is stored */
+        post: operations["testUnsavedConnectionWithFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/team/{team_id}/connections/{connection_id}/schema": {
         parameters: {
             query?: never;
@@ -9029,6 +9046,40 @@ export interface operations {
                 "application/json": components["schemas"]["TestConnection"];
             };
         };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    testUnsavedConnectionWithFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                /** @description The connection type (`postgres`, `api`…); a `type` in the body wins */
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             200: {
