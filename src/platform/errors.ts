@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorDetail } from '../errors/index.js';
+import { AppError, ValidationError, type ErrorDetail } from '../errors/index.js';
 import type { ErrorBody } from './http-schemas.js';
 
 interface AjvLikeError {
@@ -32,6 +32,16 @@ function validationDetails(context: string, errors: AjvLikeError[]): ErrorDetail
             : (err.message ?? 'is invalid');
     return { path, message };
   });
+}
+
+/**
+ * The 400 of a schema check run by a handler rather than by Fastify (a JSON value inside a
+ * multipart part): the same message and details a body check gives, its paths under `context`.
+ */
+export function schemaValidationError(context: string, errors: readonly AjvLikeError[] | null | undefined): ValidationError {
+  const details = validationDetails(context, [...(errors ?? [])]);
+  const first = details[0];
+  return new ValidationError(first ? `${first.path} ${first.message}` : `${context} is invalid`, details.length > 0 ? details : [{ path: context, message: 'is invalid' }]);
 }
 
 const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {

@@ -106,6 +106,7 @@ const CHARTBREW_ROUTES: readonly (readonly [string, string])[] = [
   ['POST', '/project/7/share/token'],
   ['GET', '/project/dashboard/sales_7'],
   ['GET', '/project/sales_7/report'],
+  ['GET', '/project/2024/report'],
   // charts, chart dataset configs, alerts, chart sharing
   ['GET', '/project/7/chart'],
   ['POST', '/project/7/chart'],

@@ -3,7 +3,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 /*
  * A dashboard password has one attempt budget per client address and dashboard, whichever public
- * route carries it (the report's data, a report chart's export), and a route the caller may not
+ * route carries it (the report's data at either of its addresses, a report chart's export), and a route the caller may not
  * use never tells a right password from a wrong one.
  */
 describe('dashboard password attempts', () => {
@@ -35,10 +35,13 @@ describe('dashboard password attempts', () => {
 
   const report = (brewName: string, pass: string | undefined, remoteAddress = '127.0.0.1') =>
     t.request({ method: 'GET', url: `/project/dashboard/${brewName}`, remoteAddress, headers: pass === undefined ? {} : { pass } });
+  /** The same report where Chartbrew's web app reads it. */
+  const chartbrewReport = (brewName: string, pass: string | undefined, remoteAddress = '127.0.0.1') =>
+    t.request({ method: 'GET', url: `/project/${brewName}/report`, remoteAddress, headers: pass === undefined ? {} : { pass } });
   const exportCsv = (d: { brewName: string; chartId: number }, pass: string | undefined, remoteAddress = '127.0.0.1') =>
     t.request({ method: 'GET', url: `/project/dashboard/${d.brewName}/chart/${d.chartId}/export?format=csv`, remoteAddress, headers: pass === undefined ? {} : { pass } });
 
-  it('wrong passwords spread over the report and export routes spend one budget; then even the right one is 429', async () => {
+  it('wrong passwords spread over the report routes and the export route spend one budget; then even the right one is 429', async () => {
     await allowExports(true);
     const board = await protectedDashboard();
     const other = await protectedDashboard();
@@ -51,13 +54,21 @@ describe('dashboard password attempts', () => {
 
     const wrong: [number, string][] = [];
     for (let i = 0; i < ATTEMPTS; i += 1) {
-      const res = i % 2 === 0 ? await report(board.brewName, `guess ${i}`) : await exportCsv(board, `guess ${i}`);
+      const guess = `guess ${i}`;
+      const res = i % 3 === 0 ? await report(board.brewName, guess) : i % 3 === 1 ? await chartbrewReport(board.brewName, guess) : await exportCsv(board, guess);
       wrong.push([res.statusCode, res.json().code]);
     }
     expect(wrong).toEqual(Array.from({ length: ATTEMPTS }, () => [403, 'PASSWORD_INVALID']));
 
-    // The budget is spent on both routes, and the right password is no longer checked.
-    for (const res of [await exportCsv(board, 'one more'), await report(board.brewName, 'one more'), await report(board.brewName, PASSWORD), await exportCsv(board, PASSWORD)]) {
+    // The budget is spent on every route, and the right password is no longer checked.
+    const spent = [
+      await exportCsv(board, 'one more'),
+      await report(board.brewName, 'one more'),
+      await report(board.brewName, PASSWORD),
+      await chartbrewReport(board.brewName, PASSWORD),
+      await exportCsv(board, PASSWORD),
+    ];
+    for (const res of spent) {
       expect(res.statusCode, res.body).toBe(429);
       expect(res.json()).toMatchObject({ code: 'RATE_LIMITED' });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(60);

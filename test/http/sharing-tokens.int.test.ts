@@ -142,7 +142,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('share tokens and public share 
         const { payload } = decode(token);
         expect(payload.exp - payload.iat).toBe(99_999 * 86_400);
         expect(sharePolicy).toMatchObject({ id: policy.id, share_string: policy.share_string, params, allow_params: false });
-        expect(Object.keys(sharePolicy)).not.toContain('token_version');
+        expect(sharePolicy.token_version).toBe(2);
       }
     });
 
@@ -249,6 +249,8 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('share tokens and public share 
     it('revoke: old tokens are SHARE_TOKEN_REVOKED, new ones work', async () => {
       const revoked = await t.request({ method: 'POST', url: `${dashboardPolicy()}/${policy.id}/revoke`, token: owner });
       expect(revoked.statusCode).toBe(200);
+      // The policy answers its new version; tokens carry the stored counter, one below it.
+      expect(revoked.json().token_version).toBe(3);
       const res = await report(token);
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe('SHARE_TOKEN_REVOKED');

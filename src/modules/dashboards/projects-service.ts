@@ -11,7 +11,7 @@ import type { DashboardViews, JsonBody } from './dashboard-views.js';
 import type { Project, ProjectFields, ProjectsRepository, UpdateSchedule } from './projects-repository.js';
 import type { CreateProjectInput, ProjectInput, ProjectListItem as ProjectListItemSchema, UpdateScheduleBody } from './projects-schemas.js';
 import { dashboardDue, scheduleZone } from '../../runtime/scheduler/due.js';
-import { isColour, isHttpUrl, isIanaZone, isLogoReference, slugify, slugWithSuffix } from './projects-validation.js';
+import { isColour, isHttpUrl, isIanaZone, isLogoReference, RESERVED_BREW_NAMES, slugify, slugWithSuffix } from './projects-validation.js';
 
 /** A dashboard as the team's list gives it: its own fields and its charts' ids, names and layouts. */
 export type ProjectListItem = Static<typeof ProjectListItemSchema>;
@@ -96,7 +96,8 @@ export class ProjectsService {
     fields.titleColor ??= DEFAULT_TITLE_COLOUR;
 
     const slug = slugify(name);
-    let candidate = (await this.deps.projects.brewNameTaken(slug)) ? slugWithSuffix(slug) : slug;
+    const taken = RESERVED_BREW_NAMES.has(slug) || (await this.deps.projects.brewNameTaken(slug));
+    let candidate = taken ? slugWithSuffix(slug) : slug;
     for (let attempt = 0; attempt < BREW_NAME_ATTEMPTS; attempt += 1) {
       const project = await this.deps.projects.create(input.team_id, candidate, { ...fields, name });
       if (project) return this.view(project, membership);

@@ -119,6 +119,14 @@ export function slugify(name: string): string {
   return slug === '' ? 'dashboard' : slug;
 }
 
+/**
+ * The fixed segments of `/project/<segment>/…` routes. A dashboard with one of them as its
+ * brewName could not be reached at `/project/{brewName}/report` (Chartbrew's web app): the fixed
+ * route takes the request first (`/project/dashboard/report` is the report of "report"). Such a
+ * slug is treated as taken. test/http/shared-report.test.ts holds this list to the routes.
+ */
+export const RESERVED_BREW_NAMES: ReadonlySet<string> = new Set(['dashboard', 'team']);
+
 /** A slug with a short random suffix, used when the plain slug is taken. */
 export function slugWithSuffix(slug: string): string {
   return `${slug}-${randomBytes(3).toString('hex')}`;

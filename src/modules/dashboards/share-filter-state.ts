@@ -12,8 +12,12 @@ import type { SharePolicyRecord } from './sharing-repository.js';
  * `onReport` ones, matched by id) and only their values (400 FILTER_NOT_ALLOWED otherwise).
  */
 
-/** Query parameters that are never variables. */
-const RESERVED = new Set(['token', 'theme', 'pass']);
+/**
+ * Query parameters that are never variables: the link's own, and the display switches Chartbrew's
+ * report page passes on with every parameter of its address (`removeStyling`, `removeHeader`, and
+ * its snapshot `accessToken`).
+ */
+const RESERVED = new Set(['token', 'theme', 'pass', 'accessToken', 'removeStyling', 'removeHeader']);
 const MAX_URL_PARAMS = 50;
 const MAX_PARAM_KEY = 200;
 const MAX_PARAM_VALUE = 2000;
@@ -51,7 +55,7 @@ function samePinned(value: unknown, pin: string): boolean {
 
 /**
  * The variables of a view: the policy's params, then (only when the policy allows it) the URL's
- * parameters other than token/theme/pass, which extend them. A URL parameter that would give a
+ * parameters other than the reserved ones (token, theme, pass…), which extend them. A URL parameter that would give a
  * pinned param another value is a 403 naming it; one that repeats its value changes nothing.
  */
 export function shareVariables(policy: SharePolicyRecord | undefined, query: Record<string, unknown>): Record<string, string> {

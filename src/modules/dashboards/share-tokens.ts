@@ -8,7 +8,8 @@ import { shareErrors } from './sharing-errors.js';
  * Claims:
  * - `sub`: the subject as JSON text, `{"type":"Project"|"Chart","id":<entity id>}`. RFC 7519 makes
  *   `sub` a string, so the subject object travels serialised there rather than as an object claim;
- * - `pid`: the share policy id; `ver`: the policy's token_version when the token was issued;
+ * - `pid`: the share policy id; `ver`: the policy's revision (its revocation counter) when the
+ *   token was issued; the policy answers it as `token_version` one higher (sharing-repository.ts);
  * - `aud`: `plotline:share`, so no other kind of token signed with the same key can pass as one;
  * - `iat`, `exp`.
  *

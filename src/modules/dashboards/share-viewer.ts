@@ -267,7 +267,7 @@ export class ShareViewer {
   /**
    * Every check a share token goes through on every use: signature, algorithm, audience and `exp`
    * (in ShareTokens), then the policy it names: still there, for this very entity, not disabled,
-   * not past `expires_at`, and still at the token's version (revoke bumps it).
+   * not past `expires_at`, and still at the token's revision (revoke bumps it).
    */
   private async authorizeToken(token: string, entity: Entity, loaded?: SharePolicyRecord): Promise<SharePolicyRecord> {
     const claims = await this.deps.tokens.verify(token);
@@ -277,7 +277,7 @@ export class ShareViewer {
     if (!policy) throw shareErrors.policyDeleted();
     if (policy.entity_type !== entity.type || policy.entity_id !== entity.id || policy.team_id !== entity.teamId) throw shareErrors.tokenInvalid();
     assertPolicyOpen(policy);
-    if (policy.token_version !== claims.version) throw shareErrors.tokenRevoked();
+    if (policy.revision !== claims.version) throw shareErrors.tokenRevoked();
     return policy;
   }
 

@@ -11,7 +11,7 @@ const SHARE_CODES = {
   tokenInvalid: 'SHARE_TOKEN_INVALID',
   /** The token's own `exp` has passed. */
   tokenExpired: 'SHARE_TOKEN_EXPIRED',
-  /** The policy was revoked after the token was issued (its token_version moved on). */
+  /** The policy was revoked after the token was issued (its revision, and token_version, moved on). */
   tokenRevoked: 'SHARE_TOKEN_REVOKED',
   /** The policy the token names no longer exists. */
   policyDeleted: 'SHARE_POLICY_DELETED',

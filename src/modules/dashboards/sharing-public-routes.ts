@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Id, Ref } from '../../platform/http-schemas.js';
 import type { FilterRunsService } from './dashboard-filter-runs.js';
 import { DatasetValuesResponse, ValuesQuery } from '../data/index.js';
@@ -78,6 +78,21 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
     },
   );
 
+  /** The report of a dashboard link, for both of its addresses below: one access rule, one answer. */
+  const sharedDashboard = async (request: FastifyRequest<{ Params: { brewName: string }; Querystring: Static<typeof SharedChartQuery>; Headers: Static<typeof SharedDashboardHeaders> }>) => {
+    const failures: ChartFailure[] = [];
+    try {
+      return await viewer.dashboard(
+        request.params.brewName,
+        { token: request.query.token, theme: request.query.theme, password: request.headers.pass, query: request.query, client: request.ip },
+        failures,
+      );
+    } finally {
+      logFailures(request, failures);
+    }
+  };
+  const dashboardSummary = 'needs a share token unless public; the password in the "pass" header when protected';
+
   app.get(
     '/project/dashboard/:brewName',
     {
@@ -85,7 +100,7 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
       schema: {
         tags,
         operationId: 'getSharedDashboard',
-        summary: 'A shared dashboard with its report charts and their data: needs a share token unless public; the password in the "pass" header when protected',
+        summary: `A shared dashboard with its report charts and their data: ${dashboardSummary}`,
         security: [],
         params: SharedDashboardParams,
         querystring: SharedChartQuery,
@@ -93,18 +108,28 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
         response: { 200: Ref(SharedDashboard) },
       },
     },
-    async (request) => {
-      const failures: ChartFailure[] = [];
-      try {
-        return await viewer.dashboard(
-          request.params.brewName,
-          { token: request.query.token, theme: request.query.theme, password: request.headers.pass, query: request.query, client: request.ip },
-          failures,
-        );
-      } finally {
-        logFailures(request, failures);
-      }
+    sharedDashboard,
+  );
+
+  // Chartbrew's web app reads its report page (`/report/{brewName}`) here. The segment is always a
+  // brewName, never an id: no `/project/{id}/report` exists, and a dashboard's brewName never
+  // equals a fixed segment of `/project/…` that would take the request first (projects-validation.ts).
+  app.get(
+    '/project/:brewName/report',
+    {
+      config: { rateLimit: { max: limits.share, timeWindow: MINUTE } },
+      schema: {
+        tags,
+        operationId: 'getSharedReport',
+        summary: `The report of Chartbrew's web app: the same answer and rules as GET /project/dashboard/{brewName}; ${dashboardSummary}`,
+        security: [],
+        params: SharedDashboardParams,
+        querystring: SharedChartQuery,
+        headers: SharedDashboardHeaders,
+        response: { 200: Ref(SharedDashboard) },
+      },
     },
+    sharedDashboard,
   );
 
   /** Whether an answer came from the result cache, for clients and tests (`hit`, `miss`, `stale`, `bypass`). */

@@ -14,8 +14,21 @@ export type SharePolicy = Static<typeof SharePolicySchema>;
 /** What token issuing and checking need besides the public view. */
 export interface SharePolicyRecord extends SharePolicy {
   team_id: number;
-  token_version: number;
+  /**
+   * The revocation counter (the `token_version` column): tokens carry it as `ver`, revoke adds one,
+   * and a token whose `ver` is not the policy's current one is refused.
+   */
+  revision: number;
 }
+
+/**
+ * How far the answered `token_version` is ahead of the stored counter. Chartbrew numbers its token
+ * formats (1: legacy, 2: current) and its web app signs links by itself only for a policy at 2 or
+ * more; Plotline has one format, its counter starts at 1, and revocations count on from there. So a
+ * new policy answers 2 and each revoke one more, without rewriting stored rows or the tokens out
+ * there (docs/decisions/0029-share-token-version.md).
+ */
+export const ANSWERED_TOKEN_VERSION_OFFSET = 1;
 
 export interface SharePolicyFields {
   params?: PolicyParam[];
@@ -42,7 +55,8 @@ function toPolicy(row: Selectable<SharePoliciesTable>): SharePolicyRecord {
     params: fromJson<PolicyParam[]>(row.params, []),
     allow_params: toBool(row.allow_params),
     expires_at: toIso(row.expires_at),
-    token_version: row.token_version,
+    token_version: row.token_version + ANSWERED_TOKEN_VERSION_OFFSET,
+    revision: row.token_version,
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
   };
@@ -129,7 +143,7 @@ export class SharingRepository {
     return row && toPolicy(row);
   }
 
-  /** Bumps token_version so every token issued under the old version stops validating. */
+  /** Bumps the counter (and so the answered token_version): every token issued under the old one stops validating. */
   async revoke(entity: EntityRef, policyId: number): Promise<SharePolicyRecord | undefined> {
     const row = await this.db
       .updateTable('share_policies')

@@ -14,7 +14,6 @@ export const PolicyParam = Type.Object({
   value: Type.String({ maxLength: 10_000 }),
 }, { $id: 'SharePolicyParam' });
 
-/** token_version stays internal: tokens carry it, clients have no use for it. */
 export const SharePolicy = Type.Object({
   id: Type.Integer(),
   entity_type: Type.Enum([...ENTITY_TYPES]),
@@ -24,17 +23,26 @@ export const SharePolicy = Type.Object({
   params: Type.Array(Ref(PolicyParam)),
   allow_params: Type.Boolean(),
   expires_at: Type.Union([Timestamp, Type.Null()]),
+  token_version: Type.Integer({
+    minimum: 2,
+    description: "2 for a new policy, one more after each revoke; tokens issued before a revoke stop working. Chartbrew's web app signs a link by itself for a policy at 2 or more",
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'SharePolicy' });
 
-/** Chartbrew's policy also answers its token version and an unused password. */
+/** Chartbrew's policy also answers an unused password; `token_version` moves only by revoking. */
 export const UpdateSharePolicy = WriteBody({
   params: Type.Optional(Type.Array(Ref(PolicyParam), { maxItems: 100 })),
   allow_params: Type.Optional(Type.Boolean()),
-  expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+  expires_at: Type.Optional(
+    Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+      description:
+        "When every link of the policy stops working: an ISO 8601 date-time (2030-12-31T23:59:59Z), or a local one without zone, as a datetime-local input gives it (2030-12-31T23:59), read in the dashboard's time zone (UTC when it has none); null or \"\": never",
+    }),
+  ),
   visibility: Type.Optional(Type.Enum([...VISIBILITIES])),
-}, { $id: 'UpdateSharePolicy', answer: SharePolicy, ignored: ['token_version', 'password'] });
+}, { $id: 'UpdateSharePolicy', answer: SharePolicy, ignored: ['password'] });
 export type UpdateSharePolicyInput = Static<typeof UpdateSharePolicy>;
 
 export const ProjectPolicyParams = Type.Object({ id: Id });

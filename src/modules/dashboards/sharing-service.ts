@@ -1,16 +1,13 @@
 import { randomId } from '../../crypto/tokens.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
-import { toIso } from '../../store/columns.js';
 import type { ChartsService } from './charts-service.js';
 import type { Project } from './projects-repository.js';
 import type { ProjectsService } from './projects-service.js';
 import type { EntityRef, PolicyParam, SharePolicyFields, SharePolicyRecord, SharingRepository } from './sharing-repository.js';
 import type { ShareTokenInput, UpdateSharePolicyInput } from './sharing-schemas.js';
+import { parseShareInstant } from './share-expiry.js';
 import type { ShareTokens } from './share-tokens.js';
-
-/** ISO 8601 date or date-time; `Date.parse` alone would also take "March 7" and the like. */
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** Which entity a share route addresses: a dashboard, or a chart of that dashboard. */
 export interface ShareTarget {
@@ -40,11 +37,15 @@ export class SharingService {
   }
 
   async update(actor: Actor, target: ShareTarget, policyId: number, input: UpdateSharePolicyInput): Promise<SharePolicyRecord> {
-    const { entity } = await this.scope(actor, target);
+    const { entity, project } = await this.scope(actor, target);
     const fields: SharePolicyFields = {};
     if (input.params !== undefined) fields.params = uniqueParams(input.params, 'body.params');
     if (input.allow_params !== undefined) fields.allow_params = input.allow_params;
-    if (input.expires_at !== undefined) fields.expires_at = input.expires_at === null ? null : toIso(input.expires_at);
+    if (input.expires_at !== undefined) {
+      // Chartbrew's app sends "" when the expiry field is emptied: no expiry, as null.
+      const at = input.expires_at === null || input.expires_at.trim() === '' ? null : parseShareInstant(input.expires_at, project.timezone, { path: 'body.expires_at', dateOnly: false });
+      fields.expires_at = at === null ? null : at.toISOString();
+    }
     if (input.visibility !== undefined) fields.visibility = input.visibility;
     const policy = await this.deps.sharing.update(entity, policyId, fields);
     if (!policy) throw new NotFoundError('Share policy');
@@ -67,7 +68,7 @@ export class SharingService {
     return this.deps.sharing.findByShareString(shareString);
   }
 
-  /** Share tokens name their policy by id; includes token_version and team_id for validation. */
+  /** Share tokens name their policy by id; includes its revision and team_id for validation. */
   async findById(policyId: number): Promise<SharePolicyRecord | undefined> {
     return this.deps.sharing.findById(policyId);
   }
@@ -78,7 +79,7 @@ export class SharingService {
    */
   async issueToken(actor: Actor, target: ShareTarget, input: ShareTokenInput): Promise<{ token: string; url: string; sharePolicy: SharePolicyRecord }> {
     const { entity, project } = await this.scope(actor, target);
-    const expiresAt = parseExp(input.exp);
+    const expiresAt = parseExp(input.exp, project.timezone);
     let policy = input.sharePolicyId !== undefined ? await this.deps.sharing.find(entity, input.sharePolicyId) : (await this.deps.sharing.list(entity)).at(-1);
     if (!policy) {
       const what = entity.type === 'Project' ? `POST /project/${project.id}/share/policy` : `POST /project/${project.id}/chart/${entity.id}/share/policy`;
@@ -101,7 +102,7 @@ export class SharingService {
     const token = await this.deps.tokens.issue({
       subject: { type: entity.type, id: entity.id },
       policyId: policy.id,
-      version: policy.token_version,
+      version: policy.revision,
       ...(expiresAt !== undefined ? { expiresAt } : {}),
     });
     const query = `token=${encodeURIComponent(token)}`;
@@ -130,12 +131,13 @@ function uniqueParams(params: readonly PolicyParam[], path: string): PolicyParam
   return params.map(({ key, value }) => ({ key, value }));
 }
 
-/** `exp` as epoch seconds; a value that is not an ISO 8601 date or is not in the future is a 400. "" and null are no `exp`. */
-function parseExp(raw: string | null | undefined): number | undefined {
+/**
+ * `exp` as epoch seconds; a value that is not an ISO 8601 date or date-time (a zone-less one read
+ * in the dashboard's zone, share-expiry.ts) or is not in the future is a 400. "" and null are no `exp`.
+ */
+function parseExp(raw: string | null | undefined, timezone: string | null): number | undefined {
   if (raw === undefined || raw === null || raw.trim() === '') return undefined;
-  const ms = ISO_DATE.test(raw.trim()) ? Date.parse(raw.trim()) : Number.NaN;
-  if (Number.isNaN(ms)) throw ValidationError.field('body.exp', 'must be an ISO 8601 date-time such as 2030-12-31T23:59:59Z');
-  const seconds = Math.floor(ms / 1000);
+  const seconds = Math.floor(parseShareInstant(raw, timezone, { path: 'body.exp', dateOnly: true }).getTime() / 1000);
   if (seconds <= Math.floor(Date.now() / 1000)) throw ValidationError.field('body.exp', 'must be in the future');
   return seconds;
 }

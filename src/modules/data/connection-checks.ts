@@ -5,7 +5,7 @@ import type { Actor } from '../../platform/actor.js';
 import { familyOf, isConnectionSubType, type SourceConnection, type SourceRegistry } from '../../sources/index.js';
 import type { Provider, TestConnectionBody } from './connections-schemas.js';
 import type { RunnableConnection } from './connection-secrets.js';
-import type { ConnectionsService } from './connections-service.js';
+import type { ConnectionFiles, ConnectionsService } from './connections-service.js';
 
 type ProviderView = Static<typeof Provider>;
 
@@ -54,12 +54,18 @@ export class ConnectionChecks {
     return { success: true };
   }
 
+  /** Who may test an unsaved connection, checked before an upload is read (403/404 first). */
+  async assertMayTest(actor: Actor, teamId: number): Promise<void> {
+    await this.deps.access.require(actor, teamId, 'connection:write');
+  }
+
   /**
-   * `POST /team/{tid}/connections/{type}/test`: the same test (address policy included) on a
-   * connection that is not saved; it gets a pool of its own for this one call, and nothing is stored.
+   * `POST /team/{tid}/connections/{type}/test` (and `…/test/files`, with SSL files): the same test
+   * (address policy included) on a connection that is not saved; it gets a pool of its own for this
+   * one call, and nothing is stored, files included.
    */
-  async testUnsaved(actor: Actor, teamId: number, type: string, body: TestConnectionBody): Promise<{ success: true }> {
-    const draft = await this.deps.connections.draft(actor, teamId, type, body);
+  async testUnsaved(actor: Actor, teamId: number, type: string, body: TestConnectionBody, files: ConnectionFiles = {}): Promise<{ success: true }> {
+    const draft = await this.deps.connections.draft(actor, teamId, type, body, files);
     await this.deps.registry.test({ ...toSourceConnection(draft), id: null, updatedAt: null });
     return { success: true };
   }

@@ -2,8 +2,9 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
-import { AppError, BadRequestError } from '../../errors/index.js';
+import { Type, type Static, type TSchema } from 'typebox';
+import { AppError, BadRequestError, ValidationError } from '../../errors/index.js';
+import { schemaValidationError } from '../../platform/errors.js';
 import { MASK } from '../../redaction/index.js';
 import { actorOf } from '../../platform/auth.js';
 import { Ref, Removed, TeamParams, parseQueryBool } from '../../platform/http-schemas.js';
@@ -44,18 +45,33 @@ function decodePem(field: FileField, buffer: Buffer): string {
 /** What a form sends for a file input left empty: Chartbrew's client appends the null it holds (`sslCa=null`). */
 const EMPTY_FIELD_VALUES = new Set(['', 'null', 'undefined']);
 
+/** A multipart form as the connection routes read it. */
+interface ConnectionForm {
+  files: ConnectionFiles;
+  /** Text parts that name a file field but carry no file (an input left empty). */
+  placeholders: number;
+  /** The text parts asked for by name, each at most once: a string, or a value when the part said it was JSON. */
+  fields: Map<string, unknown>;
+}
+
 /**
- * Reads the sslCa / sslCert / sslKey file parts; other form fields are ignored. `placeholders`
- * counts text parts that name a file field but carry no file (an input left empty).
+ * Reads the sslCa / sslCert / sslKey file parts into memory (nothing is written to disk), and the
+ * text parts named in `textFields`; other text parts are ignored.
  */
-async function readFiles(request: FastifyRequest): Promise<{ files: ConnectionFiles; placeholders: number }> {
+async function readForm(request: FastifyRequest, textFields: ReadonlySet<string> = new Set()): Promise<ConnectionForm> {
   if (!request.isMultipart()) throw noFiles();
   const files: ConnectionFiles = {};
+  const fields = new Map<string, unknown>();
   let placeholders = 0;
   try {
     for await (const part of request.parts()) {
       if (part.type !== 'file') {
-        if (isFileField(part.fieldname) && typeof part.value === 'string' && EMPTY_FIELD_VALUES.has(part.value.trim())) placeholders += 1;
+        if (textFields.has(part.fieldname)) {
+          if (fields.has(part.fieldname)) throw ValidationError.field(`body.${part.fieldname}`, 'was sent more than once');
+          fields.set(part.fieldname, part.value);
+        } else if (isFileField(part.fieldname) && typeof part.value === 'string' && EMPTY_FIELD_VALUES.has(part.value.trim())) {
+          placeholders += 1;
+        }
         continue;
       }
       const field = part.fieldname;
@@ -73,8 +89,40 @@ async function readFiles(request: FastifyRequest): Promise<{ files: ConnectionFi
     if (err instanceof AppError || typeof (err as { statusCode?: unknown }).statusCode === 'number') throw err;
     throw new BadRequestError('The multipart/form-data body is malformed', 'INVALID_MULTIPART');
   }
+  return { files, placeholders, fields };
+}
+
+/** `POST …/files`: at least one file part, or a text part standing for an empty file input. */
+async function readFiles(request: FastifyRequest): Promise<{ files: ConnectionFiles; placeholders: number }> {
+  const { files, placeholders } = await readForm(request);
   if (Object.keys(files).length === 0 && placeholders === 0) throw noFiles();
   return { files, placeholders };
+}
+
+/** A compiled validator of `schema` as a type guard: a value it passes is of the schema's type. */
+function passes<T extends TSchema>(_schema: T, validate: (value: unknown) => boolean, value: unknown): value is Static<T> {
+  return validate(value);
+}
+
+/** The text part that holds the unsaved connection of `POST …/{type}/test/files`. */
+const CONNECTION_PART = 'connection';
+
+/**
+ * The `connection` part as an object: Chartbrew's app sends `JSON.stringify(connection)` as a text
+ * part (a part sent as `application/json` arrives parsed already).
+ */
+function connectionOf(raw: unknown): unknown {
+  if (raw === undefined) throw ValidationError.field(`body.${CONNECTION_PART}`, 'is required: the connection to test, as JSON text');
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw ValidationError.field(`body.${CONNECTION_PART}`, 'must be the connection as JSON text');
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ValidationError.field(`body.${CONNECTION_PART}`, 'must be a JSON object');
+  return value;
 }
 
 export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: ConnectionsService; checks: ConnectionChecks }> = async (app, { connections, checks }) => {
@@ -219,6 +267,33 @@ export const connectionRoutes: FastifyPluginAsyncTypebox<{ connections: Connecti
       },
     },
     async (request) => checks.testUnsaved(actorOf(request), request.params.team_id, request.params.connection_id, request.body),
+  );
+
+  app.post(
+    '/team/:team_id/connections/:connection_id/test/files',
+    {
+      schema: {
+        tags,
+        operationId: 'testUnsavedConnectionWithFiles',
+        summary:
+          'Test a connection that is not saved with SSL files (multipart: a "connection" text part holding the connection as JSON, as for …/test, and file parts sslCa, sslCert, sslKey of 1 MiB each; sslCa=null text parts are ignored). Files are read in memory and nothing is stored',
+        consumes: ['multipart/form-data'],
+        params: TestConnectionParams,
+        response: { 200: Type.Object({ success: Type.Boolean() }) },
+      },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const { team_id, connection_id: type } = request.params;
+      // Refused before the upload is read.
+      await checks.assertMayTest(actor, team_id);
+      const { files, fields } = await readForm(request, new Set([CONNECTION_PART]));
+      const connection = connectionOf(fields.get(CONNECTION_PART));
+      // The check of `…/test`'s body, read-only keys dropped, errors named under body.connection.
+      const validate = request.compileValidationSchema(Ref(TestConnection), 'body');
+      if (!passes(TestConnection, validate, connection)) throw schemaValidationError(`body.${CONNECTION_PART}`, validate.errors);
+      return checks.testUnsaved(actor, team_id, type, connection, files);
+    },
   );
 
   app.get(

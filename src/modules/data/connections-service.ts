@@ -129,9 +129,10 @@ export class ConnectionsService {
    * An unsaved connection as its source would get it (`POST …/connections/{type}/test`): the body
    * checked as a create or update checks it and its secrets decrypted, never stored. With the id of
    * a saved connection, fields sent as "********" keep that connection's values and its SSL files
-   * are used. The caller must be allowed to write connections.
+   * are used; `files` (uploaded with the test) take the place of those. The caller must be allowed
+   * to write connections.
    */
-  async draft(actor: Actor, teamId: number, pathType: string, body: TestConnectionBody): Promise<RunnableConnection> {
+  async draft(actor: Actor, teamId: number, pathType: string, body: TestConnectionBody, files: ConnectionFiles = {}): Promise<RunnableConnection> {
     await this.deps.access.require(actor, teamId, 'connection:write');
     const type = body.type ?? pathType;
     if (!isConnectionType(type)) throw ValidationError.field('params.connection_id', 'is not a connection type');
@@ -139,7 +140,12 @@ export class ConnectionsService {
     if (body.id !== undefined && body.id !== null && !saved) throw new NotFoundError('Connection');
     const stored = saved && this.#secrets.decrypt(saved);
     const write = await this.toWrite(teamId, { ...body, type }, stored);
-    return this.#secrets.decrypt({ ...(saved ?? blankRecord(teamId, type)), ...write });
+    const draft = this.#secrets.decrypt({ ...(saved ?? blankRecord(teamId, type)), ...write });
+    // Plaintext like every field of a decrypted connection; never stored.
+    if (files.sslCa) Object.assign(draft, { sslCa: files.sslCa.content, sslCaName: files.sslCa.filename });
+    if (files.sslCert) Object.assign(draft, { sslCert: files.sslCert.content, sslCertName: files.sslCert.filename });
+    if (files.sslKey) Object.assign(draft, { sslKey: files.sslKey.content, sslKeyName: files.sslKey.filename });
+    return draft;
   }
 
   // ---- for other modules (no actor: callers have already authorized the request) ----

@@ -153,6 +153,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{brewName}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The report of Chartbrew's web app: the same answer and rules as GET /project/dashboard/{brewName}; needs a share token unless public; the password in the "pass" header when protected */
+        get: operations["getSharedReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{project_id}/chart/{id}/filter": {
         parameters: {
             query?: never;
@@ -1382,6 +1399,23 @@ export interface paths {
         put?: never;
         /** Connect with a connection that is not saved (or an edited one, by its id) and check the credentials; nothing is stored */
         post: operations["testUnsavedConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/connections/{connection_id}/test/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test a connection that is not saved with SSL files (multipart: a "connection" text part holding the connection as JSON, as for …/test, and file parts sslCa, sslCert, sslKey of 1 MiB each; sslCa=null text parts are ignored). Files are read in memory and nothing is stored */
+        post: operations["testUnsavedConnectionWithFiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4141,6 +4175,8 @@ export interface components {
             params: components["schemas"]["SharePolicyParam"][];
             allow_params: boolean;
             expires_at: string | null;
+            /** @description 2 for a new policy, one more after each revoke; tokens issued before a revoke stop working. Chartbrew's web app signs a link by itself for a policy at 2 or more */
+            token_version: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4149,6 +4185,7 @@ export interface components {
         UpdateSharePolicy: {
             params?: components["schemas"]["SharePolicyParam"][];
             allow_params?: boolean;
+            /** @description When every link of the policy stops working: an ISO 8601 date-time (2030-12-31T23:59:59Z), or a local one without zone, as a datetime-local input gives it (2030-12-31T23:59), read in the dashboard's time zone (UTC when it has none); null or "": never */
             expires_at?: string | null;
             /** @enum {unknown} */
             visibility?: "private" | "disabled";
@@ -4978,6 +5015,42 @@ export interface operations {
         };
     };
     getSharedDashboard: {
+        parameters: {
+            query?: {
+                token?: string;
+                /** @description Colour scheme of the page: light, dark, or follow the OS */
+                theme?: "light" | "dark" | "os";
+            };
+            header?: {
+                pass?: string;
+            };
+            path: {
+                brewName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedDashboard"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getSharedReport: {
         parameters: {
             query?: {
                 token?: string;
@@ -9140,6 +9213,40 @@ export interface operations {
                 "application/json": components["schemas"]["TestConnection"];
             };
         };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    testUnsavedConnectionWithFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                /** @description The connection type (`postgres`, `api`…); a `type` in the body wins */
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             200: {
