@@ -26,7 +26,7 @@ export interface SharePolicyRecord extends SharePolicy {
  * formats (1: legacy, 2: current) and its web app signs links by itself only for a policy at 2 or
  * more; Plotline has one format, its counter starts at 1, and revocations count on from there. So a
  * new policy answers 2 and each revoke one more, without rewriting stored rows or the tokens out
- * there (docs/decisions/0029-share-token-version.md).
+ * there (docs/decisions/0030-share-token-version.md).
  */
 export const ANSWERED_TOKEN_VERSION_OFFSET = 1;
 
