@@ -36,8 +36,9 @@ export function FilterForm({ projectId, filter, charts, datasets, onDone }: { pr
   const [onReport, setOnReport] = useState(filter?.onReport ?? false);
   const [chartIds, setChartIds] = useState<number[]>(saved && saved.type !== 'variable' ? (saved.charts ?? []) : []);
   const [range, setRange] = useState<DateRange>(saved?.type === 'date' ? { preset: saved.preset, startDate: saved.startDate, endDate: saved.endDate } : {});
-  const firstDataset = datasets[0]?.id ?? 0;
-  const [datasetId, setDatasetId] = useState<number>(saved && saved.type !== 'date' ? (saved.valuesFrom?.datasetId ?? firstDataset) : firstDataset);
+  // Until one is chosen: the saved one, else the dashboard's first (the list may still be loading).
+  const [datasetChoice, setDatasetId] = useState<number | null>(saved && saved.type !== 'date' ? (saved.valuesFrom?.datasetId ?? null) : null);
+  const datasetId = datasetChoice ?? datasets[0]?.id ?? 0;
   const [fieldColumn, setFieldColumn] = useState(saved?.type === 'field' ? column(saved.field) : '');
   const [operator, setOperator] = useState(saved?.type === 'field' ? (oneOf(CONDITION_OPERATORS, saved.operator) ?? 'is') : 'is');
   const [listValues, setListValues] = useState(saved && saved.type !== 'date' ? saved.valuesFrom !== undefined : true);
