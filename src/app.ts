@@ -23,7 +23,8 @@ import { pageRoutes } from './modules/dashboards/pages-routes.js';
 import { exportRoutes, publicExportRoutes } from './modules/automation/exports-routes.js';
 import { teamRoutes } from './modules/identity/teams-routes.js';
 import { publicUserRoutes, userRoutes } from './modules/identity/users-routes.js';
-import { bearerAuth } from './platform/auth.js';
+import { bearerAuth, optionalAuth } from './platform/auth.js';
+import { dashboardFilterRoutes } from './modules/dashboards/dashboard-filters-routes.js';
 import { BrowserSessions } from './platform/session-cookie.js';
 import { installErrorHandling } from './platform/errors.js';
 import { ErrorResponse, ReadyResponse, Ref } from './platform/http-schemas.js';
@@ -56,7 +57,9 @@ const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '429', '500'] 
 
 function ajvFor(coerce: boolean): Ajv {
   // Bodies are never coerced ("1" is not a number, "yes" not a boolean); path and query strings are.
-  const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  // A `discriminator` (a union told apart by one property) validates only the branch it names, so
+  // an error names the field of that branch rather than every branch's first mismatch.
+  const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, discriminator: true });
   addFormats.default(ajv);
   // The named schemas that route schemas refer to (`$ref: '<$id>#'`); compiled when first reached.
   ajv.addSchema([...COMPONENT_SCHEMAS]);
@@ -190,7 +193,13 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
 
   const sessions = new BrowserSessions(config);
   await app.register(publicUserRoutes, { users: container.users, sessions, authLimit: { max: limits.auth, timeWindow: 60_000 } });
-  await app.register(publicShareRoutes, { viewer: container.shareViewer, limits: { share: limits.share ?? config.shareRateLimit } });
+  await app.register(publicShareRoutes, {
+    viewer: container.shareViewer,
+    runs: container.filterRuns,
+    // The filter run of a report chart answers members and viewers alike: a caller is known when there is one.
+    optionalAuth: optionalAuth(container.users, sessions),
+    limits: { share: limits.share ?? config.shareRateLimit, authenticated: limits.authenticated ?? config.rateLimit.authenticated },
+  });
   await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(pageRoutes, {});
 
@@ -209,6 +218,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(alertRoutes, { alerts: container.alerts });
     await scope.register(projectRoutes, { projects: container.projects });
     await scope.register(chartRoutes, { charts: container.charts });
+    await scope.register(dashboardFilterRoutes, { filters: container.dashboardFilters, runs: container.filterRuns });
     await scope.register(sharingRoutes, { sharing: container.sharing });
     await scope.register(connectionRoutes, { connections: container.connections, checks: container.connectionChecks });
     await scope.register(exportRoutes, { exports: container.exports });

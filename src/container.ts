@@ -11,11 +11,14 @@ import { ChartsService } from './modules/dashboards/charts-service.js';
 import { ProjectsRepository } from './modules/dashboards/projects-repository.js';
 import { ProjectsService } from './modules/dashboards/projects-service.js';
 import { DashboardViews } from './modules/dashboards/dashboard-views.js';
+import { DashboardFiltersRepository } from './modules/dashboards/dashboard-filters-repository.js';
+import { DashboardFiltersService } from './modules/dashboards/dashboard-filters-service.js';
+import { FilterRunsService } from './modules/dashboards/dashboard-filter-runs.js';
 import { SharingRepository } from './modules/dashboards/sharing-repository.js';
 import { SharingService } from './modules/dashboards/sharing-service.js';
 import { ShareTokens } from './modules/dashboards/share-tokens.js';
 import { ExportService } from './modules/automation/exports-service.js';
-import { SHARE_PASSWORD_WINDOW_MS, ShareViewer } from './modules/dashboards/share-viewer.js';
+import { DEFAULT_VIEWER_CONCURRENCY, SHARE_PASSWORD_WINDOW_MS, ShareViewer, type ViewerSettings } from './modules/dashboards/share-viewer.js';
 import { DataRequestsRepository } from './modules/data/data-requests-repository.js';
 import { DataRequestsService } from './modules/data/data-requests-service.js';
 import { DatasetsRepository } from './modules/data/datasets-repository.js';
@@ -66,6 +69,9 @@ export interface Container {
   readonly dataRequests: DataRequestsService;
   readonly projects: ProjectsService;
   readonly charts: ChartsService;
+  readonly dashboardFilters: DashboardFiltersService;
+  /** Runs with a runtime filter state (members'; viewers' go through the share viewer). */
+  readonly filterRuns: FilterRunsService;
   readonly sharing: SharingService;
   readonly shareViewer: ShareViewer;
   readonly connections: ConnectionsService;
@@ -140,19 +146,21 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const projectsRepo = new ProjectsRepository(store.db);
   const chartsRepo = new ChartsRepository(store.db);
   const sharingRepo = new SharingRepository(store.db);
+  const filtersRepo = new DashboardFiltersRepository(store.db);
   const datasetsRepo = new DatasetsRepository(store.db);
   const dataRequestsRepo = new DataRequestsRepository(store.db, secrets);
 
   // Services: rules, authorization, transactions.
   const access = new AccessService(teamsRepo);
   const clock = options.scheduler?.clock ?? (() => new Date());
-  const views = new DashboardViews({ charts: chartsRepo, sharing: sharingRepo });
+  const views = new DashboardViews({ charts: chartsRepo, filters: filtersRepo, sharing: sharingRepo });
   const projects = new ProjectsService({ db: store.db, projects: projectsRepo, charts: chartsRepo, sharing: sharingRepo, views, access, passwords, clock });
   const charts = new ChartsService({ db: store.db, charts: chartsRepo, projects, sharing: sharingRepo });
   const connections = new ConnectionsService({ db: store.db, connections: new ConnectionsRepository(store.db), datasets: datasetsRepo, secrets, access });
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
   connections.onChange((change) => sources.invalidate(change.connectionId));
   const datasets = new DatasetsService({ db: store.db, datasets: datasetsRepo, requests: dataRequestsRepo, connections, access });
+  const dashboardFilters = new DashboardFiltersService({ filters: filtersRepo, projects, charts: chartsRepo, datasets });
   const connectionChecks = new ConnectionChecks({ access, connections, registry: sources, log: logger });
   const runner = new DatasetRunner({
     registry: sources,
@@ -172,7 +180,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const shareTokens = new ShareTokens(config.shareSecret);
   // One budget of dashboard password attempts per address and dashboard, for every route that takes a password.
   const passwordAttempts = new AttemptBudget(redis, { max: config.sharePasswordAttempts, windowMs: SHARE_PASSWORD_WINDOW_MS, prefix: 'plotline:share-password:' });
-  const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, access, computer: chartRuns, passwordAttempts, settings: {} });
+  const viewerSettings: ViewerSettings = {};
+  const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, filters: dashboardFilters, access, computer: chartRuns, passwordAttempts, settings: viewerSettings });
+  const filterRuns = new FilterRunsService({ charts, projects, chartRuns, viewer: shareViewer, settings: { concurrency: viewerSettings.concurrency ?? DEFAULT_VIEWER_CONCURRENCY } });
 
   // Refreshes: history, the scheduler and where its work runs (this process, or BullMQ with Redis).
   const refreshMetrics = new RefreshMetrics();
@@ -219,6 +229,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     apiKeys: new ApiKeysService({ keys: apiKeysRepo, teams: teamsRepo, access }),
     projects,
     charts,
+    dashboardFilters,
+    filterRuns,
     sharing: new SharingService({ sharing: sharingRepo, projects, charts, tokens: shareTokens, appUrl: config.appUrl }),
     shareViewer,
     connections,

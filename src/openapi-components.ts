@@ -2,6 +2,7 @@ import type { TSchema } from 'typebox';
 import { ALERT_COMPONENTS } from './modules/automation/alerts-schemas.js';
 import { REFRESH_COMPONENTS } from './modules/automation/refreshes-schemas.js';
 import { CHART_COMPONENTS } from './modules/dashboards/charts-schemas.js';
+import { DASHBOARD_FILTER_COMPONENTS } from './modules/dashboards/dashboard-filters-schemas.js';
 import { PROJECT_COMPONENTS } from './modules/dashboards/projects-schemas.js';
 import { PUBLIC_SHARE_COMPONENTS } from './modules/dashboards/sharing-public-schemas.js';
 import { SHARING_COMPONENTS } from './modules/dashboards/sharing-schemas.js';
@@ -27,6 +28,7 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   ...DATASET_COMPONENTS,
   ...DATASET_RUN_COMPONENTS,
   ...CHART_COMPONENTS,
+  ...DASHBOARD_FILTER_COMPONENTS,
   ...PROJECT_COMPONENTS,
   ...SHARING_COMPONENTS,
   ...PUBLIC_SHARE_COMPONENTS,

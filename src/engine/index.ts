@@ -49,6 +49,7 @@ export { formatValue } from './format.js';
 export { computeGrowth, goalPercent, type Growth } from './growth.js';
 export { createBucketer, enumerateBuckets, type Bucketer } from './time-buckets.js';
 export { resolveDateWindow, type DateWindow, type DateWindowSettings } from './date-window.js';
+export { DATE_PRESETS, isDatePreset, isRangeBound, resolveDateRange, type DatePreset, type DateRange, type DateRangeInput } from './date-presets.js';
 export { toEpochMs, parseDateString, epochFromNumber } from './date-value.js';
 export { ZoneClock } from './zone-clock.js';
 export { isoWeekOfDay, daysFromCivil, DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from './calendar.js';

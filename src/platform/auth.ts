@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { UnauthorizedError } from '../errors/index.js';
+import { AppError, UnauthorizedError } from '../errors/index.js';
 import type { Actor } from './actor.js';
 import type { BrowserSessions } from './session-cookie.js';
 
@@ -36,6 +36,26 @@ export function bearerAuth(authenticator: Authenticator, sessions: BrowserSessio
     const actor = await authenticator.authenticate(match[1]!);
     if (!actor) throw new UnauthorizedError('Token is invalid, expired or revoked', 'INVALID_TOKEN');
     request.actor = actor;
+  };
+}
+
+/**
+ * For routes that members and anonymous viewers share (a report's filter run): a bearer token is
+ * checked as everywhere (a bad one is a 401); without one, a valid session cookie from our own
+ * origin makes the caller a member, and anything less leaves them anonymous, to be let in by the
+ * route's own rules (a share token), never refused for a stale cookie.
+ */
+export function optionalAuth(authenticator: Authenticator, sessions: BrowserSessions) {
+  const required = bearerAuth(authenticator, sessions);
+  return async function authenticateIfAny(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (request.headers.authorization) return required(request, reply);
+    if (sessions.read(request) === undefined) return;
+    try {
+      await required(request, reply);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      request.actor = null;
+    }
   };
 }
 

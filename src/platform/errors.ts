@@ -15,8 +15,11 @@ function validationDetails(context: string, errors: AjvLikeError[]): ErrorDetail
     const segments = (err.instancePath ?? '').split('/').filter(Boolean);
     const missing = err.params?.['missingProperty'];
     if (err.keyword === 'required' && typeof missing === 'string') segments.push(missing);
+    // A union told apart by a property (`type`) whose value names no branch: that property is wrong.
+    const tag = err.params?.['tag'];
+    if (err.keyword === 'discriminator' && typeof tag === 'string') segments.push(tag);
     const path = [context, ...segments].join('.');
-    const message = err.keyword === 'required' ? 'is required' : (err.message ?? 'is invalid');
+    const message = err.keyword === 'required' ? 'is required' : err.keyword === 'discriminator' ? 'must name one of the kinds allowed here' : (err.message ?? 'is invalid');
     return { path, message };
   });
 }

@@ -34,6 +34,7 @@ import { personalApiKeys } from './migrations/0009-personal-api-keys.js';
 import { refreshes } from './migrations/0012-refreshes.js';
 import { dashboardViewVersion } from './migrations/0013-dashboard-view-version.js';
 import { refreshClaimState } from './migrations/0014-refresh-claim-state.js';
+import { dashboardFilters } from './migrations/0015-dashboard-filters.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -242,6 +243,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0012-refreshes': refreshes(dialect),
     '0013-dashboard-view-version': dashboardViewVersion(dialect),
     '0014-refresh-claim-state': refreshClaimState(dialect),
+    '0015-dashboard-filters': dashboardFilters(dialect),
   };
 }
 

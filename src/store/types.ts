@@ -366,9 +366,20 @@ export interface AlertEventsTable {
   createdAt: Created;
 }
 
+/** A dashboard's filter (migration 0015); its `configuration` is validated by the dashboards context. */
+export interface DashboardFiltersTable {
+  id: string;
+  project_id: number;
+  configuration: Json;
+  onReport: Bool;
+  position: number;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
 /**
  * Per dashboard, a counter that triggers move on every change to its charts, their dataset configs
- * and its own share policies (migration 0013). No row: nothing changed since the migration (0).
+ * and its own share policies (migration 0013), and its filters (0015). No row: nothing changed since the migration (0).
  */
 export interface DashboardViewVersionsTable {
   project_id: number;
@@ -390,6 +401,7 @@ export interface Database {
   charts: ChartsTable;
   chart_dataset_configs: ChartDatasetConfigsTable;
   share_policies: SharePoliciesTable;
+  dashboard_filters: DashboardFiltersTable;
   dashboard_view_versions: DashboardViewVersionsTable;
   refresh_claims: RefreshClaimsTable;
   refresh_runs: RefreshRunsTable;

@@ -329,7 +329,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('share tokens and public share 
   });
 
   describe('parameters', () => {
-    it('locked params always apply; URL params are ignored unless allow_params, then override', async () => {
+    it('locked params always apply and never move; other URL params are ignored unless allow_params', async () => {
       const policy = await newPolicy(dashboardPolicy(), { params: [{ key: 'status', value: 'refunded' }, { key: 'tenant', value: TENANT }], allow_params: false });
       const { token } = await issue(dashboardPolicy(), { sharePolicyId: policy.id });
       const view = async (extra = '', payload?: Json) => {
@@ -349,10 +349,18 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('share tokens and public share 
 
       await t.request({ method: 'PUT', url: `${dashboardPolicy()}/${policy.id}`, token: owner, payload: { allow_params: true } });
       expect(kpiValue(await view())).toBe(24);
-      expect(kpiValue(await view('&status=paid'))).toBe(96);
-      expect(kpiValue(await view('&status=nothing-like-this'))).toBe(0);
+      // Allowing params never lets the URL move a pinned one: a 403 naming it; its own value changes nothing.
+      const locked = await t.request({ method: 'GET', url: `/project/dashboard/${seed.brewName}?token=${token}&status=paid` });
+      publicBodies.push(locked.body);
+      expect(locked.statusCode).toBe(403);
+      expect(locked.json()).toMatchObject({ code: 'SHARE_PARAM_LOCKED', details: [{ path: 'querystring.status' }] });
+      expect(kpiValue(await view('&status=refunded'))).toBe(24);
       // token/theme/pass are never variables.
       expect(kpiValue(await view('&theme=dark'))).toBe(24);
+      // A param the policy does not pin is the URL's to set.
+      await t.request({ method: 'PUT', url: `${dashboardPolicy()}/${policy.id}`, token: owner, payload: { params: [{ key: 'tenant', value: TENANT }] } });
+      expect(kpiValue(await view('&status=paid'))).toBe(96);
+      expect(kpiValue(await view('&status=nothing-like-this'))).toBe(0);
       const storedAfter = (await t.request({ method: 'GET', url: `/project/${seed.projectId}/chart/${seed.charts.kpi}`, token: owner })).json();
       expect(storedAfter.chartData).toEqual(stored.chartData);
       expect(storedAfter.chartDataUpdated).toBe(stored.chartDataUpdated);
@@ -365,6 +373,10 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('share tokens and public share 
       expect(await value()).toBe(24);
       expect(await value('&status=paid')).toBe(24);
       await issue(chartPolicy(seed.charts.kpi), { sharePolicyId: policy.id, share_policy: { allow_params: true } });
+      const locked = await pub(`/chart/share/${policy.share_string}?token=${token}&status=paid`);
+      expect(locked.statusCode).toBe(403);
+      expect(locked.json()).toMatchObject({ code: 'SHARE_PARAM_LOCKED', details: [{ path: 'querystring.status' }] });
+      await issue(chartPolicy(seed.charts.kpi), { sharePolicyId: policy.id, share_policy: { params: [] } });
       expect(await value('&status=paid')).toBe(96);
     });
 

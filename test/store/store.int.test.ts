@@ -17,6 +17,7 @@ const TABLES = [
   'chart_dataset_configs',
   'charts',
   'connections',
+  'dashboard_filters',
   'dashboard_view_versions',
   'data_requests',
   'datasets',
@@ -150,6 +151,8 @@ describe.each(targets)('store on $name', (target) => {
     const chart = await db.insertInto('charts').values({ project_id: project.id, timeInterval: 'day', mode: 'chart', createdAt: at, updatedAt: at }).returning('id').executeTakeFirstOrThrow();
     await db.insertInto('chart_dataset_configs').values({ id: crypto.randomUUID(), chart_id: chart.id, dataset_id: dataset.id, createdAt: at, updatedAt: at }).execute();
     await db.insertInto('share_policies').values({ team_id: team.id, entity_type: 'Project', entity_id: project.id, share_string: `s-${team.id}`, token_version: 1, createdAt: at, updatedAt: at }).execute();
+    const filter = crypto.randomUUID();
+    await db.insertInto('dashboard_filters').values({ id: filter, project_id: project.id, configuration: JSON.stringify({ type: 'date', preset: 'today' }), position: 0, createdAt: at, updatedAt: at }).execute();
     await db.insertInto('api_keys').values({ team_id: team.id, created_by: user.id, name: 'k', role: 'teamAdmin', token_hash: `hash-${team.id}`, createdAt: at }).execute();
 
     expect(await teams.delete(team.id)).toBe(true);
@@ -160,6 +163,7 @@ describe.each(targets)('store on $name', (target) => {
     expect(await db.selectFrom('data_requests').select('id').where('dataset_id', '=', dataset.id).execute()).toEqual([]);
     expect(await db.selectFrom('charts').select('id').where('project_id', '=', project.id).execute()).toEqual([]);
     expect(await db.selectFrom('chart_dataset_configs').select('id').where('chart_id', '=', chart.id).execute()).toEqual([]);
+    expect(await db.selectFrom('dashboard_filters').select('id').where('id', '=', filter).execute()).toEqual([]);
   });
 
   it("moves a dashboard's view version with its charts, configs and own policies, and forgets it with the dashboard", async () => {
@@ -193,6 +197,16 @@ describe.each(targets)('store on $name', (target) => {
     // Moving a chart to another dashboard moves both, once each.
     await db.updateTable('charts').set({ project_id: b }).where('id', '=', chart.id).execute();
     expect([await version(a), await version(b)]).toEqual([6, 1]);
+    // Its filters are part of a dashboard's view.
+    const filter = crypto.randomUUID();
+    await db.insertInto('dashboard_filters').values({ id: filter, project_id: a, configuration: JSON.stringify({ type: 'date', preset: 'today' }), position: 0, createdAt: at, updatedAt: at }).execute();
+    expect(await version(a)).toBe(7);
+    await db.updateTable('dashboard_filters').set({ position: 1 }).where('id', '=', filter).execute();
+    expect(await version(a)).toBe(8);
+    await db.deleteFrom('dashboard_filters').where('id', '=', filter).execute();
+    expect(await version(a)).toBe(9);
+    await db.insertInto('dashboard_filters').values({ id: crypto.randomUUID(), project_id: a, configuration: '{"type":"date"}', position: 0, createdAt: at, updatedAt: at }).execute();
+    expect(await version(a)).toBe(10);
     // Deleting the dataset takes the config from the chart (cascade): the chart's dashboard moves.
     await db.deleteFrom('datasets').where('id', '=', dataset.id).execute();
     expect(await version(b)).toBe(2);

@@ -8,7 +8,7 @@ import type { Chart, ChartDatasetConfig, ProjectRef } from './charts-repository.
 import { markTruncated, worstOf, worstTruncation, type Truncation } from './chart-truncation.js';
 import type { ChartsService } from './charts-service.js';
 import { displayOf } from './chart-display.js';
-import { filtersToConditions, type DatasetRecord, type DatasetRows, type DatasetRunner, type DatasetsService, type PreparedDataset, type RuntimeFilter } from '../data/index.js';
+import { filtersForChart, filtersToConditions, type DatasetRecord, type DatasetRows, type DatasetRunner, type DatasetsService, type PreparedDataset, type RowFilter, type RuntimeFilter } from '../data/index.js';
 
 export interface ChartRunInputs {
   /** Runtime variables (request body, share params): used for this answer only. */
@@ -145,7 +145,10 @@ export class ChartRunService {
   /** A loaded chart's data: from the cache when asked and held, else computed (once for identical concurrent runs), and saved when `persist`. */
   async compute({ chart, project }: LoadedChart, inputs: ChartRunInputs): Promise<ChartRunResult> {
     const timezone = project.timezone ?? 'UTC';
-    const { prepared, bound } = await this.prepareBound(chart, project, inputs.filters ?? []);
+    // The filter state as it applies to this chart, in canonical form: equal states share a key.
+    const runtime = filtersForChart(inputs.filters ?? [], chart.id, timezone);
+    const variables = { ...inputs.variables, ...runtime.variables };
+    const { prepared, bound } = await this.prepareBound(chart, project, runtime.filters);
     const key = cacheKey('chart', {
       chartId: chart.id,
       chartUpdatedAt: chart.updatedAt,
@@ -157,8 +160,8 @@ export class ChartRunService {
         parts.bindings.map((b) => [b.id, b.updatedAt]),
       ]),
       timezone,
-      variables: inputs.variables ?? {},
-      filters: inputs.filters ?? [],
+      variables,
+      filters: runtime.filters,
       // A rolling window moves with the clock: key it by the current bucket day.
       day: chart.currentEndDate ? new Date().toISOString().slice(0, 10) : null,
     });
@@ -166,7 +169,7 @@ export class ChartRunService {
     let paths: ChartPath[] = [];
     let rowsRead = 0;
     const calculate = async (): Promise<unknown> => {
-      const computed = await this.calculate(chart, timezone, bound, inputs.variables ?? {});
+      const computed = await this.calculate(chart, timezone, bound, variables);
       paths = computed.paths;
       rowsRead = computed.rowsRead;
       return markTruncated(computed.chartData, computed.truncation);
@@ -201,23 +204,23 @@ export class ChartRunService {
   }
 
   /** Reads what the chart's datasets need (once) and binds each configuration to its prepared dataset. */
-  private async prepareBound(chart: Chart, project: ProjectRef, filters: RuntimeFilter[]): Promise<{ prepared: Map<number, PreparedDataset>; bound: Bound[] }> {
+  private async prepareBound(chart: Chart, project: ProjectRef, filters: readonly RowFilter[]): Promise<{ prepared: Map<number, PreparedDataset>; bound: Bound[] }> {
     const datasets = await this.deps.datasets.loadForChart(
       project.team_id,
       chart.ChartDatasetConfigs.map((c) => c.dataset_id),
     );
     const prepared = await this.deps.runner.prepare(project.team_id, [...datasets.values()]);
-    return { prepared, bound: this.bind(chart, prepared, filters) };
+    return { prepared, bound: this.bind(chart, prepared, filters, project.timezone ?? 'UTC') };
   }
 
   /** The configurations whose dataset still exists, with the dataset's fallbacks and the runtime filters as conditions. */
-  private bind(chart: Chart, prepared: Map<number, PreparedDataset>, filters: RuntimeFilter[]): Bound[] {
+  private bind(chart: Chart, prepared: Map<number, PreparedDataset>, filters: readonly RowFilter[], timezone: string): Bound[] {
     return chart.ChartDatasetConfigs.flatMap((raw) => {
       const dataset = prepared.get(raw.dataset_id);
       if (!dataset) return [];
       const config = effectiveConfig(raw, dataset.dataset);
       // Runtime filters become conditions of every configuration, so both paths apply them alike.
-      const extra = filtersToConditions(filters, config.dateField ?? null);
+      const extra = filtersToConditions(filters, config.dateField ?? null, timezone);
       return [{ raw, dataset, config: extra.length > 0 ? { ...config, conditions: [...(config.conditions ?? []), ...extra] } : config }];
     });
   }
@@ -317,8 +320,10 @@ export class ChartRunService {
     { chart, project }: LoadedChart,
     inputs: { variables?: Record<string, unknown>; filters?: RuntimeFilter[] },
   ): Promise<{ chartData: unknown; truncation: Truncation | undefined; paths: ChartPath[] }> {
-    const { bound } = await this.prepareBound(chart, project, inputs.filters ?? []);
-    const computed = await this.calculate(chart, project.timezone ?? 'UTC', bound, inputs.variables ?? {});
+    const timezone = project.timezone ?? 'UTC';
+    const runtime = filtersForChart(inputs.filters ?? [], chart.id, timezone);
+    const { bound } = await this.prepareBound(chart, project, runtime.filters);
+    const computed = await this.calculate(chart, timezone, bound, { ...inputs.variables, ...runtime.variables });
     return { chartData: markTruncated(computed.chartData, computed.truncation), truncation: computed.truncation, paths: computed.paths };
   }
 }

@@ -4,7 +4,9 @@ import { Ref } from '../../platform/http-schemas.js';
 import { lazySerializer } from '../../platform/schema-compilers.js';
 import { Chart, CHART_COMPONENTS } from './charts-schemas.js';
 import { SharePolicy, SHARING_COMPONENTS } from './sharing-schemas.js';
+import { DashboardFilter, DASHBOARD_FILTER_COMPONENTS } from './dashboard-filters-schemas.js';
 import type { ChartsRepository } from './charts-repository.js';
+import type { DashboardFiltersRepository } from './dashboard-filters-repository.js';
 import type { SharingRepository } from './sharing-repository.js';
 import { ProjectHead } from './projects-schemas.js';
 
@@ -15,15 +17,17 @@ export type JsonBody = string & { readonly [serialized]: true };
 /** A dashboard's own fields as answered, `nextUpdateAt` included. */
 export type DashboardHead = Static<typeof ProjectHead>;
 
-/** A dashboard's charts and share policies, serialized, as of one view version. */
+/** A dashboard's charts, filters and share policies, serialized, as of one view version. */
 interface SerializedParts {
   version: number | undefined;
   charts: string;
+  filters: string;
   policies?: string;
 }
 
 export interface DashboardViewsDeps {
   charts: ChartsRepository;
+  filters: DashboardFiltersRepository;
   sharing: SharingRepository;
   /** Bound of the kept serializations, in characters (32 Mi by default). */
   maxChars?: number;
@@ -33,13 +37,15 @@ export interface DashboardViewsDeps {
 // the whole `Project` schema gives (test/http/dashboard-views.int.test.ts holds them equal).
 const serializeHead = lazySerializer<DashboardHead>(ProjectHead);
 const serializeCharts = lazySerializer<unknown[]>(Type.Array(Ref(Chart)), CHART_COMPONENTS);
+const serializeFilters = lazySerializer<unknown[]>(Type.Array(Ref(DashboardFilter)), DASHBOARD_FILTER_COMPONENTS);
 const serializePolicies = lazySerializer<unknown[]>(Type.Array(Ref(SharePolicy)), SHARING_COMPONENTS);
 
 /**
  * The body of `GET /project/{id}` and of the dashboard writes: the dashboard's own fields, read
- * for each request, with its charts and share policies serialized once per view version and kept.
- * Triggers move a dashboard's view version (`dashboard_view_versions`) on every change to its
- * charts, their dataset configs and its own share policies (migration 0013), so a kept
+ * for each request, with its charts, filters and share policies serialized once per view version
+ * and kept. Triggers move a dashboard's view version (`dashboard_view_versions`) on every change
+ * to its charts, their dataset configs, its own share policies (migration 0013) and its filters
+ * (0015), so a kept
  * serialization is used only while nothing it was made from has changed, whichever process or
  * path changed it (decision 0022).
  */
@@ -49,15 +55,15 @@ export class DashboardViews {
   constructor(private readonly deps: DashboardViewsDeps) {
     this.#kept = new LRUCache({
       maxSize: deps.maxChars ?? 32 * 1024 * 1024,
-      sizeCalculation: (parts) => parts.charts.length + (parts.policies?.length ?? 0) + 64,
+      sizeCalculation: (parts) => parts.charts.length + parts.filters.length + (parts.policies?.length ?? 0) + 64,
     });
   }
 
   /**
-   * `head` with the dashboard's charts and, `withPolicies`, its share policies, as of `version`:
+   * `head` with the dashboard's charts, its filters and, `withPolicies`, its share policies, as of `version`:
    * the view version read with `head`, or undefined to read them without keeping them.
    *
-   * Charts and policies are read after the version was, never before: what is kept under a
+   * Charts, filters and policies are read after the version was, never before: what is kept under a
    * version is never older than it. A write that lands in between is newer than the label, and
    * its own bump makes the next request read again.
    */
@@ -65,7 +71,11 @@ export class DashboardViews {
     let parts = version === undefined ? undefined : this.#kept.get(head.id);
     let changed = false;
     if (parts === undefined || parts.version !== version) {
-      parts = { version, charts: serializeCharts(await this.deps.charts.listByProject(head.id)) };
+      parts = {
+        version,
+        charts: serializeCharts(await this.deps.charts.listByProject(head.id)),
+        filters: serializeFilters(await this.deps.filters.listByProject(head.id)),
+      };
       changed = true;
     }
     if (withPolicies && parts.policies === undefined) {
@@ -74,8 +84,8 @@ export class DashboardViews {
     }
     if (changed && version !== undefined) this.#kept.set(head.id, parts);
     const fields = serializeHead(head);
-    // The head is an object with properties; the response schema puts Charts and SharePolicies last.
+    // The head is an object with properties; the response schema puts Charts, DashboardFilters and SharePolicies last.
     const policies = withPolicies ? `,"SharePolicies":${parts.policies}` : '';
-    return `${fields.slice(0, -1)},"Charts":${parts.charts}${policies}}` as JsonBody;
+    return `${fields.slice(0, -1)},"Charts":${parts.charts},"DashboardFilters":${parts.filters}${policies}}` as JsonBody;
   }
 }

@@ -94,6 +94,12 @@ export class ProjectsRepository {
     return row && toProject(row);
   }
 
+  /** A dashboard by id alone, for share links (which decide access without a team). */
+  async findAnyTeam(id: number): Promise<Project | undefined> {
+    const row = await this.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toProject(row);
+  }
+
   /** `scope` undefined = every project of the team. */
   async listByTeam(teamId: number, scope?: readonly number[]): Promise<Project[]> {
     if (scope !== undefined && scope.length === 0) return [];

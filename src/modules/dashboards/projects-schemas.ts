@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
 import { Chart } from './charts-schemas.js';
+import { DashboardFilter } from './dashboard-filters-schemas.js';
 import { SharePolicy } from './sharing-schemas.js';
 
 /** The frequencies the dashboard scheduler understands. */
@@ -95,10 +96,11 @@ const projectProperties = {
 /** A dashboard's own fields, without its charts and policies. */
 export const ProjectHead = Type.Object(projectProperties);
 
-/** One dashboard with its charts; `SharePolicies` only for callers who may manage sharing. */
+/** One dashboard with its charts and filters; `SharePolicies` only for callers who may manage sharing. */
 export const Project = Type.Object({
   ...projectProperties,
   Charts: Type.Array(Ref(Chart)),
+  DashboardFilters: Type.Array(Ref(DashboardFilter), { description: 'Ordered by position, then creation' }),
   SharePolicies: Opt(Type.Array(Ref(SharePolicy))),
 }, { $id: 'Project' });
 

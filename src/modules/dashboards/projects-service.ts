@@ -133,6 +133,11 @@ export class ProjectsService {
     return project && { ...project, Charts: await this.deps.charts.listByProject(projectId) };
   }
 
+  /** A dashboard by id for a share link's route, which decides access itself (token, public flag, password). */
+  async findForLink(projectId: number): Promise<Project | undefined> {
+    return this.deps.projects.findAnyTeam(projectId);
+  }
+
   /** Public report URLs name the dashboard by brewName. */
   async findByBrewName(brewName: string): Promise<Project | undefined> {
     return (await this.deps.projects.findByBrewName(brewName))?.project;

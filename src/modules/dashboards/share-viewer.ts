@@ -1,13 +1,20 @@
+import { resolveDateRange } from '../../engine/index.js';
 import { AppError, NotFoundError, RateLimitedError, ValidationError } from '../../errors/index.js';
 import type { AccessService, TeamSettings } from '../../platform/access.js';
+import type { RuntimeFilter } from '../data/index.js';
 import type { Chart, ProjectRef } from './charts-repository.js';
-import type { ChartRunService } from './chart-runs-service.js';
+import type { ChartRunResult, ChartRunService } from './chart-runs-service.js';
 import { displayOf } from './chart-display.js';
 import type { ChartsService } from './charts-service.js';
+import { variablesWithoutValue } from './dashboard-filter-runs.js';
+import type { DashboardFilter } from './dashboard-filters-repository.js';
+import type { PublicDashboardFilterView, PublicFilterConfigurationView, FilterConfiguration } from './dashboard-filters-schemas.js';
+import type { DashboardFiltersService } from './dashboard-filters-service.js';
 import type { Project } from './projects-repository.js';
 import type { ProjectsService } from './projects-service.js';
+import { shareVariables, viewerFilterState, type ViewerFilterRequest } from './share-filter-state.js';
 import { shareErrors } from './sharing-errors.js';
-import type { PublicChartView, SharedChartView, SharedDashboardView, Theme } from './sharing-public-schemas.js';
+import type { PublicChartView, SharedChartView, SharedDashboardView, SharedFilteredChartsView, SharedFilteredChartView, Theme } from './sharing-public-schemas.js';
 import type { SharePolicyRecord, SharingRepository } from './sharing-repository.js';
 import type { EntityType } from './sharing-schemas.js';
 import type { ShareTokens } from './share-tokens.js';
@@ -26,6 +33,9 @@ export interface ViewerSettings {
   /** Charts of one dashboard computed at the same time (a report must not flood the sources). */
   concurrency?: number;
 }
+
+/** Charts of one dashboard computed at the same time when the settings do not say. */
+export const DEFAULT_VIEWER_CONCURRENCY = 3;
 
 export interface ViewRequest {
   token?: string | undefined;
@@ -47,12 +57,6 @@ export interface ChartFailure {
 /** The window of the dashboard password attempt budget (`PLOTLINE_SHARE_PASSWORD_ATTEMPTS` per window). */
 export const SHARE_PASSWORD_WINDOW_MS = 15 * 60_000;
 
-/** Query parameters that are never variables. */
-const RESERVED = new Set(['token', 'theme', 'pass']);
-const MAX_URL_PARAMS = 50;
-const MAX_PARAM_KEY = 200;
-const MAX_PARAM_VALUE = 2000;
-
 interface Entity {
   teamId: number;
   type: EntityType;
@@ -64,6 +68,7 @@ export interface ShareViewerDeps {
   tokens: ShareTokens;
   projects: ProjectsService;
   charts: ChartsService;
+  filters: DashboardFiltersService;
   access: AccessService;
   computer: ChartRunService;
   passwordAttempts: PasswordAttempts;
@@ -72,8 +77,9 @@ export interface ShareViewerDeps {
 
 /**
  * The public side of sharing: decides access for a share link (token, public flag, password) and
- * assembles what the viewer may see. Locked policy params always reach the charts; URL params
- * only when the policy allows them; nothing else (bodies, headers) ever becomes a variable.
+ * assembles what the viewer may see. Locked policy params always reach the charts and nothing a
+ * viewer sends moves them; URL params only when the policy allows them; on the filter routes, the
+ * states of the report's own filters (share-filter-state.ts). Nothing else becomes a variable.
  */
 export class ShareViewer {
   constructor(private readonly deps: ShareViewerDeps) {}
@@ -96,27 +102,74 @@ export class ShareViewer {
       const { loaded, policy } = await this.admitChart(link.shareString, request, assertExportAllowed);
       return this.renderShared(loaded, policy, request, []);
     }
-    const { found, policy } = await this.admitDashboard(link.brewName, request, assertExportAllowed);
+    const { found, policy } = await this.admitDashboard({ brewName: link.brewName }, request, assertExportAllowed);
     const dashboard = await this.deps.projects.loadDashboard(found.team_id, found.id);
     const chart = dashboard?.Charts.find((c) => c.id === link.chartId && c.onReport);
     if (!dashboard || !chart) throw new NotFoundError('Chart');
     const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
-    const { view, error } = await this.render({ chart, project }, shareVariables(policy, request.query), []);
+    const { view, error } = await this.render({ chart, project }, { variables: shareVariables(policy, request.query) }, []);
     if (error) throw error;
     return view;
   }
 
-  /** `GET /project/dashboard/{brewName}`: the report with its `onReport` charts. */
+  /** `GET /project/dashboard/{brewName}`: the report with its `onReport` charts and filters. */
   async dashboard(brewName: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedDashboardView> {
-    const { found, policy, team } = await this.admitDashboard(brewName, request);
+    const { found, policy, team } = await this.admitDashboard({ brewName }, request);
     const dashboard = await this.deps.projects.loadDashboard(found.team_id, found.id);
     if (!dashboard) throw new NotFoundError('Dashboard');
     // Without a token there is no policy, so no variables: a public report shows its saved data.
     const variables = shareVariables(policy, request.query);
     const onReport = dashboard.Charts.filter((chart) => chart.onReport);
     const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
-    const Charts = await mapLimited(onReport, this.deps.settings.concurrency ?? 3, async (chart) => (await this.render({ chart, project }, variables, failures)).view);
-    return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts };
+    const Charts = await mapLimited(onReport, this.concurrency, async (chart) => (await this.render({ chart, project }, { variables }, failures)).view);
+    const filters = await this.deps.filters.onReport(found.id);
+    const DashboardFilters = filters.map((filter) => publicFilter(filter, dashboard.timezone, new Date()));
+    return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts, DashboardFilters };
+  }
+
+  /**
+   * `POST /project/{pid}/chart/{id}/filter` for a viewer of a shared report: the access of the
+   * report (token, public flag, password), one of its `onReport` charts, computed for the viewer's
+   * filter state (never saved, through the result cache).
+   */
+  async filterChart(projectId: number, chartId: number, request: ViewRequest, input: ViewerFilterRequest, failures: ChartFailure[] = []): Promise<SharedFilteredChartView> {
+    const { found, policy } = await this.admitDashboard({ projectId }, request);
+    const loaded = await this.deps.charts.loadForRun(found.team_id, chartId);
+    if (!loaded || loaded.chart.project_id !== found.id || !loaded.chart.onReport) throw new NotFoundError('Chart');
+    const state = viewerFilterState(await this.deps.filters.onReport(found.id), policy, request.query, input);
+    const { view, error, result } = await this.render(loaded, state, failures);
+    if (error) throw error;
+    return { ...view, variablesWithoutValue: result ? variablesWithoutValue(result) : [], ...(result ? { cacheStatus: result.cache } : {}) };
+  }
+
+  /**
+   * `POST /project/dashboard/{brewName}/filter`: every `onReport` chart (or those of `chartIds`)
+   * computed for the viewer's filter state, a few at a time; a chart that fails is an error entry,
+   * the others still answer.
+   */
+  async filterDashboard(
+    brewName: string,
+    request: ViewRequest,
+    input: ViewerFilterRequest & { chartIds?: readonly number[] | undefined },
+    failures: ChartFailure[] = [],
+  ): Promise<SharedFilteredChartsView> {
+    const { found, policy } = await this.admitDashboard({ brewName }, request);
+    const dashboard = await this.deps.projects.loadDashboard(found.team_id, found.id);
+    if (!dashboard) throw new NotFoundError('Dashboard');
+    const state = viewerFilterState(await this.deps.filters.onReport(found.id), policy, request.query, input);
+    const onReport = dashboard.Charts.filter((chart) => chart.onReport);
+    const charts = input.chartIds === undefined ? onReport : input.chartIds.map((id, i) => onReport.find((c) => c.id === id) ?? notOnReport(i));
+    const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
+    const answers = await mapLimited(charts, this.concurrency, async (chart) => {
+      const { view, error, result } = await this.render({ chart, project }, state, failures);
+      if (error) return { id: chart.id, error: { code: error.code, message: error.message } };
+      return { ...view, variablesWithoutValue: result ? variablesWithoutValue(result) : [], ...(result ? { cacheStatus: result.cache } : {}) };
+    });
+    return { charts: answers };
+  }
+
+  private get concurrency(): number {
+    return this.deps.settings.concurrency ?? DEFAULT_VIEWER_CONCURRENCY;
   }
 
   /** A chart link: its policy and chart, then its token (or the chart's public flag); `gate` decides on the team's settings after that. */
@@ -145,7 +198,7 @@ export class ShareViewer {
 
   /** A chart of a chart link with the link's variables; a chart that cannot be computed is an error answer. */
   private async renderShared(loaded: { chart: Chart; project: ProjectRef }, policy: SharePolicyRecord, request: ViewRequest, failures: ChartFailure[]): Promise<PublicChartView> {
-    const { view, error } = await this.render(loaded, shareVariables(policy, request.query), failures);
+    const { view, error } = await this.render(loaded, { variables: shareVariables(policy, request.query) }, failures);
     if (error) throw error;
     return view;
   }
@@ -156,11 +209,11 @@ export class ShareViewer {
    * both are set.
    */
   private async admitDashboard(
-    brewName: string,
+    link: { brewName: string } | { projectId: number },
     request: ViewRequest,
     gate?: (team: TeamSettings | undefined) => void,
   ): Promise<{ found: Project; policy: SharePolicyRecord | undefined; team: TeamSettings | undefined }> {
-    const found = await this.deps.projects.findByBrewName(brewName);
+    const found = 'brewName' in link ? await this.deps.projects.findByBrewName(link.brewName) : await this.deps.projects.findForLink(link.projectId);
     if (!found) throw new NotFoundError('Dashboard');
     let policy: SharePolicyRecord | undefined;
     if (request.token !== undefined && request.token !== '') {
@@ -207,17 +260,18 @@ export class ShareViewer {
   }
 
   /**
-   * The saved data when no variable applies; otherwise a run with them, never saved, through the
-   * result cache of chart runs (its key holds every version the answer depends on).
+   * The saved data when no variable or filter applies; otherwise a run with them, never saved,
+   * through the result cache of chart runs (its key holds every version the answer depends on).
    */
-  private async render(loaded: { chart: Chart; project: ProjectRef }, variables: Record<string, string>, failures: ChartFailure[]): Promise<Rendered> {
+  private async render(loaded: { chart: Chart; project: ProjectRef }, inputs: { variables: Record<string, unknown>; filters?: RuntimeFilter[] }, failures: ChartFailure[]): Promise<Rendered> {
     const { chart } = loaded;
-    if (Object.keys(variables).length === 0 || chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) {
+    const { variables, filters = [] } = inputs;
+    if ((Object.keys(variables).length === 0 && filters.length === 0) || chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) {
       return { view: publicChart(chart, chart.chartData, chart.chartDataUpdated) };
     }
     try {
-      const result = await this.deps.computer.compute(loaded, { variables, persist: false, getCache: true });
-      return { view: publicChart(chart, result.chartData, result.chartDataUpdated) };
+      const result = await this.deps.computer.compute(loaded, { variables, filters, persist: false, getCache: true });
+      return { view: publicChart(chart, result.chartData, result.chartDataUpdated), result };
     } catch (cause) {
       failures.push({ chartId: chart.id, error: cause });
       // Never fall back to the saved data: it was computed without the link's locked params.
@@ -231,6 +285,30 @@ export class ShareViewer {
 interface Rendered {
   view: PublicChartView;
   error?: AppError;
+  /** The run, when the chart was computed rather than shown with its saved data. */
+  result?: ChartRunResult;
+}
+
+function notOnReport(index: number): never {
+  throw ValidationError.field(`body.chartIds.${index}`, 'is not a chart of this report');
+}
+
+/** A report filter as viewers see it: its dropdown's field but not its dataset; a date filter's range as it applies now. */
+function publicFilter(filter: DashboardFilter, timezone: string | null, now: Date): PublicDashboardFilterView {
+  const view: PublicDashboardFilterView = { id: filter.id, configuration: publicConfiguration(filter.configuration), position: filter.position };
+  if (filter.configuration.type !== 'date') return view;
+  try {
+    return { ...view, resolved: resolveDateRange(filter.configuration, timezone, now) };
+  } catch {
+    // A custom range that no longer makes one (its dashboard's zone changed…) shows without it.
+    return view;
+  }
+}
+
+function publicConfiguration(configuration: FilterConfiguration): PublicFilterConfigurationView {
+  if (configuration.type === 'date') return configuration;
+  const { valuesFrom, ...rest } = configuration;
+  return valuesFrom === undefined ? rest : { ...rest, valuesFrom: { field: valuesFrom.field } };
 }
 
 function assertExportAllowed(team: TeamSettings | undefined): void {
@@ -240,31 +318,6 @@ function assertExportAllowed(team: TeamSettings | undefined): void {
 function assertPolicyOpen(policy: SharePolicyRecord): void {
   if (policy.visibility === 'disabled') throw shareErrors.policyDisabled();
   if (policy.expires_at !== null && Date.parse(policy.expires_at) <= Date.now()) throw shareErrors.policyExpired();
-}
-
-/**
- * The variables of a view: the policy's params, then (only when the policy allows it) the URL's
- * parameters other than token/theme/pass, which override or extend them.
- */
-function shareVariables(policy: SharePolicyRecord | undefined, query: Record<string, unknown>): Record<string, string> {
-  // No prototype: a parameter named __proto__ or constructor is just a (useless) variable name.
-  const variables: Record<string, string> = Object.create(null) as Record<string, string>;
-  if (!policy) return variables;
-  for (const { key, value } of policy.params) if (key !== '') variables[key] = value;
-  if (!policy.allow_params) return variables;
-  let count = 0;
-  for (const [key, raw] of Object.entries(query)) {
-    if (RESERVED.has(key) || key === '__proto__') continue;
-    // A repeated parameter counts once, with its last value.
-    const value = Array.isArray(raw) ? raw.at(-1) : raw;
-    if (typeof value !== 'string') continue;
-    count += 1;
-    if (count > MAX_URL_PARAMS) throw new ValidationError(`At most ${MAX_URL_PARAMS} URL parameters may be passed to a shared view`);
-    if (key.length > MAX_PARAM_KEY) throw ValidationError.field('querystring', `has a parameter name longer than ${MAX_PARAM_KEY} characters`);
-    if (value.length > MAX_PARAM_VALUE) throw ValidationError.field(`querystring.${key}`, `must be at most ${MAX_PARAM_VALUE} characters`);
-    variables[key] = value;
-  }
-  return variables;
 }
 
 /** The display projection of a chart: its identity, data and display options, picked by name so nothing else can slip through. */
@@ -292,7 +345,7 @@ function publicChart(chart: Chart, chartData: unknown, chartDataUpdated: string 
   };
 }
 
-function dashboardFields(project: Project): Omit<SharedDashboardView, 'showBranding' | 'allowExport' | 'theme' | 'Charts'> {
+function dashboardFields(project: Project): Omit<SharedDashboardView, 'showBranding' | 'allowExport' | 'theme' | 'Charts' | 'DashboardFilters'> {
   return {
     name: project.name,
     brewName: project.brewName,

@@ -46,6 +46,11 @@ export const shareErrors = {
   exportNotAllowed: () => new ShareAccessError(403, SHARE_CODES.exportNotAllowed, 'This team does not allow exports from shared reports (team setting allowReportExport)'),
   /** A chart of a link that cannot be drawn with the link's parameters (they fail its variables' types). */
   chartVariablesInvalid: () => new AppError(400, 'CHART_VARIABLES_INVALID', "This chart cannot be drawn with the link's parameters"),
+  /** A viewer tried to give a param the share policy pins another value (URL, variables or a variable filter). */
+  paramLocked: (path: string, name: string) =>
+    new AppError(403, 'SHARE_PARAM_LOCKED', `${path}: ${name} is set by the share link and cannot be changed`, [{ path, message: `${name} is set by the share link and cannot be changed` }]),
+  /** A filter state a viewer of a report may not send (not one of its filters, or more than a value). */
+  filterNotAllowed: (path: string, message: string) => new AppError(400, 'FILTER_NOT_ALLOWED', `${path} ${message}`, [{ path, message }]),
   /** A chart of a link whose run failed (source down, timed out…); the saved data is never shown instead. */
   chartUnavailable: () => new AppError(502, 'CHART_UNAVAILABLE', 'This chart could not be computed right now'),
 };

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Ref, Timestamp } from '../../platform/http-schemas.js';
 import { ChartDisplay } from './chart-display.js';
+import { ChartRunFailure, FILTER_RUN_PROPERTIES, PublicDashboardFilter } from './dashboard-filters-schemas.js';
 
 /**
  * What anonymous viewers of a share link receive, and nothing more: display fields only. No
@@ -72,8 +73,17 @@ export const SharedDashboard = Type.Object({
   timezone: Nullable(Type.String()),
   theme: ThemeParam,
   Charts: Type.Array(Ref(PublicChart)),
+  DashboardFilters: Type.Array(Ref(PublicDashboardFilter), { description: "The report's filters (those with onReport), ordered; a viewer sends their states to the filter routes" }),
 }, { $id: 'SharedDashboard' });
 export type SharedDashboardView = Static<typeof SharedDashboard>;
+
+/** `POST /project/{pid}/chart/{id}/filter` for a viewer of a shared report: the chart as the report shows it, computed for the filter state. */
+export const SharedFilteredChart = Type.Object({ ...publicChartProperties, ...FILTER_RUN_PROPERTIES }, { $id: 'SharedFilteredChart' });
+export type SharedFilteredChartView = Static<typeof SharedFilteredChart>;
+
+/** `POST /project/dashboard/{brewName}/filter`: every report chart (or those asked for), each computed or failed on its own. */
+export const SharedFilteredCharts = Type.Object({ charts: Type.Array(Type.Union([Ref(SharedFilteredChart), Ref(ChartRunFailure)])) }, { $id: 'SharedFilteredCharts' });
+export type SharedFilteredChartsView = Static<typeof SharedFilteredCharts>;
 
 /** `token` and `theme` are named; every other query parameter is a candidate variable. */
 export const SharedChartQuery = Type.Object(
@@ -89,4 +99,4 @@ export const SharedDashboardParams = Type.Object({ brewName: Type.String({ minLe
 export const SharedDashboardHeaders = Type.Object({ pass: Type.Optional(Type.String({ maxLength: 1024 })) }, { additionalProperties: true });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const PUBLIC_SHARE_COMPONENTS = [PublicChartDatasetConfig, PublicChart, SharedChart, SharedDashboard];
+export const PUBLIC_SHARE_COMPONENTS = [PublicChartDatasetConfig, PublicChart, SharedChart, SharedDashboard, SharedFilteredChart, SharedFilteredCharts];

@@ -5,4 +5,16 @@
 export type { DatasetRecord } from './datasets-repository.js';
 export type { DatasetsService } from './datasets-service.js';
 export type { DatasetRows, DatasetRunner, PreparedDataset } from './dataset-runner.js';
-export { filtersToConditions, parseFilters, type RuntimeFilter } from './dataset-runs-filters.js';
+export {
+  filtersForChart,
+  filtersToConditions,
+  parseFilterEntries,
+  parseFilters,
+  parseRuntimeVariables,
+  type ChartFilterState,
+  type DateFilter,
+  type FieldFilter,
+  type RowFilter,
+  type RuntimeFilter,
+  type VariableFilter,
+} from './dataset-runs-filters.js';

@@ -1,0 +1,125 @@
+import { AppError, ValidationError } from '../../errors/index.js';
+import type { Actor } from '../../platform/actor.js';
+import { mapLimited } from '../../runtime/map-limited.js';
+import type { RuntimeFilter } from '../data/index.js';
+import type { Chart } from './charts-repository.js';
+import type { ChartsService } from './charts-service.js';
+import type { ChartRunResult, ChartRunService, LoadedChart } from './chart-runs-service.js';
+import type { ChartRunFailureView, FilteredChartView } from './dashboard-filters-schemas.js';
+import type { ProjectsService } from './projects-service.js';
+import type { ChartFailure, ShareViewer, ViewRequest } from './share-viewer.js';
+import type { ViewerFilterRequest } from './share-filter-state.js';
+import type { SharedFilteredChartView } from './sharing-public-schemas.js';
+
+/** A filter state as the run routes receive it, parsed. */
+export type FilterRunRequest = ViewerFilterRequest;
+
+export interface FilterRunSettings {
+  /** Charts of one dashboard computed at the same time. */
+  concurrency: number;
+}
+
+export interface FilterRunDeps {
+  charts: ChartsService;
+  projects: ProjectsService;
+  chartRuns: ChartRunService;
+  viewer: ShareViewer;
+  settings: FilterRunSettings;
+}
+
+/**
+ * The variables a run left without a value, when the run says so. Read off the result rather than
+ * typed on it, so that this keeps working whichever way the chart run reports them.
+ */
+export function variablesWithoutValue(result: ChartRunResult): string[] {
+  const run: object = result;
+  if ('variablesWithoutValue' in run && Array.isArray(run.variablesWithoutValue)) return run.variablesWithoutValue.filter((name): name is string => typeof name === 'string');
+  return [];
+}
+
+/**
+ * Runs with a runtime filter state for members of the dashboard's team: one chart, or the whole
+ * dashboard in one request (a few charts at a time). Never saved; through the result cache, so
+ * identical states share one computation and one entry.
+ */
+export class FilterRunsService {
+  constructor(private readonly deps: FilterRunDeps) {}
+
+  /**
+   * `POST /project/{pid}/chart/{id}/filter`. A member (`actor`) is answered by the role table;
+   * an anonymous caller, or a member the role table turns away while the request carries a share
+   * token, by the rules of the shared report (ShareViewer).
+   */
+  async chartForCaller(
+    actor: Actor | null,
+    projectId: number,
+    chartId: number,
+    input: FilterRunRequest,
+    view: ViewRequest,
+    failures: ChartFailure[],
+  ): Promise<FilteredChartView | SharedFilteredChartView> {
+    if (actor) {
+      try {
+        return await this.chart(actor, projectId, chartId, input);
+      } catch (error) {
+        const denied = error instanceof AppError && (error.statusCode === 403 || error.statusCode === 404);
+        if (!denied || view.token === undefined || view.token === '') throw error;
+      }
+    }
+    return this.deps.viewer.filterChart(projectId, chartId, view, input, failures);
+  }
+
+  async chart(actor: Actor, projectId: number, chartId: number, input: FilterRunRequest): Promise<FilteredChartView> {
+    const { chart, project } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:query');
+    return this.run({ chart, project }, runInputs(input));
+  }
+
+  /** `POST /project/{id}/filter`: every chart of the dashboard, or those of `chartIds`, in that order. */
+  async dashboard(
+    actor: Actor,
+    projectId: number,
+    input: FilterRunRequest & { chartIds?: readonly number[] | undefined },
+    failures: ChartFailure[],
+  ): Promise<{ charts: (FilteredChartView | ChartRunFailureView)[] }> {
+    const { project } = await this.deps.projects.authorize(actor, projectId, 'chart:query');
+    const dashboard = await this.deps.projects.loadDashboard(project.team_id, projectId);
+    const all = dashboard?.Charts ?? [];
+    const charts = input.chartIds === undefined ? all : input.chartIds.map((id, i) => all.find((c) => c.id === id) ?? notOnDashboard(i));
+    const ref = { id: project.id, team_id: project.team_id, timezone: project.timezone };
+    const inputs = runInputs(input);
+    const answers = await mapLimited(charts, this.deps.settings.concurrency, async (chart) => {
+      try {
+        return await this.run({ chart, project: ref }, inputs);
+      } catch (error) {
+        failures.push({ chartId: chart.id, error });
+        return failureOf(chart.id, error);
+      }
+    });
+    return { charts: answers };
+  }
+
+  private async run(loaded: LoadedChart, inputs: { filters: RuntimeFilter[]; variables: Record<string, unknown> }): Promise<FilteredChartView> {
+    const { chart } = loaded;
+    if (chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) return { ...chart, variablesWithoutValue: [] };
+    const result = await this.deps.chartRuns.compute(loaded, { ...inputs, persist: false, getCache: true });
+    return answer(chart, result);
+  }
+}
+
+function runInputs(input: FilterRunRequest): { filters: RuntimeFilter[]; variables: Record<string, unknown> } {
+  return { filters: input.filters.map((entry) => entry.filter), variables: input.variables };
+}
+
+function answer(chart: Chart, result: ChartRunResult): FilteredChartView {
+  return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated, variablesWithoutValue: variablesWithoutValue(result), cacheStatus: result.cache };
+}
+
+function notOnDashboard(index: number): never {
+  throw ValidationError.field(`body.chartIds.${index}`, 'is not a chart of this dashboard');
+}
+
+/** A failed chart of a batch: typed errors keep their code and message, anything else is generic (the route logs it). */
+function failureOf(chartId: number, error: unknown): ChartRunFailureView {
+  if (error instanceof AppError) return { id: chartId, error: { code: error.code, message: error.message } };
+  return { id: chartId, error: { code: 'INTERNAL_ERROR', message: 'This chart could not be computed (see the server log)' } };
+}
