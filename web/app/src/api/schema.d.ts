@@ -102,6 +102,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{project_id}/chart/{id}/filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The chart computed for a filter state, never saved. Members with read rights (bearer token); viewers of a shared report: the token (query or body) and password ("pass" header or body) of the report, report charts only, report filters only */
+        post: operations["filterChart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/dashboard/{brewName}/filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A shared report's charts (or those of chartIds) computed for the viewer's states of the report's filters, never saved: token (query or body) and password ("pass" header or body) as for the report */
+        post: operations["filterSharedDashboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/chart/share/{share_string}/export": {
         parameters: {
             query?: never;
@@ -736,6 +770,93 @@ export interface paths {
         post?: never;
         /** Delete a chart dataset config */
         delete: operations["deleteChartDatasetConfig"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/dashboard-filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a filter after the dashboard's last one (editors: teamOwner, teamAdmin, projectAdmin, projectEditor) */
+        post: operations["createDashboardFilter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/dashboard-filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dashboard's filters by position, then creation */
+        get: operations["listDashboardFilters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/dashboard-filters/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Put the filters in a new order: every filter of the dashboard once */
+        put: operations["orderDashboardFilters"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/dashboard-filter/{fid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One filter of the dashboard */
+        get: operations["getDashboardFilter"];
+        /** Replace the configuration and/or change onReport */
+        put: operations["updateDashboardFilter"];
+        post?: never;
+        /** Delete a filter */
+        delete: operations["deleteDashboardFilter"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Every chart of the dashboard (or those of chartIds) computed for a filter state, never saved; a chart that fails is an entry with its error */
+        post: operations["filterDashboard"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2160,6 +2281,308 @@ export interface components {
             updatedAt: string;
             ChartDatasetConfigs: components["schemas"]["ChartDatasetConfig"][];
         };
+        DateFilterConfiguration: {
+            /** @description The client's own id for this configuration (Chartbrew sends one); kept as given, used for nothing else */
+            id?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "date";
+            /**
+             * @description Resolved on the server in the dashboard time zone; custom (or none) uses startDate and/or endDate
+             * @enum {unknown}
+             */
+            preset?: "today" | "yesterday" | "last_7_days" | "last_30_days" | "last_90_days" | "this_week" | "last_week" | "this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "custom";
+            startDate?: string | null;
+            endDate?: string | null;
+            /** @description Chart ids of this dashboard the filter applies to; absent: every chart */
+            charts?: number[];
+            /** @description What the filter is called on the dashboard */
+            label?: string;
+        };
+        FieldFilterConfiguration: {
+            /** @description The client's own id for this configuration (Chartbrew sends one); kept as given, used for nothing else */
+            id?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "field";
+            /** @description A field path of the rows, e.g. `country` or `root[].country` */
+            field: string;
+            /** @enum {unknown} */
+            operator: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
+            /** @description The value compared with; the viewer changes it */
+            value?: unknown;
+            /** @description Chart ids of this dashboard the filter applies to; absent: every chart */
+            charts?: number[];
+            /** @description What the filter is called on the dashboard */
+            label?: string;
+            /** @description Where the dropdown's values come from: a dataset of the team and one of its fields */
+            valuesFrom?: {
+                datasetId: number;
+                /** @description A field path of the rows, e.g. `country` or `root[].country` */
+                field: string;
+            };
+        };
+        VariableFilterConfiguration: {
+            /** @description The client's own id for this configuration (Chartbrew sends one); kept as given, used for nothing else */
+            id?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "variable";
+            /** @description A variable of the datasets, as written between {{ }} */
+            variable: string;
+            /** @description The value given to the variable */
+            value?: unknown;
+            /** @enum {unknown} */
+            dataType: "string" | "number" | "date" | "boolean" | "string[]" | "number[]" | "date[]" | "boolean[]";
+            /** @description What the filter is called on the dashboard */
+            label?: string;
+            /**
+             * @description Whether viewers of a shared report may change the value
+             * @default true
+             */
+            allowValueChange: boolean;
+            /** @description Where the dropdown's values come from: a dataset of the team and one of its fields */
+            valuesFrom?: {
+                datasetId: number;
+                /** @description A field path of the rows, e.g. `country` or `root[].country` */
+                field: string;
+            };
+        };
+        /** @description A date range (preset or dates), a condition on a field, or a value for a variable */
+        DashboardFilterConfiguration: components["schemas"]["DateFilterConfiguration"] | components["schemas"]["FieldFilterConfiguration"] | components["schemas"]["VariableFilterConfiguration"];
+        DashboardFilter: {
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            id: string;
+            project_id: number;
+            configuration: components["schemas"]["DashboardFilterConfiguration"];
+            /** @description Shown on shared reports, where viewers may change its value */
+            onReport: boolean;
+            /** @description Order on the dashboard */
+            position: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CreateDashboardFilter: {
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            id?: string;
+            configuration: components["schemas"]["DashboardFilterConfiguration"];
+            /** @default false */
+            onReport: boolean;
+        };
+        UpdateDashboardFilter: {
+            configuration?: components["schemas"]["DashboardFilterConfiguration"];
+            onReport?: boolean;
+        };
+        OrderDashboardFilters: {
+            /** @description Every filter of the dashboard once, in the new order */
+            filterIds: string[];
+        };
+        PublicFieldFilterConfiguration: {
+            /** @description The client's own id for this configuration (Chartbrew sends one); kept as given, used for nothing else */
+            id?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "field";
+            /** @description A field path of the rows, e.g. `country` or `root[].country` */
+            field: string;
+            /** @enum {unknown} */
+            operator: "is" | "isNot" | "contains" | "notContains" | "greaterThan" | "greaterOrEqual" | "lessThan" | "lessOrEqual" | "isNull" | "isNotNull";
+            /** @description The value compared with; the viewer changes it */
+            value?: unknown;
+            /** @description Chart ids of this dashboard the filter applies to; absent: every chart */
+            charts?: number[];
+            /** @description What the filter is called on the dashboard */
+            label?: string;
+            /** @description The dropdown offers distinct values of this field */
+            valuesFrom?: {
+                /** @description A field path of the rows, e.g. `country` or `root[].country` */
+                field: string;
+            };
+        };
+        PublicVariableFilterConfiguration: {
+            /** @description The client's own id for this configuration (Chartbrew sends one); kept as given, used for nothing else */
+            id?: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "variable";
+            /** @description A variable of the datasets, as written between {{ }} */
+            variable: string;
+            /** @description The value given to the variable */
+            value?: unknown;
+            /** @enum {unknown} */
+            dataType: "string" | "number" | "date" | "boolean" | "string[]" | "number[]" | "date[]" | "boolean[]";
+            /** @description What the filter is called on the dashboard */
+            label?: string;
+            /**
+             * @description Whether viewers of a shared report may change the value
+             * @default true
+             */
+            allowValueChange: boolean;
+            /** @description The dropdown offers distinct values of this field */
+            valuesFrom?: {
+                /** @description A field path of the rows, e.g. `country` or `root[].country` */
+                field: string;
+            };
+        };
+        /** @description A filter as a shared report shows it: no dataset ids */
+        PublicDashboardFilterConfiguration: components["schemas"]["DateFilterConfiguration"] | components["schemas"]["PublicFieldFilterConfiguration"] | components["schemas"]["PublicVariableFilterConfiguration"];
+        PublicDashboardFilter: {
+            /**
+             * Format: uuid
+             * @description A UUID
+             */
+            id: string;
+            configuration: components["schemas"]["PublicDashboardFilterConfiguration"];
+            position: number;
+            /** @description A date filter's range as the server applies it now, in the dashboard time zone (its preset resolved) */
+            resolved?: {
+                startDate: string | null;
+                endDate: string | null;
+            };
+        };
+        FilterChartRun: {
+            /** @description Field filters `{type?: "field", field, operator?, value, id?, charts?}`, date filters `{type: "date", startDate?, endDate?, preset?, id?, charts?}` and variable filters `{type: "variable", variable, value, id?}`; client-only types (pagination, sort, …) are ignored. On shared reports, only states of the report's filters (by id), and only their values */
+            filters: {
+                [key: string]: unknown;
+            }[];
+            /** @description Variable values `{name: value}`; `[]` (as Chartbrew sends) is none */
+            variables?: {
+                [key: string]: unknown;
+            } | unknown[];
+            /** @description The share token, when it is not in the query string */
+            token?: string;
+            /** @description The dashboard password, when it is not in the "pass" header */
+            password?: string;
+        };
+        FilterDashboardRun: {
+            /** @description Field filters `{type?: "field", field, operator?, value, id?, charts?}`, date filters `{type: "date", startDate?, endDate?, preset?, id?, charts?}` and variable filters `{type: "variable", variable, value, id?}`; client-only types (pagination, sort, …) are ignored. On shared reports, only states of the report's filters (by id), and only their values */
+            filters: {
+                [key: string]: unknown;
+            }[];
+            /** @description Variable values `{name: value}`; `[]` (as Chartbrew sends) is none */
+            variables?: {
+                [key: string]: unknown;
+            } | unknown[];
+            /** @description Only these charts of the dashboard; absent: every chart */
+            chartIds?: number[];
+        };
+        SharedFilterDashboardRun: {
+            /** @description Field filters `{type?: "field", field, operator?, value, id?, charts?}`, date filters `{type: "date", startDate?, endDate?, preset?, id?, charts?}` and variable filters `{type: "variable", variable, value, id?}`; client-only types (pagination, sort, …) are ignored. On shared reports, only states of the report's filters (by id), and only their values */
+            filters: {
+                [key: string]: unknown;
+            }[];
+            /** @description Variable values `{name: value}`; `[]` (as Chartbrew sends) is none */
+            variables?: {
+                [key: string]: unknown;
+            } | unknown[];
+            /** @description Only these charts of the dashboard; absent: every chart */
+            chartIds?: number[];
+            /** @description The share token, when it is not in the query string */
+            token?: string;
+            /** @description The dashboard password, when it is not in the "pass" header */
+            password?: string;
+        };
+        FilteredChart: {
+            id: number;
+            project_id: number;
+            name: string | null;
+            type: string | null;
+            subType: string | null;
+            public: boolean;
+            shareable: boolean;
+            /** @description Last computed chart payload (server-owned) */
+            chartData: unknown;
+            chartDataUpdated: string | null;
+            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+            layout: unknown;
+            /** @description Show the legend */
+            displayLegend: boolean;
+            /** @description Write each value on its point or bar (line and bar charts) */
+            dataLabels: boolean;
+            /** @description Stack the series of a bar chart */
+            stacked: boolean;
+            /** @description Lay the bars of a bar chart horizontally */
+            horizontal: boolean;
+            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+            showGrowth: boolean;
+            /** @description A fall is the good direction: growth statuses swap positive and negative */
+            invertGrowth: boolean;
+            /** @description Logarithmic value axis */
+            isLogarithmic: boolean;
+            /** @description The text of a markdown chart */
+            content: string | null;
+            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+            ranges: unknown;
+            /** @description Rows per page of a table chart */
+            defaultRowsPerPage: number | null;
+            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+            maxValue: number | null;
+            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+            minValue: number | null;
+            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+            xLabelTicks: string | null;
+            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+            pointRadius: number | null;
+            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+            dashedLastPoint: boolean;
+            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+            mode: string;
+            /** @description Shown on the dashboard's report (its share page) */
+            onReport: boolean;
+            startDate: string | null;
+            endDate: string | null;
+            dateVarsFormat: string | null;
+            includeZeros: boolean;
+            currentEndDate: boolean;
+            fixedStartDate: boolean;
+            timeInterval: string;
+            autoUpdate: number | null;
+            lastAutoUpdate: string | null;
+            draft: boolean;
+            disabledExport: boolean | null;
+            dashboardOrder: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            ChartDatasetConfigs: components["schemas"]["ChartDatasetConfig"][];
+            /** @description Variables of the datasets that had no value in this run */
+            variablesWithoutValue: string[];
+            /**
+             * @description Whether the answer came from the result cache
+             * @enum {unknown}
+             */
+            cacheStatus?: "hit" | "miss" | "stale" | "bypass";
+        };
+        /** @description A chart that could not be computed; the other charts still answer */
+        ChartRunFailure: {
+            id: number;
+            error: {
+                code: string;
+                message: string;
+            };
+        };
+        FilteredCharts: {
+            charts: (components["schemas"]["FilteredChart"] | components["schemas"]["ChartRunFailure"])[];
+        };
         CreateProject: {
             name: string;
             team_id: number;
@@ -2257,6 +2680,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             Charts: components["schemas"]["Chart"][];
+            /** @description Ordered by position, then creation */
+            DashboardFilters: components["schemas"]["DashboardFilter"][];
             SharePolicies?: components["schemas"]["SharePolicy"][];
         };
         ProjectSummary: {
@@ -2487,6 +2912,68 @@ export interface components {
              */
             theme: "light" | "dark" | "os";
             Charts: components["schemas"]["PublicChart"][];
+            /** @description The report's filters (those with onReport), ordered; a viewer sends their states to the filter routes */
+            DashboardFilters: components["schemas"]["PublicDashboardFilter"][];
+        };
+        SharedFilteredChart: {
+            id: number;
+            name: string | null;
+            type: string | null;
+            subType: string | null;
+            /** @description Computed chart payload (see docs/chart-data.md); null when it could not be computed */
+            chartData: unknown;
+            chartDataUpdated: string | null;
+            /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
+            layout: unknown;
+            /** @description Show the legend */
+            displayLegend: boolean;
+            /** @description Write each value on its point or bar (line and bar charts) */
+            dataLabels: boolean;
+            /** @description Stack the series of a bar chart */
+            stacked: boolean;
+            /** @description Lay the bars of a bar chart horizontally */
+            horizontal: boolean;
+            /** @description Compare the last value with the one before it (`growth` in the chart data) */
+            showGrowth: boolean;
+            /** @description A fall is the good direction: growth statuses swap positive and negative */
+            invertGrowth: boolean;
+            /** @description Logarithmic value axis */
+            isLogarithmic: boolean;
+            /** @description The text of a markdown chart */
+            content: string | null;
+            /** @description The bands of a gauge: `[{min, max, label?, color?}]` */
+            ranges: unknown;
+            /** @description Rows per page of a table chart */
+            defaultRowsPerPage: number | null;
+            /** @description Top of the value axis (of a gauge, when it has no ranges) */
+            maxValue: number | null;
+            /** @description Bottom of the value axis (of a gauge, when it has no ranges) */
+            minValue: number | null;
+            /** @description Which x-axis labels to write: as many as fit (`default`), every second, third or fourth (`half`, `third`, `fourth`), or all (`showAll`) */
+            xLabelTicks: string | null;
+            /** @description Radius of the points of a line or radar chart; a dataset config's own radius wins */
+            pointRadius: number | null;
+            /** @description Draw the last segment of a line chart dashed (a period still in progress) */
+            dashedLastPoint: boolean;
+            /** @description `chart`, or `kpichart` (Chartbrew's KPI view of the chart) */
+            mode: string;
+            /** @description Shown on the dashboard's report (its share page) */
+            onReport: boolean;
+            ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            error?: {
+                code: string;
+                message: string;
+            };
+            /** @description Variables of the datasets that had no value in this run */
+            variablesWithoutValue: string[];
+            /**
+             * @description Whether the answer came from the result cache
+             * @enum {unknown}
+             */
+            cacheStatus?: "hit" | "miss" | "stale" | "bypass";
+        };
+        SharedFilteredCharts: {
+            charts: (components["schemas"]["SharedFilteredChart"] | components["schemas"]["ChartRunFailure"])[];
         };
         CreateAlert: {
             /** @enum {unknown} */
@@ -2846,6 +3333,123 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharedDashboard"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    filterChart: {
+        parameters: {
+            query?: {
+                token?: string;
+                /** @description Colour scheme of the page: light, dark, or follow the OS */
+                theme?: "light" | "dark" | "os";
+            };
+            header?: {
+                pass?: string;
+            };
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "id": "period",
+                 *           "type": "date",
+                 *           "preset": "last_30_days"
+                 *         },
+                 *         {
+                 *           "id": "country",
+                 *           "type": "field",
+                 *           "field": "country",
+                 *           "value": "DE"
+                 *         }
+                 *       ],
+                 *       "variables": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["FilterChartRun"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilteredChart"] | components["schemas"]["SharedFilteredChart"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    filterSharedDashboard: {
+        parameters: {
+            query?: {
+                token?: string;
+                /** @description Colour scheme of the page: light, dark, or follow the OS */
+                theme?: "light" | "dark" | "os";
+            };
+            header?: {
+                pass?: string;
+            };
+            path: {
+                brewName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "id": "period",
+                 *           "type": "date",
+                 *           "preset": "last_30_days"
+                 *         },
+                 *         {
+                 *           "id": "country",
+                 *           "type": "field",
+                 *           "field": "country",
+                 *           "value": "DE"
+                 *         }
+                 *       ],
+                 *       "variables": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["SharedFilterDashboardRun"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharedFilteredCharts"];
                 };
             };
             400: components["responses"]["Error"];
@@ -5084,6 +5688,264 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Removed"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createDashboardFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDashboardFilter"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardFilter"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listDashboardFilters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardFilter"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    orderDashboardFilters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filterIds": [
+                 *         "0b6f3c1e-6a53-4d5c-9b8f-2f1f1f7c0a11",
+                 *         "5d2e9a40-1c1b-4a4e-8d0e-7c3b1e2f4a55"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["OrderDashboardFilters"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardFilter"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getDashboardFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                /** @description A UUID */
+                fid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardFilter"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    updateDashboardFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                /** @description A UUID */
+                fid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDashboardFilter"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardFilter"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteDashboardFilter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                /** @description A UUID */
+                fid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    filterDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "type": "date",
+                 *           "preset": "last_30_days"
+                 *         },
+                 *         {
+                 *           "field": "country",
+                 *           "operator": "is",
+                 *           "value": "FR"
+                 *         }
+                 *       ],
+                 *       "variables": {
+                 *         "country": "FR"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["FilterDashboardRun"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilteredCharts"];
                 };
             };
             400: components["responses"]["Error"];
