@@ -6,7 +6,7 @@ import { codeFrame, updateFrameSchemes } from './lib/frames.js';
 import { readFilterState, renderFilterBar, runtimeFilters, type FilterBar, type FilterState } from './lib/report-filters.js';
 import { filterErrorText, showError, showLoading, showPasswordForm } from './lib/states.js';
 import { applyTheme, onSchemeChange } from './lib/theme.js';
-import type { PublicChart, PublicDashboardFilter, SharedDashboard } from './lib/types.js';
+import type { PublicChart, PublicDashboardFilter, SharedDashboard, SharedFilteredCharts } from './lib/types.js';
 
 const root = document.getElementById('app') as HTMLElement;
 const link = takeLinkState();
@@ -24,11 +24,6 @@ onSchemeChange(() => {
   rendered.forEach((chart) => chart.redraw());
   updateFrameSchemes();
 });
-
-/** What the batch filter route answers: each chart with its data for the filters, or its error. */
-interface FilterAnswer {
-  charts: (Partial<PublicChart> & { id: number; error?: { code: string; message: string } })[];
-}
 
 function renderDashboard(dashboard: SharedDashboard): void {
   applyTheme(dashboard.theme);
@@ -53,7 +48,7 @@ function renderDashboard(dashboard: SharedDashboard): void {
 
   if (dashboard.headerCode) root.append(codeFrame(dashboard.headerCode, 'Dashboard header'));
 
-  const filters = [...(dashboard.DashboardFilters ?? [])].sort((a, b) => a.position - b.position);
+  const filters = [...dashboard.DashboardFilters].sort((a, b) => a.position - b.position);
   const bar =
     filters.length > 0
       ? renderFilterBar({
@@ -115,13 +110,13 @@ async function applyFilters(dashboard: SharedDashboard, filters: PublicDashboard
   bar?.setStatus('applying', 'Applying the filters…');
   grid.setAttribute('aria-busy', 'true');
   try {
-    const answer = await postShared<FilterAnswer>(`${base}/filter`, link, { filters: state }, password);
+    const answer = await postShared<SharedFilteredCharts>(`${base}/filter`, link, { filters: state }, password);
     if (run !== filterRun) return;
     const byId = new Map(answer.charts.map((chart) => [chart.id, chart]));
     const charts = dashboard.Charts.map((chart): PublicChart => {
       const computed = byId.get(chart.id);
       if (!computed) return chart;
-      return computed.error ? { ...chart, chartData: null, error: computed.error } : { ...chart, chartData: computed.chartData, chartDataUpdated: computed.chartDataUpdated ?? chart.chartDataUpdated, error: undefined };
+      return 'chartData' in computed ? { ...chart, chartData: computed.chartData, chartDataUpdated: computed.chartDataUpdated, error: undefined } : { ...chart, chartData: null, error: computed.error };
     });
     drawCharts(dashboard, grid, charts, true);
     if (bar) reportUnknown(filters, bar, 'applied', `Filtered by ${state.length} filter${state.length === 1 ? '' : 's'}.`);

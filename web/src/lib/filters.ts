@@ -1,4 +1,4 @@
-import type { FilterConfiguration } from './types.js';
+import type { AnyFilterConfiguration, DatePreset, VariableType } from './types.js';
 
 /*
  * Dashboard filters as the editor and the report page show them: the date presets and their names,
@@ -6,8 +6,8 @@ import type { FilterConfiguration } from './types.js';
  * and how typed text becomes a variable's value. No DOM and no React here: both pages use it.
  */
 
-/** The date presets the server resolves in the dashboard's timezone (weeks start on Monday). */
-export const DATE_PRESETS = [
+/** The date presets the server resolves in the dashboard's timezone (weeks start on Monday), in the order the pages offer them. */
+export const DATE_PRESETS: readonly DatePreset[] = [
   'today',
   'yesterday',
   'last_7_days',
@@ -22,9 +22,9 @@ export const DATE_PRESETS = [
   'this_year',
   'last_year',
   'custom',
-] as const;
-export type DatePreset = (typeof DATE_PRESETS)[number];
+];
 
+/** Every preset of the API's schema has a name here (the compiler holds this list to it). */
 export const PRESET_LABELS: Record<DatePreset, string> = {
   today: 'Today',
   yesterday: 'Yesterday',
@@ -48,14 +48,14 @@ export function presetOf(value: unknown): DatePreset | undefined {
 
 /** A date filter's value: a preset, or a custom range of days (either end may be open). */
 export interface DateRange {
-  preset?: DatePreset;
-  startDate?: string;
-  endDate?: string;
+  preset?: DatePreset | undefined;
+  startDate?: string | null | undefined;
+  endDate?: string | null | undefined;
 }
 
 /** `YYYY-MM-DD` of an ISO date or date-time (the day a date input shows), else ''. */
-export function dayOf(value: string | undefined): string {
-  return value !== undefined && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : '';
+export function dayOf(value: string | null | undefined): string {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : '';
 }
 
 /** Whether a date filter narrows anything: a preset other than custom, or a custom range with an end. */
@@ -91,9 +91,8 @@ export function decodeRange(text: string): DateRange | null {
   return { preset: 'custom', ...(match[1] ? { startDate: match[1] } : {}), ...(match[2] ? { endDate: match[2] } : {}) };
 }
 
-/** A dashboard variable's type (the dataset binding's types, lists included). */
-export const VARIABLE_TYPES = ['string', 'number', 'date', 'boolean', 'string[]', 'number[]', 'date[]', 'boolean[]'] as const;
-export type VariableType = (typeof VARIABLE_TYPES)[number];
+/** A dashboard variable's types (the dataset binding's types, lists included), in the order the editor offers them. */
+export const VARIABLE_TYPES: readonly VariableType[] = ['string', 'number', 'date', 'boolean', 'string[]', 'number[]', 'date[]', 'boolean[]'];
 
 export function variableTypeOf(value: unknown): VariableType | undefined {
   return VARIABLE_TYPES.find((type) => type === value);
@@ -155,7 +154,7 @@ export type RuntimeFilter =
   | { type: 'variable'; id: string; variable: string; value: unknown };
 
 /** The run state of a filter as configured (its value, or the one being tried); null when it has nothing to apply. */
-export function runtimeFilter(id: string, config: FilterConfiguration): RuntimeFilter | null {
+export function runtimeFilter(id: string, config: AnyFilterConfiguration): RuntimeFilter | null {
   const charts = config.type !== 'variable' && config.charts && config.charts.length > 0 ? { charts: config.charts } : {};
   if (config.type === 'date') {
     if (!rangeIsSet(config)) return null;
@@ -172,7 +171,7 @@ export function runtimeFilter(id: string, config: FilterConfiguration): RuntimeF
 }
 
 /** What a filter is called on the page: its label, else what it filters on. */
-export function filterName(config: FilterConfiguration): string {
+export function filterName(config: AnyFilterConfiguration): string {
   if (config.label) return config.label;
   if (config.type === 'date') return 'Date';
   if (config.type === 'field') return config.field.replace(/^root\[\]\./, '');
@@ -180,7 +179,7 @@ export function filterName(config: FilterConfiguration): string {
 }
 
 /** A filter and its value in words: "Date: Last 30 days", "country is FR", "region: emea". */
-export function filterSummary(config: FilterConfiguration): string {
+export function filterSummary(config: AnyFilterConfiguration): string {
   if (config.type === 'date') return `${filterName(config)}: ${rangeText(config)}`;
   if (config.type === 'field') return `${filterName(config)} ${OPERATOR_WORDS[config.operator] ?? config.operator} ${valueText(config.value)}`.trim();
   return `${filterName(config)}: ${valueText(config.value)}`;

@@ -17,7 +17,7 @@ import {
   type DateRange,
   type RuntimeFilter,
 } from './filters.js';
-import type { FilterConfiguration, PublicDashboardFilter } from './types.js';
+import type { PublicDashboardFilter, PublicFilterConfiguration } from './types.js';
 
 /**
  * The report page's filters: the dashboard's `onReport` filters as controls, whose state lives in
@@ -49,12 +49,12 @@ export function writeFilterState(state: FilterState): void {
 }
 
 /** Whether a viewer may change this filter's value on the page. */
-export function viewerMayChange(config: FilterConfiguration): boolean {
+export function viewerMayChange(config: PublicFilterConfiguration): boolean {
   return config.type !== 'variable' || config.allowValueChange;
 }
 
 /** The filter as the viewer sees it: the saved configuration, with the address's value over it. */
-export function viewedConfiguration(config: FilterConfiguration, raw: string[] | undefined): FilterConfiguration {
+export function viewedConfiguration(config: PublicFilterConfiguration, raw: string[] | undefined): PublicFilterConfiguration {
   if (raw === undefined) return config;
   const text = raw.join(',');
   if (config.type === 'date') {
@@ -67,7 +67,7 @@ export function viewedConfiguration(config: FilterConfiguration, raw: string[] |
 }
 
 /** A configuration's value as address values ('' when it has none). */
-function encodeValue(config: FilterConfiguration): string[] {
+function encodeValue(config: PublicFilterConfiguration): string[] {
   if (config.type === 'date') return [encodeRange(config) ?? ''];
   if (Array.isArray(config.value)) return config.value.map(valueText);
   return [valueText(config.value)];

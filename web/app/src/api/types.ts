@@ -1,5 +1,3 @@
-import type { RuntimeFilter } from '../../../src/lib/filters';
-import type { FilterConfiguration } from '../../../src/lib/types';
 import type { components } from './schema';
 
 /**
@@ -35,19 +33,6 @@ export type Connection = Schemas['Connection'];
 export type ConnectionBody = Schemas['CreateConnection'];
 export type ConnectionProvider = Schemas['ConnectionProvider'];
 
-// Dashboard filters. PROVISIONAL: the contract's shapes until the filter routes' schemas are generated.
-export type { FilterConfiguration };
-export interface DashboardFilter {
-  id: string;
-  project_id: number;
-  configuration: FilterConfiguration;
-  onReport: boolean;
-  position: number;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface FilterRunBody {
-  filters: RuntimeFilter[];
-  variables?: Record<string, unknown>;
-  chartIds?: number[];
-}
+export type DashboardFilter = Schemas['DashboardFilter'];
+export type FilterConfiguration = Schemas['DashboardFilterConfiguration'];
+export type FilterRunBody = Schemas['FilterDashboardRun'];

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { VARIABLE_TYPES, dayOf, typedValue, valueText, variableTypeOf, type DateRange, type VariableType } from '../../../src/lib/filters';
+import { VARIABLE_TYPES, dayOf, typedValue, valueText, variableTypeOf, type DateRange } from '../../../src/lib/filters';
+import type { VariableType } from '../../../src/lib/types';
 import { api, ok } from '../api/client';
 import { knownVariables } from '../api/filter-scope';
 import { CONDITION_OPERATORS, oneOf } from '../api/narrow';

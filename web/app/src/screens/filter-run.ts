@@ -24,7 +24,7 @@ export function useFilterRun(projectId: number, body: FilterRunBody | null): { r
   const answer = query.data;
   // One map per answer: the cards redraw when the answer changes, not on every render.
   const charts = useMemo(
-    () => (answer ? new Map(answer.charts.map((chart): [number, FilteredChart] => [chart.id, 'error' in chart && chart.error ? { chartData: null, error: chart.error } : { chartData: chart.chartData }])) : null),
+    () => (answer ? new Map(answer.charts.map((chart): [number, FilteredChart] => [chart.id, 'chartData' in chart ? { chartData: chart.chartData } : { chartData: null, error: chart.error }])) : null),
     [answer],
   );
   if (body === null) return { run: { state: 'idle', applied: 0, error: null }, charts: null };
