@@ -122,7 +122,7 @@ export class ShareViewer {
     const onReport = dashboard.Charts.filter((chart) => chart.onReport);
     const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
     const Charts = await mapLimited(onReport, this.concurrency, async (chart) => (await this.render({ chart, project }, { variables }, failures)).view);
-    const filters = await this.deps.filters.onReport(found.id);
+    const filters = (await this.deps.filters.onReport(found.id)).filter((filter) => !pinnedByPolicy(filter, policy));
     const DashboardFilters = filters.map((filter) => publicFilter(filter, dashboard.timezone, new Date()));
     return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts, DashboardFilters };
   }
@@ -291,6 +291,15 @@ interface Rendered {
 
 function notOnReport(index: number): never {
   throw ValidationError.field(`body.chartIds.${index}`, 'is not a chart of this report');
+}
+
+/**
+ * A variable filter whose variable the link's policy pins: never offered to the link's viewers,
+ * who cannot change it (403 SHARE_PARAM_LOCKED), and whose value, a policy param, stays private.
+ */
+function pinnedByPolicy(filter: DashboardFilter, policy: SharePolicyRecord | undefined): boolean {
+  const configuration = filter.configuration;
+  return configuration.type === 'variable' && (policy?.params ?? []).some((param) => param.key !== '' && param.key === configuration.variable);
 }
 
 /** A report filter as viewers see it: its dropdown's field but not its dataset; a date filter's range as it applies now. */
