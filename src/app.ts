@@ -11,6 +11,7 @@ import { apiKeyRoutes } from './modules/identity/api-keys-routes.js';
 import { dataRequestRoutes } from './modules/data/data-requests-routes.js';
 import { datasetRoutes } from './modules/data/datasets-routes.js';
 import { datasetRunRoutes } from './modules/data/dataset-runs-routes.js';
+import { datasetValuesRoutes } from './modules/data/dataset-values-routes.js';
 import { chartPreviewRoutes } from './modules/dashboards/chart-preview-routes.js';
 import { refreshRoutes } from './modules/automation/refreshes-routes.js';
 import { alertRoutes } from './modules/automation/alerts-routes.js';
@@ -213,6 +214,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(datasetRoutes, { datasets: container.datasets });
     await scope.register(dataRequestRoutes, { dataRequests: container.dataRequests });
     await scope.register(datasetRunRoutes, { runs: container.datasetRuns });
+    await scope.register(datasetValuesRoutes, { values: container.datasetValues });
     await scope.register(chartPreviewRoutes, { previews: container.chartPreviews });
     await scope.register(refreshRoutes, { refreshes: container.refreshes });
     await scope.register(alertRoutes, { alerts: container.alerts });

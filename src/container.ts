@@ -31,6 +31,7 @@ import { ChartPreviewService } from './modules/dashboards/chart-preview.js';
 import { ChartRunService } from './modules/dashboards/chart-runs-service.js';
 import { DatasetRunner } from './modules/data/dataset-runner.js';
 import { DatasetRunsService } from './modules/data/dataset-runs-service.js';
+import { DatasetValuesService } from './modules/data/dataset-values-service.js';
 import { ConnectionChecks } from './modules/data/connection-checks.js';
 import { AccessService } from './platform/access.js';
 import { loggerOptions } from './platform/logging.js';
@@ -81,6 +82,8 @@ export interface Container {
   readonly cache: ResultCache;
   readonly runner: DatasetRunner;
   readonly datasetRuns: DatasetRunsService;
+  /** Distinct values of a dataset's field, for filter dropdowns. */
+  readonly datasetValues: DatasetValuesService;
   readonly connectionChecks: ConnectionChecks;
   readonly chartRuns: ChartRunService;
   readonly chartPreviews: ChartPreviewService;
@@ -239,6 +242,13 @@ export async function createContainer(config: Config, options: ContainerOptions 
     cache,
     runner,
     datasetRuns: new DatasetRunsService({ datasets, runner }),
+    datasetValues: new DatasetValuesService({
+      datasets,
+      records: datasetsRepo,
+      runner,
+      cache,
+      settings: { ...cachePolicy, pushdown: config.chartPushdown, chartRowLimit: config.chartRowLimit },
+    }),
     connectionChecks,
     chartRuns,
     chartPreviews: new ChartPreviewService({ charts, runs: chartRuns }),

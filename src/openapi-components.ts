@@ -8,6 +8,7 @@ import { PUBLIC_SHARE_COMPONENTS } from './modules/dashboards/sharing-public-sch
 import { SHARING_COMPONENTS } from './modules/dashboards/sharing-schemas.js';
 import { CONNECTION_COMPONENTS } from './modules/data/connections-schemas.js';
 import { DATASET_RUN_COMPONENTS } from './modules/data/dataset-runs-schemas.js';
+import { DATASET_VALUES_COMPONENTS } from './modules/data/dataset-values-schemas.js';
 import { DATASET_COMPONENTS } from './modules/data/datasets-schemas.js';
 import { API_KEY_COMPONENTS } from './modules/identity/api-keys-schemas.js';
 import { TEAM_COMPONENTS } from './modules/identity/teams-schemas.js';
@@ -27,6 +28,7 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   ...CONNECTION_COMPONENTS,
   ...DATASET_COMPONENTS,
   ...DATASET_RUN_COMPONENTS,
+  ...DATASET_VALUES_COMPONENTS,
   ...CHART_COMPONENTS,
   ...DASHBOARD_FILTER_COMPONENTS,
   ...PROJECT_COMPONENTS,

@@ -4,6 +4,8 @@
  * chartData from grouped rows (it builds AggregatedSeries and calls assembleChartData).
  */
 export { computeChartData, planChart, assembleChartData } from './chart-data.js';
+export { DistinctCollector, compareDistinct, distinctValueOf, type DistinctValue, type DistinctValues } from './distinct-values.js';
+export { describeSql, planDistinct, readDistinct, PushdownFallbackError, type DistinctPlan } from './pushdown/index.js';
 export { computeChart, type ChartRowSources, type ChartRunOutcome, type ChartPath, type SqlQuerySource } from './chart-run.js';
 export { createEngineContext, type EngineContext, DEFAULT_MAX_FILLED_BUCKETS, DEFAULT_MAX_TABLE_ROWS } from './context.js';
 export { ByteBudget } from './byte-budget.js';

@@ -63,19 +63,18 @@ export async function startTestPostgres(): Promise<TestPostgres> {
 }
 
 /**
- * How scratch database names begin: `PLOTLINE_TEST_DB_PREFIX` (letters, digits, underscores) when
- * several checkouts share one server and each must tell its leftovers apart, else `plotline_test`.
+ * How scratch database names start: `plotline_test`, or PLOTLINE_TEST_DB_PREFIX (letters, digits and
+ * underscores) where several runs share one server and each must find and clean up its own.
  */
-function scratchPrefix(): string {
-  const given = process.env['PLOTLINE_TEST_DB_PREFIX'];
-  if (given === undefined || given === '') return 'plotline_test';
-  if (!/^[a-z_][a-z0-9_]{0,30}$/.test(given)) throw new Error(`PLOTLINE_TEST_DB_PREFIX=${given}: use lower-case letters, digits and underscores (at most 31)`);
-  return given;
+export function scratchDatabasePrefix(): string {
+  const prefix = process.env['PLOTLINE_TEST_DB_PREFIX'] ?? 'plotline_test';
+  if (!/^[a-z_][a-z0-9_]{0,30}$/.test(prefix)) throw new Error(`PLOTLINE_TEST_DB_PREFIX must be lower-case letters, digits and underscores: ${prefix}`);
+  return prefix;
 }
 
 /** A fresh database on the test server, dropped by the returned function; `seed` (SQL) runs in it first. */
 export async function createTempDatabase(serverUrl: string, seed?: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${scratchPrefix()}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const name = `${scratchDatabasePrefix()}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import mysql from 'mysql2/promise';
 import { Redis } from 'ioredis';
+import { scratchDatabasePrefix } from './postgres-server.js';
 
 /*
  * Test support for suites that need a machine service (MariaDB/MySQL, Redis). A missing service
@@ -60,7 +61,7 @@ export interface TempMysqlDatabase {
 }
 
 export async function createTempMysqlDatabase(): Promise<TempMysqlDatabase> {
-  const name = `plotline_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const name = `${scratchDatabasePrefix()}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = await mysql.createConnection(mysqlOptions());
   await admin.query(`CREATE DATABASE \`${name}\``);
   await admin.end();

@@ -291,6 +291,28 @@ describe('runs against a real MariaDB', async () => {
     expect(await mysql.exec('select count(*) as n from orders')).toEqual([{ n: 3 }]);
   });
 
+  it.skipIf(skip)('groups a chart by a text column in the database: the grouped query passes the statement check', async () => {
+    const project = (await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Maria charts', team_id: owner.teamId } })).json();
+    const ds = await t.request({
+      method: 'POST',
+      url: `/team/${owner.teamId}/datasets/quick-create`,
+      token: owner.token,
+      payload: { name: 'by status', project_ids: [project.id], dataRequests: [{ connection_id: connectionId, query: 'select status, amount from orders' }] },
+    });
+    const chart = await t.request({
+      method: 'POST',
+      url: `/project/${project.id}/chart/quick-create`,
+      token: owner.token,
+      payload: { name: 'Amount by status', type: 'bar', chartDatasetConfigs: [{ dataset_id: ds.json().id, xAxis: 'root[].status', yAxis: 'root[].amount', yAxisOperation: 'sum' }] },
+    });
+    expect(chart.statusCode, chart.body).toBe(200);
+    const run = await t.request({ method: 'POST', url: `/project/${project.id}/chart/${chart.json().id}/query`, token: owner.token });
+    expect(run.statusCode, run.body).toBe(200);
+    expect(run.json().chartData.data).toMatchObject({ labels: ['paid', 'refunded'], datasets: [{ data: [30.5, 5] }] });
+    const runs = (await t.request({ method: 'GET', url: `/project/${project.id}/runs`, token: owner.token })).json();
+    expect(runs.runs[0].charts[0].paths).toEqual(['pushdown']);
+  });
+
   it.skipIf(skip)('refuses INTO OUTFILE hidden behind a comment, and SELECT … INTO @var, with 400 INVALID_QUERY', async () => {
     // MariaDB writes the file as its own OS user when secure_file_priv allows it (it does on the test machines).
     const marker = path.join(os.tmpdir(), `plotline-http-outfile-${process.pid}-${Date.now()}`);

@@ -285,9 +285,11 @@ const postgres: DialectSql = {
 /**
  * MySQL/MariaDB strings are compared as utf8mb4 bytes (no case folding, no PAD SPACE); binary
  * strings reach JavaScript as base64 (the source's typeCast), so they are compared as such.
+ * TO_BASE64 breaks lines every 76 characters: the newlines go. `CHAR(10)` (a binary string) and
+ * not `CHAR(10 USING ascii)`, which the statement check's parser refuses, and with it the query.
  */
 function mysqlTextBytes(x: Sql): Sql {
-  return sql`CAST(IF(CHARSET(${x}) = 'binary', REPLACE(TO_BASE64(${x}), CHAR(10 USING ascii), ''), CONVERT(${x} USING utf8mb4)) AS BINARY)`;
+  return sql`CAST(IF(CHARSET(${x}) = 'binary', REPLACE(TO_BASE64(${x}), CHAR(10), ''), CONVERT(${x} USING utf8mb4)) AS BINARY)`;
 }
 
 /** The text mysql2 produces for DATETIME/TIMESTAMP: no fraction when it is zero, else the column's digits. */

@@ -165,4 +165,5 @@ export function describeSql(userSql: string, dialect: PushdownDialect): string |
 export { PushdownFallbackError, PushdownIneligibleError } from './errors.js';
 export { columnKind, type ColumnKind, type ResultColumn } from './columns.js';
 export { PUSHDOWN_CHART_TYPES, type Reading } from './plan.js';
+export { planDistinct, readDistinct, type DistinctOptions, type DistinctPlan } from './plan-distinct.js';
 export type { CompiledQuery, PushdownDialect } from './sql-text.js';

@@ -1,6 +1,8 @@
 /**
  * The pushdown promise, checked on real servers: for random rows and random eligible chart
- * configurations, the grouped query's chartData equals the streaming engine's, deep-equal.
+ * configurations, with random runtime filters (a dashboard's field and date filters, turned into
+ * conditions as chart runs turn them), the grouped query's chartData equals the streaming
+ * engine's, deep-equal.
  *
  * Each run creates a fresh table in a scratch database, inserts the rows, reads the user's query
  * back through the real source (so the streaming engine sees exactly the values the service would
@@ -13,6 +15,8 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../../../test/helpers/postgres-server.js';
+import { runtimeFilterConditions } from '../../../test/helpers/runtime-filters.js';
+import { assertReadOnlyStatement } from '../../sources/statement-safety/index.js';
 import { MysqlSource } from '../../sources/mysql/mysql-source.js';
 import { PoolManager } from '../../sources/pool-manager.js';
 import { PostgresSource } from '../../sources/postgres/postgres-source.js';
@@ -24,7 +28,7 @@ import { compileSql } from '../../sources/variables/sql.js';
 import { assembleChartData, computeChartData, planChart } from '../chart-data.js';
 import { createEngineContext } from '../context.js';
 import { aggregateSeries, type AggregatedSeries } from '../series.js';
-import type { AxisChartData, ChartCondition, ChartInput, DatasetConfigInput } from '../types.js';
+import { CONDITION_OPERATORS, type AxisChartData, type ChartCondition, type ChartInput, type DatasetConfigInput } from '../types.js';
 import {
   buildPushdownPlan,
   canPushDown,
@@ -157,6 +161,8 @@ interface Focus {
   spread: 'wide' | 'tight' | 'edges';
   datasets: [number, number];
   conditionsPerDataset: [number, number];
+  /** Runtime filters of the chart run (field filters on conditionFields, date ranges on each configuration's date field). */
+  runtimeFilters: [number, number];
   operations: string[];
   /** Last word on a generated chart or dataset (e.g. always sort, never a formula). */
   chart?: (chart: ChartInput) => ChartInput;
@@ -170,7 +176,7 @@ const PG_DATES = ['at_tz', 'at_local', 'day'];
 const MY_DATES = ['at_tz', 'at_local', 'day'];
 const OTHER_FIELDS = ['category', 'status', 'qty', 'big', 'amount', 'score', 'flag'];
 
-const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits', Focus> = {
+const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits' | 'filters', Focus> = {
   broad: {
     name: 'random charts',
     types: ALL_TYPES,
@@ -185,6 +191,7 @@ const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits', Focus
     spread: 'wide',
     datasets: [1, 2],
     conditionsPerDataset: [0, 3],
+    runtimeFilters: [0, 2],
     operations: OPERATIONS,
   },
   time: {
@@ -200,6 +207,7 @@ const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits', Focus
     spread: 'tight',
     datasets: [1, 2],
     conditionsPerDataset: [0, 2],
+    runtimeFilters: [0, 2],
     operations: OPERATIONS,
   },
   text: {
@@ -215,6 +223,7 @@ const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits', Focus
     spread: 'wide',
     datasets: [2, 4],
     conditionsPerDataset: [1, 2],
+    runtimeFilters: [0, 2],
     operations: ['count', 'count_unique'],
   },
   conditions: {
@@ -230,6 +239,7 @@ const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits', Focus
     spread: 'edges',
     datasets: [3, 4],
     conditionsPerDataset: [1, 2],
+    runtimeFilters: [0, 2],
     operations: ['count'],
   },
   limits: {
@@ -245,9 +255,26 @@ const FOCUSES: Record<'broad' | 'time' | 'text' | 'conditions' | 'limits', Focus
     spread: 'wide',
     datasets: [1, 1],
     conditionsPerDataset: [0, 1],
+    runtimeFilters: [0, 1],
     operations: ['count', 'count', 'count_unique', 'sum', 'min', 'max'],
     chart: (chart) => ({ ...chart, subType: null, includeZeros: false }),
     dataset: (config) => ({ ...config, formula: null, sort: config.sort ?? 'desc', maxRecords: config.maxRecords ?? 2 }),
+  },
+  filters: {
+    name: 'runtime filters',
+    types: ['line', 'bar', 'pie', 'kpi', 'avg', 'matrix'],
+    intervals: ['hour', 'day', 'day', 'week', 'month'],
+    zones: ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata'],
+    axes: ['time', 'category', 'none'],
+    timeColumns: { postgres: PG_DATES, mysql: MY_DATES },
+    categoryColumns: { postgres: ['category', 'status', 'qty', 'flag', 'day'], mysql: ['category', 'status', 'qty', 'flag', 'day', 'at_local'] },
+    conditionFields: { postgres: [...OTHER_FIELDS, ...PG_DATES], mysql: [...OTHER_FIELDS, ...MY_DATES] },
+    windowDates: ['2024-10-26', '2024-10-27', '2024-11-03', '2025-01-01'],
+    spread: 'edges',
+    datasets: [1, 3],
+    conditionsPerDataset: [0, 1],
+    runtimeFilters: [1, 4],
+    operations: OPERATIONS,
   },
 };
 
@@ -302,6 +329,52 @@ const conditionArb = (dialect: PushdownDialect, focus: Focus): fc.Arbitrary<Char
       // Mostly untyped (compared per value); sometimes a forced comparison type.
       type: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('number', 'date', 'string', 'boolean') }),
     }),
+  );
+
+/**
+ * Date filter bounds as a dashboard sends them: calendar dates, date-times without a zone, and
+ * presets resolved to instants (a day's first millisecond to its last, in Paris, New York, UTC).
+ */
+const FILTER_DATES = [
+  '2024-10-27',
+  '2024-10-26',
+  '2024-11-03',
+  '2024-03-31',
+  '2024-10-27T02:30:00',
+  '2024-10-26T22:00:00.000Z',
+  '2024-10-27T22:59:59.999Z',
+  '2024-11-03T04:00:00.000Z',
+  '2024-11-04T04:59:59.999Z',
+  '2024-10-27T00:00:00.000Z',
+  '2024-10-27T23:59:59.999Z',
+  '2024-10-27T01:30:00Z',
+  '2024-12-31T23:59:59.999Z',
+];
+
+/**
+ * A runtime filter of a chart run, as a request's `filters` holds it: a field filter with any of
+ * the condition operators (or none: `is`), or a date range on the configurations' date fields.
+ */
+const runtimeFilterArb = (dialect: PushdownDialect, focus: Focus): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(...focus.conditionFields[dialect]).chain((field) =>
+        fc.record({
+          field: fc.constantFrom(field, `root[].${field}`),
+          operator: fc.constantFrom(undefined, ...CONDITION_OPERATORS),
+          value: (focus.spread === 'edges' ? edgeConditionValue : conditionValue)[columnFamily(field)]!,
+        }),
+      ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        type: fc.constant('date'),
+        startDate: fc.option(fc.constantFrom(...FILTER_DATES), { nil: null }),
+        endDate: fc.option(fc.constantFrom(...FILTER_DATES), { nil: null }),
+      }),
+    },
   );
 
 const AXES: Record<string, Axis[]> = {
@@ -394,6 +467,8 @@ interface Scenario {
   chart: ChartInput;
   configs: DatasetConfigInput[];
   candidates: ChartCondition[][];
+  /** The run's runtime filters (`body.filters`). */
+  filters: unknown[];
   rows: Array<Omit<DataRow, 'id'>>;
   minId: number;
 }
@@ -407,6 +482,7 @@ const scenarioArb = (dialect: PushdownDialect, focus: Focus): fc.Arbitrary<Scena
         fc.array(conditionArb(dialect, focus), { minLength: focus.conditionsPerDataset[0], maxLength: focus.conditionsPerDataset[1] }),
         { minLength: focus.datasets[1], maxLength: focus.datasets[1] },
       ),
+      filters: fc.array(runtimeFilterArb(dialect, focus), { minLength: focus.runtimeFilters[0], maxLength: focus.runtimeFilters[1] }),
       // 'medium' lets arrays reach maxLength; the default size keeps them around ten rows.
       rows: fc.array(rowArb(dialect, focus.spread), { minLength: 0, maxLength: 80, size: 'medium' }),
       minId: fc.integer({ min: -1, max: 5 }),
@@ -574,17 +650,24 @@ interface Tally {
   conditionsRefused: number;
   fallbacks: number;
   reasons: Set<string>;
+  /** Configurations that runtime filters added conditions to, and how many of those were still pushed down. */
+  filtered: number;
+  filteredPushed: number;
 }
 
 interface BothPaths {
   streamed: unknown;
   pushed: unknown;
   fallbacks: string[];
+  /** Configurations the database could not compute exactly (the service streams them). */
+  ineligible: number[];
 }
 
 /**
  * The service's two paths over one user query: every dataset streamed through the source into
- * computeChartData, and every dataset pushed down (streamed instead on PushdownFallbackError).
+ * computeChartData, and every dataset pushed down (streamed instead on PushdownFallbackError, and
+ * where runtime filters made it ineligible, as the chart run does). A grouped query must also pass
+ * the statement check every SQL run goes through.
  */
 async function runBothPaths(
   target: Target,
@@ -611,8 +694,15 @@ async function runBothPaths(
     const plans = planChart(ctx, configs);
     const series: AggregatedSeries[] = [];
     const fallbacks: string[] = [];
+    const ineligible: number[] = [];
     for (const [i, config] of configs.entries()) {
+      if (!canPushDown(chart, config, target.dialect, { columns, datasets: configs }).ok) {
+        ineligible.push(i);
+        series.push(await aggregateSeries(ctx, plans[i]!, { batches: await open() }));
+        continue;
+      }
       const plan = buildPushdownPlan(chart, config, compileSql(userSql, target.dialect, variables), target.dialect, { columns, datasets: configs });
+      await assertReadOnlyStatement(plan.sql, target.dialect);
       const grouped = await target.query(plan.sql, plan.params);
       try {
         series.push(resultToSeries(plan, grouped));
@@ -624,7 +714,7 @@ async function runBothPaths(
     }
     // chartData is stored as JSON: compare what would be saved.
     const json = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
-    return { streamed: json(streamed), pushed: json(assembleChartData(ctx, plans, series)), fallbacks };
+    return { streamed: json(streamed), pushed: json(assembleChartData(ctx, plans, series)), fallbacks, ineligible };
   } finally {
     await Promise.all(opened.map((stream) => stream.close().catch(() => undefined)));
   }
@@ -666,9 +756,20 @@ async function checkScenario(target: Target, scenario: Scenario, run: number, ta
       }
       return current;
     });
+    // Runtime filters are conditions of every configuration (on its own date field), whatever
+    // they do to eligibility: a configuration they make ineligible streams, as in a chart run.
+    const filtered = new Set<number>();
+    const runConfigs = configs.map((config, i) => {
+      const extra = runtimeFilterConditions(scenario.filters, config.dateField);
+      if (extra.length === 0) return config;
+      filtered.add(i);
+      return { ...config, conditions: [...(config.conditions ?? []), ...extra] };
+    });
 
-    const both = await runBothPaths(target, scenario.chart, configs, userSql, variables, columns);
-    tally.datasets += configs.length;
+    const both = await runBothPaths(target, scenario.chart, runConfigs, userSql, variables, columns);
+    tally.datasets += runConfigs.length - both.ineligible.length;
+    tally.filtered += filtered.size;
+    tally.filteredPushed += [...filtered].filter((i) => !both.ineligible.includes(i)).length;
     tally.fallbacks += both.fallbacks.length;
     for (const reason of both.fallbacks) tally.reasons.add(reason);
     expect(both.pushed).toEqual(both.streamed);
@@ -680,7 +781,7 @@ async function checkScenario(target: Target, scenario: Scenario, run: number, ta
 let tableCounter = 0;
 
 async function runProperty(target: Target, focus: Focus, runs: number): Promise<Tally> {
-  const tally: Tally = { runs: 0, datasets: 0, conditions: 0, conditionsRefused: 0, fallbacks: 0, reasons: new Set() };
+  const tally: Tally = { runs: 0, datasets: 0, conditions: 0, conditionsRefused: 0, fallbacks: 0, reasons: new Set(), filtered: 0, filteredPushed: 0 };
   try {
     await fc.assert(
       fc.asyncProperty(scenarioArb(target.dialect, focus), async (scenario) => {
@@ -702,7 +803,8 @@ async function runProperty(target: Target, focus: Focus, runs: number): Promise<
 function report(target: Target, focus: Focus, tally: Tally): void {
   process.stdout.write(
     `[pushdown] ${target.dialect}, ${focus.name}: ${tally.runs} charts, ${tally.datasets} datasets pushed down, ` +
-      `${tally.conditions - tally.conditionsRefused}/${tally.conditions} random conditions eligible, ${tally.fallbacks} fallbacks` +
+      `${tally.conditions - tally.conditionsRefused}/${tally.conditions} random conditions eligible, ` +
+      `${tally.filteredPushed}/${tally.filtered} datasets with runtime filters pushed down, ${tally.fallbacks} fallbacks` +
       `${tally.reasons.size > 0 ? ` (${[...tally.reasons].join('; ')})` : ''}\n`,
   );
 }
@@ -720,6 +822,7 @@ const PROPERTIES: Array<{ focus: Focus; runs: number }> = [
   { focus: FOCUSES.text, runs: Math.ceil((RUNS * 2) / 3) },
   { focus: FOCUSES.conditions, runs: Math.ceil((RUNS * 2) / 3) },
   { focus: FOCUSES.limits, runs: Math.ceil((RUNS * 2) / 3) },
+  { focus: FOCUSES.filters, runs: RUNS },
 ];
 
 const DATABASES: Array<{ name: string; skip: boolean; setup: () => Promise<Target> }> = [

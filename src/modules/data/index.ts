@@ -5,6 +5,7 @@
 export type { DatasetRecord } from './datasets-repository.js';
 export type { DatasetsService } from './datasets-service.js';
 export type { DatasetRows, DatasetRunner, PreparedDataset } from './dataset-runner.js';
+export type { DatasetValues, DatasetValuesOptions, DatasetValuesService } from './dataset-values-service.js';
 export {
   filtersForChart,
   filtersToConditions,

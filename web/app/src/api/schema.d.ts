@@ -525,6 +525,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/team/{team_id}/datasets/{dataset_id}/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The distinct values of one field of the dataset's result, for a filter dropdown (sorted, searchable, cached) */
+        get: operations["listDatasetValues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{project_id}/chart/preview": {
         parameters: {
             query?: never;
@@ -1831,6 +1848,29 @@ export interface components {
                 };
                 meta: components["schemas"]["RunMeta"];
             };
+        };
+        /**
+         * @description The values a filter dropdown offers for one field of a dataset
+         * @example {
+         *       "field": "root[].country",
+         *       "values": [
+         *         "DE",
+         *         "FR",
+         *         "US"
+         *       ],
+         *       "truncated": false,
+         *       "missing": false
+         *     }
+         */
+        DatasetValues: {
+            /** @description The field as asked */
+            field: string;
+            /** @description Distinct values, sorted: false before true, numbers ascending, then text by code points. Nulls, empty text, objects and arrays are left out */
+            values: (string | number | boolean)[];
+            /** @description More values exist than `limit` (the first ones are listed), or the run was cut by a row limit */
+            truncated: boolean;
+            /** @description The dataset's result has no such field; `values` is then empty */
+            missing: boolean;
         };
         CreateChartDatasetConfig: {
             dataset_id: number;
@@ -4779,6 +4819,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DatasetRun"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listDatasetValues: {
+        parameters: {
+            query: {
+                /**
+                 * @description A field of the rows, as charts name them: `root[].country`, `country`, `root.items[].sku`
+                 * @example root[].country
+                 */
+                field: string;
+                /**
+                 * @description Only values whose text contains this, ignoring case
+                 * @example fr
+                 */
+                search?: string;
+                /** @description At most this many values (default 100, at most 1000) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The values a filter dropdown offers for one field of a dataset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetValues"];
                 };
             };
             400: components["responses"]["Error"];
