@@ -16,7 +16,7 @@ describe('report filters of a link with pinned params', () => {
   let brewName: string;
   const ids: Record<string, string> = {};
 
-  async function ok(method: string, url: string, payload?: unknown): Promise<Json> {
+  async function ok(method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json): Promise<Json> {
     const res = await t.request({ method, url, token: owner.token, ...(payload !== undefined ? { payload } : {}) });
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
