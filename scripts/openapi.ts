@@ -38,50 +38,8 @@ export async function openapiDocument(): Promise<Record<string, unknown>> {
 }
 
 export async function schemaTypes(doc: Record<string, unknown>): Promise<string> {
-  const ast = await openapiTS(withDiscriminatorMappings(doc) as never);
+  const ast = await openapiTS(doc as never);
   return `// Generated from /openapi.json by scripts/openapi.ts (openapi-typescript). Do not edit.\n${astToString(ast)}`;
-}
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * The document with a `mapping` on each `discriminator` that has none, read from its members' own
- * literal (`type: "date"` → `{date: '#/components/schemas/DateFilterConfiguration'}`). Without one,
- * openapi-typescript types the tag as the member's schema name ("DateFilterConfiguration"), which
- * is not what the API sends or takes. The server's schemas cannot carry the mapping themselves:
- * Ajv refuses `discriminator.mapping`. Only the types are generated from this copy.
- */
-function withDiscriminatorMappings(doc: Json): Json {
-  const copy = structuredClone(doc);
-  const components = isObject(copy['components']) && isObject(copy['components']['schemas']) ? copy['components']['schemas'] : {};
-  const resolve = (ref: string): Json | undefined => {
-    const name = /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1];
-    const schema = name === undefined ? undefined : components[name];
-    return isObject(schema) ? schema : undefined;
-  };
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
-    if (!isObject(node)) return;
-    const discriminator = node['discriminator'];
-    const members = node['oneOf'];
-    if (isObject(discriminator) && typeof discriminator['propertyName'] === 'string' && discriminator['mapping'] === undefined && Array.isArray(members)) {
-      const tag = discriminator['propertyName'];
-      const mapping: Record<string, string> = {};
-      for (const member of members) {
-        const ref = isObject(member) && typeof member['$ref'] === 'string' ? member['$ref'] : undefined;
-        const properties = ref === undefined ? undefined : resolve(ref)?.['properties'];
-        const property = isObject(properties) ? properties[tag] : undefined;
-        // A literal is `const`, or a one-value `enum` as the document is published.
-        const value = isObject(property) ? (property['const'] ?? (Array.isArray(property['enum']) && property['enum'].length === 1 ? property['enum'][0] : undefined)) : undefined;
-        if (ref !== undefined && typeof value === 'string') mapping[value] = ref;
-      }
-      if (Object.keys(mapping).length === members.length) discriminator['mapping'] = mapping;
-    }
-    Object.values(node).forEach(walk);
-  };
-  walk(copy);
-  return copy;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -34,6 +34,7 @@ import { installMetrics, metricsExposureWarning } from './platform/metrics.js';
 import { lazySerializerFactory, lazyValidatorCompiler } from './platform/schema-compilers.js';
 import { docsRoutes } from './platform/docs-page.js';
 import { shareErrorResponses, unwrapBodyReferences } from './platform/openapi-compact.js';
+import { discriminatorMappings } from './platform/openapi-discriminators.js';
 import { clientErrorHandler, createHttpServer } from './platform/http-server.js';
 import { failoverStore, rateLimitKey, rateLimitMax } from './platform/rate-limit.js';
 import { COMPONENT_SCHEMAS } from './openapi-components.js';
@@ -151,7 +152,8 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     // A named schema keeps its `$id` as its name under `components.schemas` (the default is `def-<n>`).
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     // The error response every route documents, written once (it was half of the document).
-    transformObject: (document) => ('openapiObject' in document ? shareErrorResponses(unwrapBodyReferences(document.openapiObject)) : document.swaggerObject),
+    transformObject: (document) =>
+      'openapiObject' in document ? discriminatorMappings(shareErrorResponses(unwrapBodyReferences(document.openapiObject))) : document.swaggerObject,
   });
   // `/docs` (Swagger UI) and `/openapi.json`, compressed and cached (src/platform/docs-page.ts).
   await docsRoutes(app);

@@ -75,6 +75,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('dashboard views (%s)', (store)
     // Kept: the token, the dashboard with its grant, nothing more.
     expect(chartsRead(again.statements)).toBe(0);
     expect(again.statements.some((sql) => /\bfrom "share_policies"/.test(sql))).toBe(false);
+    expect(again.statements.some((sql) => /\bfrom "dashboard_filters"/.test(sql))).toBe(false);
   });
 
   it('gives the share policies to those who manage sharing only, from one kept entry', async () => {
@@ -88,7 +89,8 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('dashboard views (%s)', (store)
     expect(chartsRead(asOwner.statements)).toBe(0);
     const viewerAgain = await read(viewer);
     expect(viewerAgain.text).toBe(asViewer.text);
-    expect(viewerAgain.statements).toHaveLength(asViewer.statements.length - 2);
+    // Kept: its charts, their configs and its filters are not read again.
+    expect(viewerAgain.statements).toHaveLength(asViewer.statements.length - 3);
   });
 
   it('shows every change made through the API in the next read', async () => {
@@ -111,6 +113,15 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('dashboard views (%s)', (store)
     expect((await read()).statements.some((sql) => /\bfrom "share_policies"/.test(sql))).toBe(true);
     await write('DELETE', `/project/${projectId}/share/policy/${policy.id}`);
     expect((await read()).body.SharePolicies).toEqual([]);
+
+    const filter = await write('POST', `/project/${projectId}/dashboard-filter`, { configuration: { type: 'field', field: 'country', operator: 'is', value: 'FR' } });
+    const withFilter = await read();
+    expect(withFilter.body.DashboardFilters.map((f: Json) => f.id)).toEqual([filter.id]);
+    expect(withFilter.text).toBe(serializeProject(withFilter.body));
+    await write('PUT', `/project/${projectId}/dashboard-filter/${filter.id}`, { onReport: true });
+    expect((await read(viewer)).body.DashboardFilters[0].onReport).toBe(true);
+    await write('DELETE', `/project/${projectId}/dashboard-filter/${filter.id}`);
+    expect((await read()).body.DashboardFilters).toEqual([]);
 
     // The dashboard's own fields are read on every request.
     await write('PUT', `/project/${projectId}`, { dashboardTitle: 'Sales' });

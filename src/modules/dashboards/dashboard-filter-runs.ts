@@ -1,7 +1,7 @@
 import { AppError, ValidationError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import { mapLimited } from '../../runtime/map-limited.js';
-import type { RuntimeFilter } from '../data/index.js';
+import { parseFilters, parseRuntimeVariables, type RuntimeFilter } from '../data/index.js';
 import type { Chart } from './charts-repository.js';
 import type { ChartsService } from './charts-service.js';
 import type { ChartRunResult, ChartRunService, LoadedChart } from './chart-runs-service.js';
@@ -11,7 +11,7 @@ import type { ChartFailure, ShareViewer, ViewRequest } from './share-viewer.js';
 import type { ViewerFilterRequest } from './share-filter-state.js';
 import type { SharedFilteredChartView } from './sharing-public-schemas.js';
 
-/** A filter state as the run routes receive it, parsed. */
+/** A filter state as the run routes receive it: `filters` and `variables` of the body, parsed by whoever decides what they may hold. */
 export type FilterRunRequest = ViewerFilterRequest;
 
 export interface FilterRunSettings {
@@ -106,8 +106,9 @@ export class FilterRunsService {
   }
 }
 
+/** A member's state: any filter and variable (the role table allows runs with runtime inputs). */
 function runInputs(input: FilterRunRequest): { filters: RuntimeFilter[]; variables: Record<string, unknown> } {
-  return { filters: input.filters.map((entry) => entry.filter), variables: input.variables };
+  return { filters: parseFilters(input.filters, 'body.filters'), variables: parseRuntimeVariables(input.variables, 'body.variables') };
 }
 
 function answer(chart: Chart, result: ChartRunResult): FilteredChartView {

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { Deleted, Ref } from '../../platform/http-schemas.js';
-import { parseFilterEntries, parseRuntimeVariables } from '../data/index.js';
 import type { FilterRunsService } from './dashboard-filter-runs.js';
 import {
   CreateDashboardFilter,
@@ -116,7 +115,7 @@ export const dashboardFilterRoutes: FastifyPluginAsyncTypebox<{ filters: Dashboa
       const failures: ChartFailure[] = [];
       try {
         const { body } = request;
-        const input = { filters: parseFilterEntries(body.filters, 'body.filters'), variables: parseRuntimeVariables(body.variables), variablesPath: 'body.variables', chartIds: body.chartIds };
+        const input = { filters: body.filters, variables: body.variables, chartIds: body.chartIds };
         return await runs.dashboard(actorOf(request), request.params.id, input, failures);
       } finally {
         for (const { chartId, error } of failures) request.log.warn({ err: error, chartId }, 'chart could not be computed for a filter state');

@@ -63,7 +63,7 @@ const variableProperties = {
   value: Opt(Type.Unknown({ description: 'The value given to the variable' })),
   dataType: Type.Enum([...VARIABLE_TYPES]),
   label: Opt(Label),
-  allowValueChange: Opt(Type.Boolean({ default: true, description: 'Whether viewers of a shared report may change the value' })),
+  allowValueChange: Opt(Type.Boolean({ description: 'Whether viewers of a shared report may change the value (true when left out)' })),
 };
 
 export const DateFilterConfiguration = Type.Object(dateProperties, { $id: 'DateFilterConfiguration', additionalProperties: false });
@@ -110,7 +110,7 @@ export const CreateDashboardFilter = Type.Object(
   {
     id: Opt(FilterId),
     configuration: Ref(DashboardFilterConfiguration),
-    onReport: Opt(Type.Boolean({ default: false })),
+    onReport: Opt(Type.Boolean({ description: 'Shown on shared reports (false when left out)' })),
   },
   { $id: 'CreateDashboardFilter' },
 );

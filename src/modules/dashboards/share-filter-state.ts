@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors/index.js';
-import type { RuntimeFilter } from '../data/index.js';
+import { isClientOnlyFilter, parseFilterEntries, parseRuntimeVariables, type RuntimeFilter } from '../data/index.js';
 import type { DashboardFilter } from './dashboard-filters-repository.js';
 import type { FilterConfiguration } from './dashboard-filters-schemas.js';
 import { shareErrors } from './sharing-errors.js';
@@ -19,18 +19,19 @@ const MAX_PARAM_KEY = 200;
 const MAX_PARAM_VALUE = 2000;
 
 /** A filter state item with its place in the request, for errors that name it. */
-export interface FilterEntry {
+interface FilterEntry {
   path: string;
   filter: RuntimeFilter;
 }
 
-/** What the viewer sent to a filter route, parsed. */
+/** What a caller sent to a filter route: `filters` and `variables` of the body, as they came. */
 export interface ViewerFilterRequest {
-  filters: FilterEntry[];
-  variables: Record<string, unknown>;
-  /** Where `variables` came from in the request (`body.variables`). */
-  variablesPath: string;
+  filters: unknown;
+  variables: unknown;
 }
+
+const FILTERS = 'body.filters';
+const VARIABLES = 'body.variables';
 
 /** The run inputs a viewer's request comes to once the rules are applied. */
 export interface ViewerRunState {
@@ -94,8 +95,8 @@ export function viewerFilterState(saved: readonly DashboardFilter[], policy: Sha
   const changeable = new Set(
     saved.flatMap((f) => (f.configuration.type === 'variable' && f.configuration.allowValueChange !== false ? [f.configuration.variable] : [])),
   );
-  for (const [name, value] of Object.entries(request.variables)) {
-    const path = `${request.variablesPath}.${name}`;
+  for (const [name, value] of Object.entries(parseRuntimeVariables(request.variables, VARIABLES))) {
+    const path = `${VARIABLES}.${name}`;
     const pin = pins.get(name);
     if (pin !== undefined) {
       if (!samePinned(value, pin)) throw shareErrors.paramLocked(path, name);
@@ -104,14 +105,42 @@ export function viewerFilterState(saved: readonly DashboardFilter[], policy: Sha
     if (!policy?.allow_params && !changeable.has(name)) throw shareErrors.filterNotAllowed(path, 'is not a variable viewers of this report may set');
     variables[name] = value;
   }
-  const filters = request.filters.map((entry) => savedState(saved, pins, entry));
+  const filters = parseFilterEntries(completed(saved, request.filters), FILTERS).map((entry) => savedState(saved, pins, entry));
   return { filters, variables };
+}
+
+/** The report filter a state names: by its row id, or by the id Chartbrew's client put inside its configuration. */
+function named(saved: readonly DashboardFilter[], id: string): DashboardFilter | undefined {
+  return saved.find((f) => f.id === id.toLowerCase() || f.configuration.id === id);
+}
+
+/**
+ * Each state names a report filter by id, and may send only its value: what it leaves out (the
+ * kind, the field, the variable) is the saved filter's, so that the state parses like any other.
+ */
+function completed(saved: readonly DashboardFilter[], raw: unknown): unknown {
+  if (!Array.isArray(raw)) return raw;
+  return raw.map((item: unknown, i) => {
+    if (!isRecord(item) || isClientOnlyFilter(item)) return item;
+    const id = item['id'];
+    if (id === undefined || id === null) throw shareErrors.filterNotAllowed(`${FILTERS}.${i}`, "must name one of the report's filters by id");
+    const match = typeof id === 'string' || typeof id === 'number' ? named(saved, String(id)) : undefined;
+    if (!match) throw shareErrors.filterNotAllowed(`${FILTERS}.${i}.id`, "is not one of the report's filters");
+    const config = match.configuration;
+    const filled: Record<string, unknown> = { ...item, type: item['type'] ?? config.type };
+    if (config.type === 'field' && filled['field'] === undefined) filled['field'] = config.field;
+    if (config.type === 'variable' && filled['variable'] === undefined) filled['variable'] = config.variable;
+    return filled;
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function savedState(saved: readonly DashboardFilter[], pins: Map<string, string>, { path, filter }: FilterEntry): RuntimeFilter {
   if (filter.id === undefined) throw shareErrors.filterNotAllowed(path, "must name one of the report's filters by id");
-  // Chartbrew's client sends the id it put inside the configuration; the row id works too.
-  const match = saved.find((f) => f.id === filter.id?.toLowerCase() || f.configuration.id === filter.id);
+  const match = named(saved, filter.id);
   if (!match) throw shareErrors.filterNotAllowed(`${path}.id`, "is not one of the report's filters");
   const config: FilterConfiguration = match.configuration;
   if (config.type !== filter.type) throw shareErrors.filterNotAllowed(`${path}.type`, `must be ${config.type}, as the report's filter is`);

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { Id, Ref } from '../../platform/http-schemas.js';
-import { parseFilterEntries, parseRuntimeVariables } from '../data/index.js';
 import type { FilterRunsService } from './dashboard-filter-runs.js';
 import { FilterChartRun, FilteredChart, SharedFilterDashboardRun } from './dashboard-filters-schemas.js';
 import {
@@ -135,7 +134,7 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
       const failures: ChartFailure[] = [];
       try {
         const { body, query } = request;
-        const input = { filters: parseFilterEntries(body.filters, 'body.filters'), variables: parseRuntimeVariables(body.variables), variablesPath: 'body.variables' };
+        const input = { filters: body.filters, variables: body.variables };
         const view = { token: query.token ?? body.token, password: request.headers.pass ?? body.password, query, client: request.ip };
         const chart = await runs.chartForCaller(request.actor, request.params.project_id, request.params.id, input, view, failures);
         cacheHeader(reply, chart.cacheStatus);
@@ -167,7 +166,7 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
       const failures: ChartFailure[] = [];
       try {
         const { body, query } = request;
-        const input = { filters: parseFilterEntries(body.filters, 'body.filters'), variables: parseRuntimeVariables(body.variables), variablesPath: 'body.variables', chartIds: body.chartIds };
+        const input = { filters: body.filters, variables: body.variables, chartIds: body.chartIds };
         const view = { token: query.token ?? body.token, password: request.headers.pass ?? body.password, query, client: request.ip };
         return await viewer.filterDashboard(request.params.brewName, view, input, failures);
       } finally {

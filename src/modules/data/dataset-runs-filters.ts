@@ -88,11 +88,16 @@ export function parseFilterEntries(raw: unknown, path = 'querystring.filters'): 
   throw ValidationError.field(path, 'must be an object or an array');
 }
 
+/** Whether a filter state item is one of the client-only types (dropped by `parseFilters`). */
+export function isClientOnlyFilter(item: unknown): boolean {
+  return isRecord(item) && typeof item['type'] === 'string' && CLIENT_ONLY.has(item['type']);
+}
+
 function parseFilter(item: unknown, at: string): RuntimeFilter | undefined {
   if (!isRecord(item)) throw ValidationError.field(at, 'must be an object');
-  const type = item['type'];
-  if (typeof type === 'string' && CLIENT_ONLY.has(type)) return undefined;
+  if (isClientOnlyFilter(item)) return undefined;
   const id = optionalId(item['id'], `${at}.id`);
+  const type = item['type'];
   if (type === 'date') {
     const filter: DateFilter = { type: 'date', startDate: rangeBound(item['startDate'], `${at}.startDate`), endDate: rangeBound(item['endDate'], `${at}.endDate`) };
     const preset = item['preset'];

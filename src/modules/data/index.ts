@@ -9,6 +9,7 @@ export type { DatasetValues, DatasetValuesOptions, DatasetValuesService } from '
 export {
   filtersForChart,
   filtersToConditions,
+  isClientOnlyFilter,
   parseFilterEntries,
   parseFilters,
   parseRuntimeVariables,

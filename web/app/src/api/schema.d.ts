@@ -2382,11 +2382,8 @@ export interface components {
             dataType: "string" | "number" | "date" | "boolean" | "string[]" | "number[]" | "date[]" | "boolean[]";
             /** @description What the filter is called on the dashboard */
             label?: string;
-            /**
-             * @description Whether viewers of a shared report may change the value
-             * @default true
-             */
-            allowValueChange: boolean;
+            /** @description Whether viewers of a shared report may change the value (true when left out) */
+            allowValueChange?: boolean;
             /** @description Where the dropdown's values come from: a dataset of the team and one of its fields */
             valuesFrom?: {
                 datasetId: number;
@@ -2420,8 +2417,8 @@ export interface components {
              */
             id?: string;
             configuration: components["schemas"]["DashboardFilterConfiguration"];
-            /** @default false */
-            onReport: boolean;
+            /** @description Shown on shared reports (false when left out) */
+            onReport?: boolean;
         };
         UpdateDashboardFilter: {
             configuration?: components["schemas"]["DashboardFilterConfiguration"];
@@ -2471,11 +2468,8 @@ export interface components {
             dataType: "string" | "number" | "date" | "boolean" | "string[]" | "number[]" | "date[]" | "boolean[]";
             /** @description What the filter is called on the dashboard */
             label?: string;
-            /**
-             * @description Whether viewers of a shared report may change the value
-             * @default true
-             */
-            allowValueChange: boolean;
+            /** @description Whether viewers of a shared report may change the value (true when left out) */
+            allowValueChange?: boolean;
             /** @description The dropdown offers distinct values of this field */
             valuesFrom?: {
                 /** @description A field path of the rows, e.g. `country` or `root[].country` */
