@@ -50,7 +50,7 @@ export function writeFilterState(state: FilterState): void {
 
 /** Whether a viewer may change this filter's value on the page. */
 export function viewerMayChange(config: PublicFilterConfiguration): boolean {
-  return config.type !== 'variable' || config.allowValueChange;
+  return config.type !== 'variable' || config.allowValueChange !== false;
 }
 
 /** The filter as the viewer sees it: the saved configuration, with the address's value over it. */

@@ -145,7 +145,7 @@ export function FilterBar({ projectId, filters, charts, datasets, tried, onTry, 
                     ⠿
                   </span>
                   {filter.onReport ? <span className="badge">On report</span> : null}
-                  {config.type === 'variable' && !config.allowValueChange ? <span className="badge">Fixed for viewers</span> : null}
+                  {config.type === 'variable' && config.allowValueChange === false ? <span className="badge">Fixed for viewers</span> : null}
                   {changed ? <span className="badge badge-changed">Not saved</span> : null}
                 </div>
                 <FilterControl config={config} onChange={(next) => onTry(filter, next)} />

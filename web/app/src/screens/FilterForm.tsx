@@ -46,7 +46,7 @@ export function FilterForm({ projectId, filter, charts, datasets, onDone }: { pr
   const [valuesColumn, setValuesColumn] = useState(saved && saved.type !== 'date' ? column(saved.valuesFrom?.field) : '');
   const [variable, setVariable] = useState(saved?.type === 'variable' ? saved.variable : '');
   const [dataType, setDataType] = useState<VariableType>(saved?.type === 'variable' ? saved.dataType : 'string');
-  const [allowValueChange, setAllowValueChange] = useState(saved?.type === 'variable' ? saved.allowValueChange : true);
+  const [allowValueChange, setAllowValueChange] = useState(saved?.type === 'variable' ? saved.allowValueChange !== false : true);
   const [value, setValue] = useState(saved && saved.type !== 'date' ? valueText(saved.value) : '');
   const columns = useQuery({ ...datasetColumnsQuery(team.id, datasetId), enabled: datasetId !== 0 && (kind === 'field' || (kind === 'variable' && listValues)) });
   const variables = knownVariables(datasets);
