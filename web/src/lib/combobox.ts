@@ -80,6 +80,9 @@ export function createCombobox(options: ComboboxOptions): Combobox {
     } else input.removeAttribute('aria-activedescendant');
   };
   const choose = (value: string) => {
+    // A search still due (typed just before Enter) would open the list again.
+    window.clearTimeout(timer);
+    inFlight?.abort();
     input.value = value;
     close();
     if (value !== committed) {
@@ -147,8 +150,6 @@ export function createCombobox(options: ComboboxOptions): Combobox {
     }
   });
   input.addEventListener('blur', () => {
-    window.clearTimeout(timer);
-    inFlight?.abort();
     // Leaving the field applies what was typed, as a change of a plain text field does.
     choose(input.value.trim());
   });

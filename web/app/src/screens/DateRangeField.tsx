@@ -3,9 +3,10 @@ import { DATE_PRESETS, PRESET_LABELS, dayOf, presetOf, type DateRange } from '..
 
 /**
  * A date filter's value: "Any time", a preset (resolved by the server in the dashboard's timezone),
- * or a custom range of days whose ends may each stay open.
+ * or a custom range of days whose ends may each stay open. Without `anyTime` (a saved filter's
+ * range, which the server requires) "Any time" is not offered.
  */
-export function DateRangeField({ label, range, onChange }: { label: string; range: DateRange; onChange: (range: DateRange) => void }) {
+export function DateRangeField({ label, range, onChange, anyTime = true }: { label: string; range: DateRange; onChange: (range: DateRange) => void; anyTime?: boolean }) {
   const id = useId();
   const start = dayOf(range.startDate);
   const end = dayOf(range.endDate);
@@ -23,7 +24,7 @@ export function DateRangeField({ label, range, onChange }: { label: string; rang
           onChange(preset === 'custom' ? { preset, startDate: start || undefined, endDate: end || undefined } : preset ? { preset } : {});
         }}
       >
-        <option value="">Any time</option>
+        {anyTime || choice === '' ? <option value="">{anyTime ? 'Any time' : '(choose a range)'}</option> : null}
         {DATE_PRESETS.map((preset) => (
           <option key={preset} value={preset}>
             {PRESET_LABELS[preset]}

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { filterName } from '../../../src/lib/filters';
+import { filterName, rangeIsSet } from '../../../src/lib/filters';
 import { api, ok } from '../api/client';
 import { keys } from '../api/queries';
 import type { Chart, DashboardFilter, Dataset, FilterConfiguration } from '../api/types';
@@ -152,7 +152,14 @@ export function FilterBar({ projectId, filters, charts, datasets, tried, onTry, 
                 <div className="filter-item-actions">
                   {changed ? (
                     <>
-                      <button type="button" className="primary" disabled={busy} onClick={() => saveValue.mutate(filter)} aria-label={`Save the value of ${name}`}>
+                      <button
+                        type="button"
+                        className="primary"
+                        // A saved date filter needs a range: "Any time" can be tried, not saved.
+                        disabled={busy || (config.type === 'date' && !rangeIsSet(config))}
+                        onClick={() => saveValue.mutate(filter)}
+                        aria-label={`Save value of ${name}`}
+                      >
                         Save value
                       </button>
                       <button type="button" className="link" onClick={() => onForget(filter)} aria-label={`Undo the value of ${name}`}>

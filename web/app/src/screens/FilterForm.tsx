@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { VARIABLE_TYPES, dayOf, typedValue, valueText, variableTypeOf, type DateRange } from '../../../src/lib/filters';
+import { VARIABLE_TYPES, dayOf, rangeIsSet, typedValue, valueText, variableTypeOf, type DateRange } from '../../../src/lib/filters';
 import type { VariableType } from '../../../src/lib/types';
 import { api, ok } from '../api/client';
 import { knownVariables } from '../api/filter-scope';
@@ -36,7 +36,8 @@ export function FilterForm({ projectId, filter, charts, datasets, onDone }: { pr
   const [label, setLabel] = useState(saved?.label ?? '');
   const [onReport, setOnReport] = useState(filter?.onReport ?? false);
   const [chartIds, setChartIds] = useState<number[]>(saved && saved.type !== 'variable' ? (saved.charts ?? []) : []);
-  const [range, setRange] = useState<DateRange>(saved?.type === 'date' ? { preset: saved.preset, startDate: saved.startDate, endDate: saved.endDate } : {});
+  // A saved date filter always has a range (the server requires one): a new one starts at the last 30 days.
+  const [range, setRange] = useState<DateRange>(saved?.type === 'date' ? { preset: saved.preset, startDate: saved.startDate, endDate: saved.endDate } : { preset: 'last_30_days' });
   // Until one is chosen: the saved one, else the dashboard's first (the list may still be loading).
   const [datasetChoice, setDatasetId] = useState<number | null>(saved && saved.type !== 'date' ? (saved.valuesFrom?.datasetId ?? null) : null);
   const datasetId = datasetChoice ?? datasets[0]?.id ?? 0;
@@ -98,7 +99,14 @@ export function FilterForm({ projectId, filter, charts, datasets, onDone }: { pr
     event.preventDefault();
     save.mutate();
   };
-  const missing = kind === 'field' && fieldColumn === '' ? 'Choose the field to filter on.' : kind === 'variable' && variable.trim() === '' ? 'Name the variable.' : null;
+  const missing =
+    kind === 'date' && !rangeIsSet(range)
+      ? 'Choose a default range, or the days of a custom one.'
+      : kind === 'field' && fieldColumn === ''
+        ? 'Choose the field to filter on.'
+        : kind === 'variable' && variable.trim() === ''
+          ? 'Name the variable.'
+          : null;
 
   const columnOptions = (
     <>
@@ -153,7 +161,7 @@ export function FilterForm({ projectId, filter, charts, datasets, onDone }: { pr
 
       {kind === 'date' ? (
         <>
-          <DateRangeField label="Default range" range={range} onChange={setRange} />
+          <DateRangeField label="Default range" range={range} onChange={setRange} anyTime={false} />
           {chartChoice('None chosen: every chart with a date field.')}
         </>
       ) : null}
