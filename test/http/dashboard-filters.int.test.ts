@@ -217,8 +217,16 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('dashboard filters (%s)', (stor
     expect(order.statusCode, order.body).toBe(200);
 
     // Someone of another team: every route of the dashboard is a 404 (its existence is not told).
-    for (const request of [urls.list, urls.get, urls.create, urls.update, { method: 'DELETE', url: `${base()}/dashboard-filter/${filter.id}` }, { method: 'PUT', url: `${base()}/dashboard-filters/order`, payload: { filterIds: [filter.id] } }]) {
-      const res = await t.request({ ...request, token: as('stranger') } as Json as Parameters<TestApp['request']>[0]);
+    const all: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; payload?: Json }[] = [
+      urls.list,
+      urls.get,
+      urls.create,
+      urls.update,
+      { method: 'DELETE', url: `${base()}/dashboard-filter/${filter.id}` },
+      { method: 'PUT', url: `${base()}/dashboard-filters/order`, payload: { filterIds: [filter.id] } },
+    ];
+    for (const request of all) {
+      const res = await t.request({ ...request, token: as('stranger') });
       expect(res.statusCode, `${request.method} ${request.url}`).toBe(404);
     }
     expect(await list()).toEqual([{ ...filter, onReport: true, updatedAt: expect.any(String) }]);
