@@ -106,13 +106,15 @@ export function createCombobox(options: ComboboxOptions): Combobox {
     highlight(-1);
   };
   const search = () => {
+    // Opened on the chosen value (not typed): every value, so another can be picked.
+    const text = input.value === committed ? '' : input.value;
     window.clearTimeout(timer);
     inFlight?.abort();
     const controller = new AbortController();
     inFlight = controller;
     note.textContent = 'Loading values…';
     open();
-    options.load(input.value, controller.signal).then(
+    options.load(text, controller.signal).then(
       (answer) => {
         if (!controller.signal.aborted) render(answer);
       },
