@@ -323,8 +323,8 @@ describe.skipIf(!browserAvailable())('dashboard filters in Chromium', () => {
       // The saved values apply at once: FR over the last 90 days.
       const saved = await expected(90, 'FR');
       await expect.poll(() => report.locator(`[data-chart-id="${charts.kpi}"] [data-kpi-value]`).textContent(), WAIT).toBe(String(saved.count));
-      // The pinned parameter is not offered.
-      expect(await filterBar.locator(`[data-filter-id="${statusFilter['id']}"] input, [data-filter-id="${statusFilter['id']}"] select`).count()).toBe(0);
+      // The report's filters in the dashboard's order; the one on the pinned parameter is not offered.
+      expect(await filterBar.locator('[data-filter-id]').evaluateAll((els) => els.map((el) => el.getAttribute('data-filter-id')))).toEqual([countryFilter['id'], dateFilter['id']]);
       await axe(report, 'report-filters');
 
       // The viewer picks the last 30 days and DE from the list.
@@ -361,14 +361,25 @@ describe.skipIf(!browserAvailable())('dashboard filters in Chromium', () => {
       expect(await linked.locator(`[data-chart-id="${charts.kpi}"] [data-kpi-value]`).textContent()).toBe(String(de.count));
       await linked.close();
 
-      // An address edited by hand to move the pinned parameter: the page says why, and shows no view for it.
+      // An address edited by hand to move the pinned parameter, through its filter: not offered,
+      // so the page leaves it out and says so; the numbers stay the link's.
       const edited = new URL(report.url());
       edited.searchParams.set(`f.${statusFilter['id']}`, 'refunded');
       await report.goto(edited.toString());
       await report.waitForSelector('body[data-filter-state="error"]', WAIT);
-      const error = (await report.locator('.report-filter-error').textContent())!;
-      expect(error).toMatch(/fixes/);
-      expect(error).toContain('status');
+      expect(await report.locator('.report-filter-error').textContent()).toContain(`f.${statusFilter['id']}`);
+      expect(await report.locator(`[data-chart-id="${charts.kpi}"] [data-kpi-value]`).textContent()).toBe(String(de.count));
+      await axe(report, 'report-unknown-filter');
+
+      // …and as the parameter itself: the server refuses it, and the page says why.
+      edited.searchParams.delete(`f.${statusFilter['id']}`);
+      edited.searchParams.set('status', 'refunded');
+      await report.goto(edited.toString());
+      await report.waitForSelector('body[data-state="error"]', WAIT);
+      expect(await report.getAttribute('body', 'data-error-code')).toBe('SHARE_PARAM_LOCKED');
+      expect(await report.textContent('h1')).toBe('This link fixes that value');
+      expect(await report.locator('[role="alert"]').textContent()).toContain('status');
+      expect(await report.$('canvas')).toBeNull();
       await axe(report, 'report-pinned-error');
       await report.screenshot({ path: screenshotPath('filters-report-pinned'), fullPage: true });
     } finally {

@@ -2,6 +2,7 @@ import { ApiError, fetchShared, postShared, takeLinkState } from './lib/api.js';
 import type { ValueList } from './lib/combobox.js';
 import { renderChartCard, placeCard, reportOrder, type RenderedChart } from './lib/charts/index.js';
 import { clear, h, safeUrl } from './lib/dom.js';
+import { FILTER_PARAM_PREFIX } from './lib/filters.js';
 import { codeFrame, updateFrameSchemes } from './lib/frames.js';
 import { readFilterState, renderFilterBar, runtimeFilters, type FilterBar, type FilterState } from './lib/report-filters.js';
 import { filterErrorText, showError, showLoading, showPasswordForm } from './lib/states.js';
@@ -138,7 +139,10 @@ async function applyFilters(dashboard: SharedDashboard, filters: PublicDashboard
 function reportUnknown(filters: PublicDashboardFilter[], bar: FilterBar, kind: 'idle' | 'applied', text: string): void {
   const unknown = runtimeFilters(filters, filterState).unknown;
   if (unknown.length === 0) bar.setStatus(kind, text);
-  else bar.setStatus('error', `This dashboard has no filter “${unknown.join('”, “')}” that a viewer may set; that part of the address was left out.`);
+  else {
+    const names = unknown.map((id) => `${FILTER_PARAM_PREFIX}${id}`).join(', ');
+    bar.setStatus('error', `The address sets ${names}, which is no filter a viewer of this link may set (the link fixes it, or it left the report); it was left out.`);
+  }
 }
 
 /**
