@@ -4,6 +4,8 @@ import { clear, h } from './dom.js';
 export interface ValueList {
   values: (string | number | boolean)[];
   truncated: boolean;
+  /** The dataset's result has no such field (its query changed since the filter was made). */
+  missing?: boolean;
 }
 
 export interface ComboboxOptions {
@@ -102,7 +104,13 @@ export function createCombobox(options: ComboboxOptions): Combobox {
       });
       list.append(option);
     });
-    note.textContent = answer.values.length === 0 ? 'No value matches.' : answer.truncated ? 'More values exist: type to narrow the list.' : '';
+    note.textContent = answer.missing
+      ? "The dataset has no such field any more; type a value instead."
+      : answer.values.length === 0
+        ? 'No value matches.'
+        : answer.truncated
+          ? 'More values exist: type to narrow the list.'
+          : '';
     highlight(-1);
   };
   const search = () => {

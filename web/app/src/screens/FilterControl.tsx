@@ -49,7 +49,7 @@ export function FilterControl({ config, onChange }: { config: FilterConfiguratio
   if (from) {
     const load = async (search: string) => {
       const answer = await client.fetchQuery(filterValuesQuery(team.id, from.datasetId, from.field, search));
-      return { values: answer.values, truncated: answer.truncated };
+      return { values: answer.values, truncated: answer.truncated, missing: answer.missing };
     };
     return (
       <div className="filter-control">
