@@ -184,7 +184,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // One budget of dashboard password attempts per address and dashboard, for every route that takes a password.
   const passwordAttempts = new AttemptBudget(redis, { max: config.sharePasswordAttempts, windowMs: SHARE_PASSWORD_WINDOW_MS, prefix: 'plotline:share-password:' });
   const viewerSettings: ViewerSettings = {};
-  const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, filters: dashboardFilters, access, computer: chartRuns, passwordAttempts, settings: viewerSettings });
+  const datasetValues = new DatasetValuesService({
+    datasets,
+    records: datasetsRepo,
+    runner,
+    cache,
+    settings: { ...cachePolicy, pushdown: config.chartPushdown, chartRowLimit: config.chartRowLimit },
+  });
+  const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, filters: dashboardFilters, values: datasetValues, access, computer: chartRuns, passwordAttempts, settings: viewerSettings });
   const filterRuns = new FilterRunsService({ charts, projects, chartRuns, viewer: shareViewer, settings: { concurrency: viewerSettings.concurrency ?? DEFAULT_VIEWER_CONCURRENCY } });
 
   // Refreshes: history, the scheduler and where its work runs (this process, or BullMQ with Redis).
@@ -242,13 +249,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     cache,
     runner,
     datasetRuns: new DatasetRunsService({ datasets, runner }),
-    datasetValues: new DatasetValuesService({
-      datasets,
-      records: datasetsRepo,
-      runner,
-      cache,
-      settings: { ...cachePolicy, pushdown: config.chartPushdown, chartRowLimit: config.chartRowLimit },
-    }),
+    datasetValues,
     connectionChecks,
     chartRuns,
     chartPreviews: new ChartPreviewService({ charts, runs: chartRuns }),

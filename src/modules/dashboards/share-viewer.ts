@@ -10,6 +10,7 @@ import { variablesWithoutValue } from './dashboard-filter-runs.js';
 import type { DashboardFilter } from './dashboard-filters-repository.js';
 import type { PublicDashboardFilterView, PublicFilterConfigurationView, FilterConfiguration } from './dashboard-filters-schemas.js';
 import type { DashboardFiltersService } from './dashboard-filters-service.js';
+import type { DatasetValues, DatasetValuesService } from '../data/index.js';
 import type { Project } from './projects-repository.js';
 import type { ProjectsService } from './projects-service.js';
 import { shareVariables, viewerFilterState, type ViewerFilterRequest } from './share-filter-state.js';
@@ -69,6 +70,8 @@ export interface ShareViewerDeps {
   projects: ProjectsService;
   charts: ChartsService;
   filters: DashboardFiltersService;
+  /** Distinct values of a dataset's field, for the dropdowns of report filters. */
+  values: DatasetValuesService;
   access: AccessService;
   computer: ChartRunService;
   passwordAttempts: PasswordAttempts;
@@ -166,6 +169,24 @@ export class ShareViewer {
       return { ...view, variablesWithoutValue: result ? variablesWithoutValue(result) : [], ...(result ? { cacheStatus: result.cache } : {}) };
     });
     return { charts: answers };
+  }
+
+  /**
+   * `GET /project/dashboard/{brewName}/filter/{fid}/values`: the values a report filter's dropdown
+   * offers, for whoever may open the report (token, password as for the report). Only a filter on
+   * the report with `valuesFrom` has them, and only that filter's dataset and field are read; a
+   * variable filter the link's policy pins is not the viewer's to change, so it offers nothing.
+   */
+  async filterValues(brewName: string, filterId: string, request: ViewRequest, options: { search?: string | undefined; limit?: number | undefined }): Promise<DatasetValues> {
+    const { found, policy } = await this.admitDashboard({ brewName }, request);
+    const filter = (await this.deps.filters.onReport(found.id)).find((f) => f.id === filterId);
+    if (!filter || pinnedByPolicy(filter, policy)) throw new NotFoundError('Dashboard filter');
+    const configuration = filter.configuration;
+    const source = configuration.type === 'date' ? undefined : configuration.valuesFrom;
+    if (!source) throw ValidationError.field('params.fid', 'is a filter without a list of values (valuesFrom)');
+    const values = await this.deps.values.distinct(found.team_id, source.datasetId, source.field, options);
+    // The viewer asked by filter, not by field: the answer names the filter's field as the report shows it.
+    return { ...values, field: source.field };
   }
 
   private get concurrency(): number {

@@ -3,7 +3,8 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import { Type } from 'typebox';
 import { Id, Ref } from '../../platform/http-schemas.js';
 import type { FilterRunsService } from './dashboard-filter-runs.js';
-import { FilterChartRun, FilteredChart, SharedFilterDashboardRun } from './dashboard-filters-schemas.js';
+import { DatasetValuesResponse, ValuesQuery } from '../data/index.js';
+import { FilterChartRun, FilteredChart, FilterId, SharedFilterDashboardRun } from './dashboard-filters-schemas.js';
 import {
   SharedChart,
   SharedChartParams,
@@ -172,6 +173,28 @@ export const publicShareRoutes: FastifyPluginAsyncTypebox<{ viewer: ShareViewer;
       } finally {
         logFailures(request, failures);
       }
+    },
+  );
+
+  app.get(
+    '/project/dashboard/:brewName/filter/:fid/values',
+    {
+      config: { rateLimit: { max: limits.share, timeWindow: MINUTE } },
+      schema: {
+        tags,
+        operationId: 'getSharedFilterValues',
+        summary: "The values a shared report's filter offers in its dropdown (a report filter with valuesFrom): token and password as for the report",
+        security: [],
+        params: Type.Object({ brewName: SharedDashboardParams.properties.brewName, fid: FilterId }),
+        querystring: Type.Object({ ...SharedChartQuery.properties, search: ValuesQuery.properties.search, limit: ValuesQuery.properties.limit }),
+        headers: SharedDashboardHeaders,
+        response: { 200: Ref(DatasetValuesResponse) },
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const view = { token: query.token, password: request.headers.pass, query: {}, client: request.ip };
+      return viewer.filterValues(request.params.brewName, request.params.fid, view, { search: query.search, limit: query.limit });
     },
   );
 };

@@ -6,6 +6,7 @@ export type { DatasetRecord } from './datasets-repository.js';
 export type { DatasetsService } from './datasets-service.js';
 export type { DatasetRows, DatasetRunner, PreparedDataset } from './dataset-runner.js';
 export type { DatasetValues, DatasetValuesOptions, DatasetValuesService } from './dataset-values-service.js';
+export { DatasetValuesResponse, ValuesQuery } from './dataset-values-schemas.js';
 export {
   filtersForChart,
   filtersToConditions,

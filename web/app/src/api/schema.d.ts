@@ -136,6 +136,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/dashboard/{brewName}/filter/{fid}/values": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The values a shared report's filter offers in its dropdown (a report filter with valuesFrom): token and password as for the report */
+        get: operations["getSharedFilterValues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/chart/share/{share_string}/export": {
         parameters: {
             query?: never;
@@ -3484,6 +3501,51 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharedFilteredCharts"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getSharedFilterValues: {
+        parameters: {
+            query?: {
+                token?: string;
+                /** @description Colour scheme of the page: light, dark, or follow the OS */
+                theme?: "light" | "dark" | "os";
+                /**
+                 * @description Only values whose text contains this, ignoring case
+                 * @example fr
+                 */
+                search?: string;
+                /** @description At most this many values (default 100, at most 1000) */
+                limit?: number;
+            };
+            header?: {
+                pass?: string;
+            };
+            path: {
+                brewName: string;
+                /** @description A UUID */
+                fid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The values a filter dropdown offers for one field of a dataset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetValues"];
                 };
             };
             400: components["responses"]["Error"];
