@@ -1,6 +1,9 @@
 import { ApiError } from './api.js';
 import { clear, h } from './dom.js';
 
+/** The server's message as a sentence, to be followed by another. */
+const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
+
 interface Explanation {
   title: string;
   message: string;
@@ -37,7 +40,7 @@ function explain(error: unknown, what: 'dashboard' | 'chart'): Explanation {
     case 'VALIDATION_FAILED':
       return { title: 'This link is not valid', message: error.message };
     case 'SHARE_PARAM_LOCKED':
-      return { title: 'This link fixes that value', message: `${error.message} Remove it from the address to see the ${what}.` };
+      return { title: 'This link fixes that value', message: `${sentence(error.message)} Remove it from the address to see the ${what}.` };
     case 'FILTER_NOT_ALLOWED':
       return { title: 'That filter cannot be set here', message: error.message };
     default:
