@@ -1,18 +1,25 @@
-import { ApiError, fetchShared, takeLinkState } from './lib/api.js';
+import { ApiError, fetchShared, postShared, takeLinkState } from './lib/api.js';
+import type { ValueList } from './lib/combobox.js';
 import { renderChartCard, placeCard, reportOrder, type RenderedChart } from './lib/charts/index.js';
 import { clear, h, safeUrl } from './lib/dom.js';
+import { FILTER_PARAM_PREFIX } from './lib/filters.js';
 import { codeFrame, updateFrameSchemes } from './lib/frames.js';
-import { showError, showLoading, showPasswordForm } from './lib/states.js';
+import { readFilterState, renderFilterBar, runtimeFilters, type FilterBar, type FilterState } from './lib/report-filters.js';
+import { filterErrorText, showError, showLoading, showPasswordForm } from './lib/states.js';
 import { applyTheme, onSchemeChange } from './lib/theme.js';
-import type { SharedDashboard } from './lib/types.js';
+import type { PublicChart, PublicDashboardFilter, SharedDashboard, SharedFilteredCharts } from './lib/types.js';
 
 const root = document.getElementById('app') as HTMLElement;
 const link = takeLinkState();
 applyTheme(link.theme ?? 'os');
 // /report/<brewName>
 const brewName = decodeURIComponent(window.location.pathname.split('/')[2] ?? '');
+const base = `/project/dashboard/${encodeURIComponent(brewName)}`;
 let password: string | undefined;
 let rendered: RenderedChart[] = [];
+let filterState: FilterState = readFilterState(window.location.search);
+/** Counts filter runs, so that an answer overtaken by a newer choice is dropped. */
+let filterRun = 0;
 
 onSchemeChange(() => {
   rendered.forEach((chart) => chart.redraw());
@@ -42,13 +49,41 @@ function renderDashboard(dashboard: SharedDashboard): void {
 
   if (dashboard.headerCode) root.append(codeFrame(dashboard.headerCode, 'Dashboard header'));
 
+  const filters = [...dashboard.DashboardFilters].sort((a, b) => a.position - b.position);
+  const bar =
+    filters.length > 0
+      ? renderFilterBar({
+          filters,
+          state: filterState,
+          loadValues: (filterId, search) => fetchShared<ValueList>(`${base}/filter/${encodeURIComponent(filterId)}/values`, { ...link, params: [], theme: undefined }, password, [['search', search]]),
+          onChange: (state) => {
+            filterState = state;
+            void applyFilters(dashboard, filters, grid, bar);
+          },
+        })
+      : undefined;
+  if (bar) root.append(bar.element);
+
   const grid = h('section', { class: 'grid', 'aria-label': 'Charts' });
   root.append(grid);
+  if (dashboard.footerCode) root.append(codeFrame(dashboard.footerCode, 'Dashboard footer'));
+  if (dashboard.showBranding) root.append(h('footer', { class: 'branding' }, 'Made with Plotline'));
+
+  if (runtimeFilters(filters, filterState).filters.length > 0) void applyFilters(dashboard, filters, grid, bar);
+  else {
+    drawCharts(dashboard, grid, dashboard.Charts, false);
+    if (bar) reportUnknown(filters, bar, 'idle', '');
+  }
+}
+
+/** The charts in the grid; a filtered chart with nothing to show says so. */
+function drawCharts(dashboard: SharedDashboard, grid: HTMLElement, charts: PublicChart[], filtered: boolean): void {
+  clear(grid);
   rendered = [];
-  const charts = reportOrder(dashboard.Charts);
-  if (charts.length === 0) grid.append(h('p', { class: 'empty wide' }, 'This dashboard has no charts to show yet.'));
-  for (const chart of charts) {
-    const view = renderChartCard(chart);
+  const ordered = reportOrder(charts);
+  if (ordered.length === 0) grid.append(h('p', { class: 'empty wide' }, 'This dashboard has no charts to show yet.'));
+  for (const chart of ordered) {
+    const view = renderChartCard(chart, filtered ? { emptyText: 'No data for these filters.' } : {});
     placeCard(view.card, chart);
     if (dashboard.allowExport) view.card.querySelector('.card-header')?.append(exportButtons(chart.id, chart.name ?? 'chart'));
     grid.append(view.card);
@@ -56,10 +91,58 @@ function renderDashboard(dashboard: SharedDashboard): void {
   }
   // Drawn once the cards are in the page, so canvases know their size.
   for (const view of rendered) view.redraw();
-
-  if (dashboard.footerCode) root.append(codeFrame(dashboard.footerCode, 'Dashboard footer'));
-  if (dashboard.showBranding) root.append(h('footer', { class: 'branding' }, 'Made with Plotline'));
   document.body.dataset['state'] = 'ready';
+}
+
+/**
+ * Runs the dashboard's charts for the filters as the page holds them (one request for all), then
+ * draws them. Without any filter to apply, the charts show their saved data again. A refusal (a
+ * pinned parameter, a filter a viewer may not change, a bad value) is said in the filter bar, and
+ * the charts show the dashboard without filters rather than a view that does not match the address.
+ */
+async function applyFilters(dashboard: SharedDashboard, filters: PublicDashboardFilter[], grid: HTMLElement, bar: FilterBar | undefined): Promise<void> {
+  const run = ++filterRun;
+  const { filters: state } = runtimeFilters(filters, filterState);
+  if (state.length === 0) {
+    drawCharts(dashboard, grid, dashboard.Charts, false);
+    if (bar) reportUnknown(filters, bar, 'idle', '');
+    return;
+  }
+  bar?.setStatus('applying', 'Applying the filters…');
+  grid.setAttribute('aria-busy', 'true');
+  try {
+    const answer = await postShared<SharedFilteredCharts>(`${base}/filter`, link, { filters: state }, password);
+    if (run !== filterRun) return;
+    const byId = new Map(answer.charts.map((chart) => [chart.id, chart]));
+    const charts = dashboard.Charts.map((chart): PublicChart => {
+      const computed = byId.get(chart.id);
+      if (!computed) return chart;
+      return 'chartData' in computed ? { ...chart, chartData: computed.chartData, chartDataUpdated: computed.chartDataUpdated, error: undefined } : { ...chart, chartData: null, error: computed.error };
+    });
+    drawCharts(dashboard, grid, charts, true);
+    if (bar) reportUnknown(filters, bar, 'applied', `Filtered by ${state.length} filter${state.length === 1 ? '' : 's'}.`);
+  } catch (error) {
+    if (run !== filterRun) return;
+    if (error instanceof ApiError && (error.code === 'PASSWORD_REQUIRED' || error.code === 'PASSWORD_INVALID')) {
+      password = undefined;
+      void load();
+      return;
+    }
+    drawCharts(dashboard, grid, dashboard.Charts, false);
+    bar?.setStatus('error', `${filterErrorText(error)} The charts show the dashboard without filters.`);
+  } finally {
+    if (run === filterRun) grid.removeAttribute('aria-busy');
+  }
+}
+
+/** An address naming a filter this report does not show: said, instead of ignored in silence. */
+function reportUnknown(filters: PublicDashboardFilter[], bar: FilterBar, kind: 'idle' | 'applied', text: string): void {
+  const unknown = runtimeFilters(filters, filterState).unknown;
+  if (unknown.length === 0) bar.setStatus(kind, text);
+  else {
+    const names = unknown.map((id) => `${FILTER_PARAM_PREFIX}${id}`).join(', ');
+    bar.setStatus('error', `The address sets ${names}, which is no filter a viewer of this link may set (the link fixes it, or it left the report); it was left out.`);
+  }
 }
 
 /**
@@ -75,7 +158,7 @@ function exportButtons(chartId: number, name: string): HTMLElement {
         query.set('format', format);
         if (link.token) query.set('token', link.token);
         const headers: Record<string, string> = password !== undefined ? { pass: password } : {};
-        const response = await fetch(`/project/dashboard/${encodeURIComponent(brewName)}/chart/${chartId}/export?${query.toString()}`, { headers, credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });
+        const response = await fetch(`${base}/chart/${chartId}/export?${query.toString()}`, { headers, credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' });
         if (!response.ok) {
           const body = (await response.json().catch(() => null)) as { error?: string } | null;
           el.title = body?.error ?? `The export failed (${response.status})`;
@@ -98,7 +181,7 @@ function exportButtons(chartId: number, name: string): HTMLElement {
 async function load(): Promise<void> {
   showLoading(root, password === undefined ? 'Loading the dashboard…' : 'Checking the password…');
   try {
-    renderDashboard(await fetchShared<SharedDashboard>(`/project/dashboard/${encodeURIComponent(brewName)}`, link, password));
+    renderDashboard(await fetchShared<SharedDashboard>(base, link, password));
   } catch (error) {
     if (error instanceof ApiError && (error.code === 'PASSWORD_REQUIRED' || error.code === 'PASSWORD_INVALID')) {
       showPasswordForm(root, error.code === 'PASSWORD_INVALID', (value) => {

@@ -126,7 +126,7 @@ export class ShareViewer {
     const onReport = dashboard.Charts.filter((chart) => chart.onReport);
     const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
     const Charts = await mapLimited(onReport, this.concurrency, async (chart) => (await this.render({ chart, project }, { variables }, failures)).view);
-    const filters = await this.deps.filters.onReport(found.id);
+    const filters = (await this.deps.filters.onReport(found.id)).filter((filter) => !pinnedByPolicy(filter, policy));
     const DashboardFilters = filters.map((filter) => publicFilter(filter, dashboard.timezone, new Date()));
     return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts, DashboardFilters };
   }

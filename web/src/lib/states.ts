@@ -1,6 +1,9 @@
 import { ApiError } from './api.js';
 import { clear, h } from './dom.js';
 
+/** The server's message as a sentence, to be followed by another. */
+const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
+
 interface Explanation {
   title: string;
   message: string;
@@ -36,8 +39,31 @@ function explain(error: unknown, what: 'dashboard' | 'chart'): Explanation {
       return { title: 'The chart cannot be drawn', message: "The link's parameters do not fit this chart." };
     case 'VALIDATION_FAILED':
       return { title: 'This link is not valid', message: error.message };
+    case 'SHARE_PARAM_LOCKED':
+      return { title: 'This link fixes that value', message: `${sentence(error.message)} Remove it from the address to see the ${what}.` };
+    case 'FILTER_NOT_ALLOWED':
+      return { title: 'That filter cannot be set here', message: error.message };
     default:
       return { title: 'Something went wrong', message: `The ${what} could not be shown (${error.code}).` };
+  }
+}
+
+/**
+ * Why the filters of the address could not be applied, in one sentence for the filter bar. The
+ * server's message names the parameter or filter at fault.
+ */
+export function filterErrorText(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'The filters could not be applied.';
+  switch (error.code) {
+    case 'SHARE_PARAM_LOCKED':
+      return `This link fixes that value, so it cannot be changed: ${error.message}`;
+    case 'FILTER_NOT_ALLOWED':
+      return `That filter cannot be set on this page: ${error.message}`;
+    case 'VARIABLE_INVALID':
+    case 'VALIDATION_FAILED':
+      return `A filter value is not valid: ${error.message}`;
+    default:
+      return `${explain(error, 'dashboard').title}: ${explain(error, 'dashboard').message}`;
   }
 }
 

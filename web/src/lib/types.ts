@@ -38,3 +38,13 @@ export interface TableData {
   columns: { Header: string; accessor: string }[];
   data: Record<string, unknown>[];
 }
+
+/** Dashboard filters: the configurations the editor reads and writes, and those a shared report receives. */
+export type FilterConfiguration = Schemas['DashboardFilterConfiguration'];
+export type PublicFilterConfiguration = Schemas['PublicDashboardFilterConfiguration'];
+/** Either: what both pages read of a filter alike (only `valuesFrom` differs, without its dataset on a report). */
+export type AnyFilterConfiguration = FilterConfiguration | PublicFilterConfiguration;
+export type PublicDashboardFilter = Schemas['PublicDashboardFilter'];
+export type SharedFilteredCharts = Schemas['SharedFilteredCharts'];
+export type DatePreset = NonNullable<Schemas['DateFilterConfiguration']['preset']>;
+export type VariableType = Schemas['VariableFilterConfiguration']['dataType'];

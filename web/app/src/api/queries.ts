@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, ApiError, ok } from './client';
 import { rowsOf } from './narrow';
-import type { ChartPreview } from './types';
+import type { ChartPreview, FilterRunBody } from './types';
 
 const team = (teamId: number) => ['team', teamId] as const;
 const datasets = (teamId: number) => [...team(teamId), 'datasets'] as const;
@@ -31,10 +31,14 @@ export const keys = {
   charts,
   chart: (projectId: number, chartId: number) => [...charts(projectId), chartId] as const,
   sharePolicies: (projectId: number) => [...project(projectId), 'share-policies'] as const,
+  dashboardFilters: (projectId: number) => [...project(projectId), 'dashboard-filters'] as const,
+  // Under the dashboard: a refreshed or edited chart runs the filtered view again.
+  filterRun: (projectId: number, body: FilterRunBody) => [...project(projectId), 'filter-run', body] as const,
   // Keyed by all they are computed from, apart from the dataset and dashboard keys: saving a dataset
   // or a chart does not read them again, another query or form does.
   requestColumns: (teamId: number, datasetId: number, request: RequestSource) => ['request-columns', teamId, datasetId, request] as const,
   chartPreview: (projectId: number, body: ChartPreview) => ['chart-preview', projectId, body] as const,
+  filterValues: (teamId: number, datasetId: number, field: string, search: string) => ['filter-values', teamId, datasetId, field, search] as const,
 };
 
 /** Who is signed in; null when nobody is (a 401 is an answer here, not an error). */
@@ -140,4 +144,26 @@ export const chartPreviewQuery = (projectId: number, body: ChartPreview) =>
       const answer = await ok(api.POST('/project/{project_id}/chart/preview', { params: { path: { project_id: projectId } }, body, signal }));
       return { body, chartData: answer.chartData };
     },
+  });
+
+export const dashboardFiltersQuery = (projectId: number) =>
+  queryOptions({ queryKey: keys.dashboardFilters(projectId), queryFn: () => ok(api.GET('/project/{id}/dashboard-filters', { params: { path: { id: projectId } } })) });
+
+/**
+ * Every chart of the dashboard computed for a filter state, in one request (`POST /project/{id}/filter`);
+ * nothing is saved. The state is part of the key: identical states share an answer.
+ */
+export const filterRunQuery = (projectId: number, body: FilterRunBody) =>
+  queryOptions({
+    queryKey: keys.filterRun(projectId, body),
+    queryFn: ({ signal }) => ok(api.POST('/project/{id}/filter', { params: { path: { id: projectId } }, body, signal })),
+  });
+
+/** The distinct values of a dataset's field that match a search, for a filter's list (at most 100). */
+export const filterValuesQuery = (teamId: number, datasetId: number, field: string, search: string) =>
+  queryOptions({
+    queryKey: keys.filterValues(teamId, datasetId, field, search),
+    queryFn: ({ signal }) =>
+      ok(api.GET('/team/{team_id}/datasets/{dataset_id}/values', { params: { path: { team_id: teamId, dataset_id: datasetId }, query: { field, search, limit: 100 } }, signal })),
+    staleTime: 60_000,
   });

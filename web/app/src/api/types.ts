@@ -32,3 +32,7 @@ export type RunMeta = Schemas['RunMeta'];
 export type Connection = Schemas['Connection'];
 export type ConnectionBody = Schemas['CreateConnection'];
 export type ConnectionProvider = Schemas['ConnectionProvider'];
+
+export type DashboardFilter = Schemas['DashboardFilter'];
+export type FilterConfiguration = Schemas['DashboardFilterConfiguration'];
+export type FilterRunBody = Schemas['FilterDashboardRun'];

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { PublicChart } from '../../../src/lib/types';
 import { api, ok } from '../api/client';
 import { CONDITION_OPERATORS, conditionsOf, oneOf } from '../api/narrow';
@@ -7,6 +7,7 @@ import { chartPreviewQuery, chartQuery, chartsQuery, datasetColumnsQuery, datase
 import type { Chart, ChartPreview, ChartType, Condition, Dataset, Operation, TimeInterval } from '../api/types';
 import { useRouter } from '../router';
 import { useSession } from '../session';
+import { useSettled } from '../settled';
 import { Empty, ErrorBox, Field, Load } from '../ui';
 import { ChartCard } from './ChartCard';
 
@@ -250,18 +251,6 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
 
 type PreviewAnswer = { body: ChartPreview; chartData: unknown };
 type LivePreview = { state: 'idle' | 'running' | 'ready' | 'error'; answer: PreviewAnswer | undefined; error: Error | null; refresh: () => void };
-
-/** `value` once it has stayed the same (compared as JSON) for `ms` milliseconds, and whether that is the value as it is now. */
-function useSettled<T>(value: T, ms: number): { settled: T; current: boolean } {
-  const json = JSON.stringify(value);
-  const [settled, setSettled] = useState({ json, value });
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled({ json, value }), ms);
-    return () => window.clearTimeout(timer);
-    // Not `value`: a value with the same JSON is the same value.
-  }, [json, ms]);
-  return { settled: settled.value, current: settled.json === json };
-}
 
 /**
  * The chart's data for the form as it is now, from the server (nothing is saved): asked for a moment

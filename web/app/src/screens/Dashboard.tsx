@@ -3,16 +3,22 @@ import { useEffect, useMemo, useState } from 'react';
 import GridLayout, { WidthProvider, type Layout } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
+import { filterName, filterSummary, runtimeFilter } from '../../../src/lib/filters';
+import type { PublicChart } from '../../../src/lib/types';
 import { api, ok } from '../api/client';
+import { appliesTo } from '../api/filter-scope';
 import { gridCellOf } from '../api/narrow';
-import { keys, projectQuery } from '../api/queries';
-import type { Chart, Project } from '../api/types';
+import { dashboardFiltersQuery, datasetsQuery, keys, projectQuery } from '../api/queries';
+import type { Chart, DashboardFilter, Dataset, FilterConfiguration, Project } from '../api/types';
 import { Link } from '../router';
-import { Empty, ErrorBox, Load, mutationsState } from '../ui';
+import { useSession } from '../session';
+import { Empty, ErrorBox, Load, Loading, mutationsState } from '../ui';
 import { ChartCard } from './ChartCard';
 import './Dashboard.css';
 import { DashboardSettings } from './DashboardSettings';
 import { DashboardShare } from './DashboardShare';
+import { FilterBar } from './FilterBar';
+import { useFilterRun, type FilteredChart } from './filter-run';
 
 const Grid = WidthProvider(GridLayout);
 
@@ -45,13 +51,54 @@ function usePhone(): boolean {
   return phone;
 }
 
+/** The chart as a card shows it: with the filtered run's data when there is one. */
+function shownChart(chart: Chart, filtered: FilteredChart | undefined): PublicChart {
+  if (!filtered) return chart;
+  return filtered.error ? { ...chart, chartData: null, error: filtered.error } : { ...chart, chartData: filtered.chartData };
+}
+
+/** The filters that reach a chart, as chips: with their value when they have one, else "any". */
+function FilterChips({ chart, filters, tried, datasets }: { chart: Chart; filters: DashboardFilter[]; tried: (filter: DashboardFilter) => FilterConfiguration; datasets: Dataset[] }) {
+  const reaching = filters.filter((filter) => appliesTo(tried(filter), chart, datasets));
+  if (reaching.length === 0) return null;
+  return (
+    <ul className="filter-chips" aria-label={`Filters of ${chart.name ?? 'this chart'}`}>
+      {reaching.map((filter) => {
+        const config = tried(filter);
+        const active = runtimeFilter(filter.id, config) !== null;
+        return (
+          <li key={filter.id} className={active ? 'chip' : 'chip chip-idle'} data-active={active}>
+            {active ? filterSummary(config) : `${filterName(config)}: any`}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function Board({ project }: { project: Project }) {
   const phone = usePhone();
   const client = useQueryClient();
+  const { team } = useSession();
   const [status, setStatus] = useState<string | null>(null);
   const [panel, setPanel] = useState<'settings' | 'share' | null>(null);
   const charts = project.Charts;
   const layout = useMemo(() => charts.map(itemOf), [charts]);
+
+  // Filters: saved ones, and the values being tried on them (not saved until "Save value").
+  const filtersQuery = useQuery(dashboardFiltersQuery(project.id));
+  const dashboardDatasets = useQuery({ ...datasetsQuery(team.id), select: (all) => all.filter((d) => d.project_ids.includes(project.id)) });
+  const filters = filtersQuery.data ?? [];
+  const datasets = dashboardDatasets.data ?? [];
+  const [trying, setTrying] = useState<Record<string, FilterConfiguration>>({});
+  const tried = (filter: DashboardFilter) => trying[filter.id] ?? filter.configuration;
+  const runState = filters.flatMap((filter) => {
+    const item = runtimeFilter(filter.id, tried(filter));
+    return item ? [item] : [];
+  });
+  const filterRun = useFilterRun(project.id, runState.length > 0 ? { filters: runState } : null);
+  const filtered = filterRun.charts;
+  const shown = useMemo(() => new Map(charts.map((chart) => [chart.id, shownChart(chart, filtered?.get(chart.id))])), [charts, filtered]);
   const reload = () => client.invalidateQueries({ queryKey: keys.project(project.id) });
 
   const saveLayout = useMutation({
@@ -114,7 +161,8 @@ function Board({ project }: { project: Project }) {
           Remove
         </button>
       </div>
-      <ChartCard chart={chart} />
+      <FilterChips chart={chart} filters={filters} tried={tried} datasets={datasets} />
+      <ChartCard chart={shown.get(chart.id) ?? chart} emptyText={filtered?.has(chart.id) ? 'No data for these filters.' : undefined} />
     </>
   );
 
@@ -145,6 +193,22 @@ function Board({ project }: { project: Project }) {
       <ErrorBox error={error} />
       {panel === 'settings' ? <DashboardSettings project={project} /> : null}
       {panel === 'share' ? <DashboardShare projectId={project.id} /> : null}
+      {filtersQuery.isPending ? (
+        <Loading what="the filters" />
+      ) : filtersQuery.isError ? (
+        <ErrorBox error={filtersQuery.error} retry={() => void filtersQuery.refetch()} />
+      ) : (
+        <FilterBar
+          projectId={project.id}
+          filters={filters}
+          charts={charts}
+          datasets={datasets}
+          tried={tried}
+          onTry={(filter, configuration) => setTrying((current) => ({ ...current, [filter.id]: configuration }))}
+          onForget={(filter) => setTrying(({ [filter.id]: _gone, ...rest }) => rest)}
+          run={filterRun.run}
+        />
+      )}
       {charts.length === 0 ? (
         <Empty>
           <p>No chart on this dashboard yet.</p>

@@ -2,6 +2,7 @@ import type { Chart } from 'chart.js';
 import { clear, h } from '../dom.js';
 import type { AxisChartData, PublicChart } from '../types.js';
 import { renderChartJs, renderGauge } from './chartjs.js';
+import { isEmptyChartData } from './empty.js';
 import { renderMarkdown } from './markdown.js';
 import { renderMatrix } from './matrix.js';
 import { renderMetric } from './metric.js';
@@ -50,8 +51,13 @@ function truncationText(chartData: unknown): string | null {
   return `Partial data: computed from the first ${limit} rows only`;
 }
 
+export interface CardOptions {
+  /** Shown instead of an empty frame when the chart has nothing to show (a filtered chart says so). */
+  emptyText?: string;
+}
+
 /** One chart card; which renderer draws it depends on the chart type. */
-export function renderChartCard(chart: PublicChart): RenderedChart {
+export function renderChartCard(chart: PublicChart, options: CardOptions = {}): RenderedChart {
   const type = chart.type ?? 'line';
   const title = h('h2', { class: 'card-title' }, chart.name ?? '');
   const meta = updatedText(chart.chartDataUpdated);
@@ -79,6 +85,11 @@ export function renderChartCard(chart: PublicChart): RenderedChart {
       return;
     }
     const data = chart.chartData;
+    if (options.emptyText !== undefined && isEmptyChartData(type, data)) {
+      body.append(h('p', { class: 'empty chart-empty', role: 'status' }, options.emptyText));
+      card.dataset['rendered'] = 'empty';
+      return;
+    }
     try {
       if (type === 'markdown') {
         renderMarkdown(body, chart.content ?? (data as { content?: string } | null)?.content ?? '');

@@ -1,0 +1,33 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { filterRunQuery } from '../api/queries';
+import type { FilterRunBody } from '../api/types';
+import { useSettled } from '../settled';
+import type { FilterRunState } from './FilterBar';
+
+const NO_FILTERS: FilterRunBody = { filters: [] };
+
+/** One chart as the filtered run answered it: its data for the filters, or why it could not be computed. */
+export interface FilteredChart {
+  chartData: unknown;
+  error?: { code: string; message: string };
+}
+
+/**
+ * The dashboard's charts for the filter state being tried: one batch request a moment after the
+ * last change (`POST /project/{id}/filter`), never saved. While a new state runs, the cards keep
+ * the previous answer; without any filter value (`body` null) they show their saved data.
+ */
+export function useFilterRun(projectId: number, body: FilterRunBody | null): { run: FilterRunState; charts: Map<number, FilteredChart> | null } {
+  const { settled, current } = useSettled(body, 300);
+  const query = useQuery({ ...filterRunQuery(projectId, settled ?? NO_FILTERS), enabled: body !== null && settled !== null && current, placeholderData: keepPreviousData });
+  const answer = query.data;
+  // One map per answer: the cards redraw when the answer changes, not on every render.
+  const charts = useMemo(
+    () => (answer ? new Map(answer.charts.map((chart): [number, FilteredChart] => [chart.id, 'chartData' in chart ? { chartData: chart.chartData } : { chartData: null, error: chart.error }])) : null),
+    [answer],
+  );
+  if (body === null) return { run: { state: 'idle', applied: 0, error: null }, charts: null };
+  const state = !current || query.isFetching ? 'running' : query.isError ? 'error' : answer ? 'ready' : 'running';
+  return { run: { state, applied: body.filters.length, error: state === 'error' ? query.error : null }, charts: state === 'error' ? null : charts };
+}
