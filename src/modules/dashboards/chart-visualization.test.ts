@@ -159,7 +159,10 @@ describe('saving a spec: what it writes onto the configs and the chart', () => {
     expect(time.stored.layers[0]!.encoding).toEqual({ time: { field: 'day', timeUnit: 'week' }, value: { field: 'n', aggregate: 'avg' } });
     // A category on the date field moves the date field away, or the engine would draw time.
     const category = applyVisualization(v5({ x: 'country', y: 'amount' }), chart(), [config({ dateField: 'country' })]);
-    expect(category.configs.get(CDC)).toMatchObject({ xAxis: 'country', dateField: null, yAxis: 'amount', yAxisOperation: 'none' });
+    // No aggregate is `none`, which a config without an operation already reads as: it stays null.
+    expect(category.configs.get(CDC)).toMatchObject({ xAxis: 'country', dateField: null, yAxis: 'amount', yAxisOperation: null });
+    const summed = applyVisualization(v5({ x: 'country', y: { field: 'amount', aggregate: 'none' } }), chart(), [config({ yAxisOperation: 'sum' })]);
+    expect(summed.configs.get(CDC)).toMatchObject({ yAxisOperation: 'none' });
   });
 
   it('filters become conditions, sort and limit the config\'s, a cumulative sum the chart\'s running total', () => {
