@@ -146,6 +146,47 @@ describe.each<StoreKind>(['sqlite', 'postgres'])("Chartbrew's web app: identity 
     });
   });
 
+  describe("PUT /team/{id}/role and DELETE /team/{id}/member/{userId} (the app's team settings)", () => {
+    it("change a member's role row as the app sends it, with the members rules; remove a member", async () => {
+      const rt = await teamWithEveryRole(t);
+      const owner = rt.people.teamOwner;
+      const viewer = rt.people.projectViewer;
+      const members = async () => (await t.request({ method: 'GET', url: `/team/${rt.teamId}/members`, token: owner.token })).json() as Record<string, any>[];
+      const roleOf = async (userId: number) => (await members()).find((m) => m['user_id'] === userId)!['TeamRoles'][0];
+      const put = (token: string, payload: Record<string, unknown>) => t.request({ method: 'PUT', url: `/team/${rt.teamId}/role`, token, headers: JSON_HEADERS, payload });
+
+      // The app sends the role row it read back, with its changes.
+      const row = await roleOf(viewer.userId);
+      const res = await put(owner.token, { ...row, role: 'projectEditor', canExport: true, createdAt: '2025-01-01T00:00:00.000Z' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ ...row, role: 'projectEditor', canExport: true });
+      expect(await roleOf(viewer.userId)).toEqual({ ...row, role: 'projectEditor', canExport: true });
+      // A row's team cannot be moved: team_id is read-only, the row is found by the path's team.
+      expect((await put(owner.token, { ...row, team_id: 999_999, role: 'projectViewer' })).statusCode).toBe(200);
+      expect(await roleOf(viewer.userId)).toMatchObject({ team_id: rt.teamId, role: 'projectViewer' });
+
+      // The members rules: nobody grants above their own role, project roles manage nobody, unknown keys are named.
+      const admin = rt.people.teamAdmin;
+      const promote = await put(admin.token, { user_id: viewer.userId, role: 'teamOwner' });
+      expect(promote.statusCode, promote.body).toBe(403);
+      expect(promote.json().code).toBe('ROLE_TOO_HIGH');
+      expect((await put(rt.people.projectAdmin.token, { user_id: viewer.userId, canExport: false })).statusCode).toBe(403);
+      const unknown = await put(owner.token, { user_id: viewer.userId, colour: 'blue' });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json()).toMatchObject({ details: [{ path: 'body.colour', message: 'is not a known field' }] });
+      expect((await put(owner.token, { user_id: rt.people.stranger.userId, role: 'projectViewer' })).statusCode).toBe(404);
+
+      // Removing: the member is gone; the last owner cannot be removed.
+      const removed = await t.request({ method: 'DELETE', url: `/team/${rt.teamId}/member/${viewer.userId}`, token: owner.token, headers: JSON_HEADERS });
+      expect(removed.statusCode, removed.body).toBe(200);
+      expect(removed.json()).toEqual({ removed: true });
+      expect((await members()).some((m) => m['user_id'] === viewer.userId)).toBe(false);
+      const lastOwner = await t.request({ method: 'DELETE', url: `/team/${rt.teamId}/member/${owner.userId}`, token: owner.token });
+      expect(lastOwner.statusCode).toBe(409);
+      expect(lastOwner.json().code).toBe('LAST_OWNER');
+    });
+  });
+
   describe('GET /update', () => {
     it('answers the running version without asking anyone, signed in or not', async () => {
       const anonymous = await t.request({ method: 'GET', url: '/update', headers: { accept: 'application/json' } });

@@ -64,6 +64,10 @@ const PUT_CASES: Record<string, PutCase> = {
     }),
     write: (w) => `/team/${w.teamId}/datasets/${w.datasetId}/dataRequests/${w.requestId}/variableBindings/${w.bindingId}`,
   },
+  '/team/{team_id}/role': {
+    read: (w) => ({ url: `/team/${w.teamId}/members`, pick: (answer) => (byKey('user_id', w.memberId)(answer)['TeamRoles'] as Json[])[0]! }),
+    write: (w) => `/team/${w.teamId}/role`,
+  },
   '/project/{id}': { read: (w) => ({ url: `/project/${w.projectId}` }), write: (w) => `/project/${w.projectId}` },
   '/project/{project_id}/chart/{id}': {
     read: (w) => ({ url: `/project/${w.projectId}/chart/${w.chartId}` }),

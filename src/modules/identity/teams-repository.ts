@@ -148,12 +148,13 @@ export class TeamsRepository implements TeamDirectory {
     return toRole(row);
   }
 
-  async updateRole(teamId: number, userId: number, patch: { role?: Role; projects?: readonly number[] }, db: Db = this.db): Promise<TeamRole | undefined> {
+  async updateRole(teamId: number, userId: number, patch: { role?: Role; projects?: readonly number[]; canExport?: boolean }, db: Db = this.db): Promise<TeamRole | undefined> {
     const row = await db
       .updateTable('team_roles')
       .set({
         ...(patch.role !== undefined ? { role: patch.role } : {}),
         ...(patch.projects !== undefined ? { projects: toJson(patch.projects) } : {}),
+        ...(patch.canExport !== undefined ? { canExport: patch.canExport } : {}),
         updatedAt: now(),
       })
       .where('team_id', '=', teamId)

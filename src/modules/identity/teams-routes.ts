@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { Deleted, Ref, TeamParams } from '../../platform/http-schemas.js';
-import { AddMember, CreateTeam, Member, MemberParams, Team, UpdateMember, UpdateTeam, UserParams } from './teams-schemas.js';
+import { AddMember, CreateTeam, Member, MemberParams, MemberRemoved, Team, TeamRole, UpdateMember, UpdateTeam, UpdateTeamRoleBody, UserParams } from './teams-schemas.js';
 import type { TeamsService } from './teams-service.js';
 
 export const teamRoutes: FastifyPluginAsyncTypebox<{ teams: TeamsService }> = async (app, { teams }) => {
@@ -102,6 +102,43 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ teams: TeamsService }> = as
     async (request) => {
       await teams.removeMember(actorOf(request), request.params.team_id, request.params.user_id);
       return { deleted: true };
+    },
+  );
+
+  // Chartbrew's member routes (its web app's team settings): the same rules as the two above.
+  app.put(
+    '/team/:team_id/role',
+    {
+      schema: {
+        tags,
+        operationId: 'updateTeamRole',
+        summary: "Change a member's role, projects or export right, the member named by user_id (Chartbrew's route; PUT /team/{team_id}/members/{user_id} is the same)",
+        params: TeamParams,
+        body: Ref(UpdateTeamRoleBody, { examples: [{ user_id: 7, role: 'projectEditor', projects: [2], canExport: true }] }),
+        response: { 200: Ref(TeamRole) },
+      },
+    },
+    async (request) => {
+      const { user_id: userId, ...patch } = request.body;
+      const member = await teams.updateMember(actorOf(request), request.params.team_id, userId, patch);
+      return member.TeamRoles[0]!;
+    },
+  );
+
+  app.delete(
+    '/team/:team_id/member/:user_id',
+    {
+      schema: {
+        tags,
+        operationId: 'removeTeamMember',
+        summary: "Remove a member (Chartbrew's route; DELETE /team/{team_id}/members/{user_id} is the same)",
+        params: MemberParams,
+        response: { 200: Ref(MemberRemoved) },
+      },
+    },
+    async (request) => {
+      await teams.removeMember(actorOf(request), request.params.team_id, request.params.user_id);
+      return { removed: true as const };
     },
   );
 };

@@ -72,13 +72,29 @@ export const AddMember = WriteBody({
   projects: Type.Optional(ProjectIds),
 }, { $id: 'AddTeamMember', answer: Member, ignored: CHARTBREW_MEMBER_KEYS });
 
+const canExport = Type.Optional(Type.Boolean({ description: 'Whether the member may export chart data' }));
+
 export const UpdateMember = WriteBody({
   role: Type.Optional(RoleSchema),
   projects: Type.Optional(ProjectIds),
+  canExport,
 }, { $id: 'UpdateTeamMember', answer: Member, ignored: CHARTBREW_MEMBER_KEYS });
+
+/**
+ * Chartbrew's `PUT /team/{id}/role`: a member's role row, named by `user_id` in the body (its
+ * `id` and `team_id` are read-only: the row is found by team and user, never moved to another team).
+ */
+export const UpdateTeamRoleBody = WriteBody({
+  user_id: Id,
+  role: Type.Optional(RoleSchema),
+  projects: Type.Optional(ProjectIds),
+  canExport,
+}, { $id: 'UpdateTeamRole', answer: TeamRole, ignored: ['createdAt', 'updatedAt'] });
+
+export const MemberRemoved = Type.Object({ removed: Type.Literal(true) }, { $id: 'MemberRemoved' });
 
 export const MemberParams = Type.Object({ team_id: Id, user_id: Id });
 export const UserParams = Type.Object({ user_id: Id });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const TEAM_COMPONENTS = [CreateTeam, UpdateTeam, TeamRole, Team, Member, AddMember, UpdateMember];
+export const TEAM_COMPONENTS = [CreateTeam, UpdateTeam, TeamRole, Team, Member, AddMember, UpdateMember, UpdateTeamRoleBody, MemberRemoved];

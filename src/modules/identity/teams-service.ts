@@ -91,7 +91,7 @@ export class TeamsService {
     return this.member(teamId, user.id);
   }
 
-  async updateMember(actor: Actor, teamId: number, userId: number, patch: { role?: Role; projects?: number[] }): Promise<Member> {
+  async updateMember(actor: Actor, teamId: number, userId: number, patch: { role?: Role; projects?: number[]; canExport?: boolean }): Promise<Member> {
     const membership = await this.deps.access.require(actor, teamId, 'members:manage');
     const target = await this.deps.teams.findRole(teamId, userId);
     if (!target) throw new NotFoundError('Member');
@@ -103,7 +103,7 @@ export class TeamsService {
       if (target.role === 'teamOwner' && role !== 'teamOwner' && (await this.deps.teams.countOwners(teamId, trx)) <= 1) {
         throw new ConflictError('The last owner of a team cannot be demoted; make someone else owner first', 'LAST_OWNER');
       }
-      await this.deps.teams.updateRole(teamId, userId, { role, ...(projects !== undefined ? { projects } : {}) }, trx);
+      await this.deps.teams.updateRole(teamId, userId, { role, ...(projects !== undefined ? { projects } : {}), ...(patch.canExport !== undefined ? { canExport: patch.canExport } : {}) }, trx);
     });
     return this.member(teamId, userId);
   }

@@ -397,6 +397,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/team/{team_id}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a member's role, projects or export right, the member named by user_id (Chartbrew's route; PUT /team/{team_id}/members/{user_id} is the same) */
+        put: operations["updateTeamRole"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/member/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member (Chartbrew's route; DELETE /team/{team_id}/members/{user_id} is the same) */
+        delete: operations["removeTeamMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/team/{team_id}/invite": {
         parameters: {
             query?: never;
@@ -1657,12 +1691,12 @@ export interface components {
             /** @enum {unknown} */
             role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
             projects?: number[];
+            /** @description Whether the member may export chart data */
+            canExport?: boolean;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly PinnedDashboards?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly TeamRoles?: unknown;
-            /** @description Read-only: part of the answer; accepted in a body and ignored */
-            readonly canExport?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly createdAt?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -1677,6 +1711,26 @@ export interface components {
             readonly updatedAt?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly user_id?: unknown;
+        };
+        UpdateTeamRole: {
+            user_id: number;
+            /** @enum {unknown} */
+            role?: "teamOwner" | "teamAdmin" | "projectAdmin" | "projectEditor" | "projectViewer";
+            projects?: number[];
+            /** @description Whether the member may export chart data */
+            canExport?: boolean;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+        };
+        MemberRemoved: {
+            /** @enum {boolean} */
+            removed: true;
         };
         /** @description What joining grants. Without `role`: projectViewer (as Chartbrew) */
         CreateInvitation: {
@@ -5780,6 +5834,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    updateTeamRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user_id": 7,
+                 *       "role": "projectEditor",
+                 *       "projects": [
+                 *         2
+                 *       ],
+                 *       "canExport": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTeamRole"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamRole"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRemoved"];
                 };
             };
             400: components["responses"]["Error"];
