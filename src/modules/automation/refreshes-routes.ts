@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { Id, parseQueryBool, Ref } from '../../platform/http-schemas.js';
-import { parseFilters, runtimeVariables } from '../data/index.js';
+import { parseFilters, parseRuntimeVariables } from '../data/index.js';
 import { ChartRunAnswer } from '../dashboards/index.js';
 import { RunChartBody, RunChartQuery, RunPage, RunPageQuery } from './refreshes-schemas.js';
 import type { RefreshService } from './refreshes-service.js';
@@ -30,7 +30,7 @@ export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshServic
         getCache: parseQueryBool(q.getCache),
         noSource: parseQueryBool(q.noSource) || parseQueryBool(q.no_source),
         filters: parseFilters(body.filters, 'body.filters'),
-        variables: runtimeVariables(body.variables),
+        variables: parseRuntimeVariables(body.variables),
       });
     },
   );

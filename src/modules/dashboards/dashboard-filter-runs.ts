@@ -28,16 +28,6 @@ export interface FilterRunDeps {
 }
 
 /**
- * The variables a run left without a value, when the run says so. Read off the result rather than
- * typed on it, so that this keeps working whichever way the chart run reports them.
- */
-export function variablesWithoutValue(result: ChartRunResult): string[] {
-  const run: object = result;
-  if ('variablesWithoutValue' in run && Array.isArray(run.variablesWithoutValue)) return run.variablesWithoutValue.filter((name): name is string => typeof name === 'string');
-  return [];
-}
-
-/**
  * Runs with a runtime filter state for members of the dashboard's team: one chart, or the whole
  * dashboard in one request (a few charts at a time). Never saved; through the result cache, so
  * identical states share one computation and one entry.
@@ -112,7 +102,7 @@ function runInputs(input: FilterRunRequest): { filters: RuntimeFilter[]; variabl
 }
 
 function answer(chart: Chart, result: ChartRunResult): FilteredChartView {
-  return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated, variablesWithoutValue: variablesWithoutValue(result), cacheStatus: result.cache };
+  return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated, variablesWithoutValue: result.variablesWithoutValue, cacheStatus: result.cache };
 }
 
 function notOnDashboard(index: number): never {

@@ -1,6 +1,7 @@
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { CONDITION_OPERATORS, DATE_PRESETS } from '../../engine/index.js';
 import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
+import { RuntimeVariables } from '../data/index.js';
 import { WriteBody } from '../../platform/write-bodies.js';
 import { Chart } from './charts-schemas.js';
 
@@ -170,20 +171,17 @@ const FilterState = Type.Array(Type.Record(Type.String(), Type.Unknown()), {
     'variable filters `{type: "variable", variable, value, id?}`; client-only types (pagination, sort, …) are ignored. On shared reports, only states ' +
     "of the report's filters (by id), and only their values",
 });
-const Variables = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Array(Type.Unknown(), { maxItems: 0 })], {
-  description: 'Variable values `{name: value}`; `[]` (as Chartbrew sends) is none',
-});
 const ShareToken = Type.String({ maxLength: 4096, description: 'The share token, when it is not in the query string' });
 const SharePassword = Type.String({ maxLength: 1024, description: 'The dashboard password, when it is not in the "pass" header' });
 const ChartIdList = Type.Array(Id, { maxItems: 500, description: 'Only these charts of the dashboard; absent: every chart' });
 
 export const FilterChartRun = Type.Object(
-  { filters: FilterState, variables: Opt(Variables), token: Opt(ShareToken), password: Opt(SharePassword) },
+  { filters: FilterState, variables: Opt(RuntimeVariables), token: Opt(ShareToken), password: Opt(SharePassword) },
   { $id: 'FilterChartRun' },
 );
-export const FilterDashboardRun = Type.Object({ filters: FilterState, variables: Opt(Variables), chartIds: Opt(ChartIdList) }, { $id: 'FilterDashboardRun' });
+export const FilterDashboardRun = Type.Object({ filters: FilterState, variables: Opt(RuntimeVariables), chartIds: Opt(ChartIdList) }, { $id: 'FilterDashboardRun' });
 export const SharedFilterDashboardRun = Type.Object(
-  { filters: FilterState, variables: Opt(Variables), chartIds: Opt(ChartIdList), token: Opt(ShareToken), password: Opt(SharePassword) },
+  { filters: FilterState, variables: Opt(RuntimeVariables), chartIds: Opt(ChartIdList), token: Opt(ShareToken), password: Opt(SharePassword) },
   { $id: 'SharedFilterDashboardRun' },
 );
 

@@ -7,7 +7,6 @@ import type { ChartRunResult, ChartRunService } from './chart-runs-service.js';
 import { displayOf } from './chart-display.js';
 import { publicVisualization } from './chart-visualization.js';
 import type { ChartsService } from './charts-service.js';
-import { variablesWithoutValue } from './dashboard-filter-runs.js';
 import type { DashboardFilter } from './dashboard-filters-repository.js';
 import type { PublicDashboardFilterView, PublicFilterConfigurationView, FilterConfiguration } from './dashboard-filters-schemas.js';
 import type { DashboardFiltersService } from './dashboard-filters-service.js';
@@ -143,7 +142,7 @@ export class ShareViewer {
     const state = viewerFilterState(await this.deps.filters.onReport(found.id), policy, request.query, input);
     const { view, error, result } = await this.render(loaded, state, failures);
     if (error) throw error;
-    return { ...view, variablesWithoutValue: result ? variablesWithoutValue(result) : [], ...(result ? { cacheStatus: result.cache } : {}) };
+    return { ...view, variablesWithoutValue: result?.variablesWithoutValue ?? [], ...(result ? { cacheStatus: result.cache } : {}) };
   }
 
   /**
@@ -167,7 +166,7 @@ export class ShareViewer {
     const answers = await mapLimited(charts, this.concurrency, async (chart) => {
       const { view, error, result } = await this.render({ chart, project }, state, failures);
       if (error) return { id: chart.id, error: { code: error.code, message: error.message } };
-      return { ...view, variablesWithoutValue: result ? variablesWithoutValue(result) : [], ...(result ? { cacheStatus: result.cache } : {}) };
+      return { ...view, variablesWithoutValue: result?.variablesWithoutValue ?? [], ...(result ? { cacheStatus: result.cache } : {}) };
     });
     return { charts: answers };
   }

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { Id, parseJsonObjectQuery, parseQueryBool, Ref } from '../../platform/http-schemas.js';
 import { parseFilters } from './dataset-runs-filters.js';
-import { DataRequestRun, DatasetRun, RunBody, RunQuery, runtimeVariables } from './dataset-runs-schemas.js';
+import { parseRuntimeVariables } from './dataset-runs-filters.js';
+import { DataRequestRun, DatasetRun, RunBody, RunQuery } from './dataset-runs-schemas.js';
 import type { FastifyReply } from 'fastify';
 import type { DatasetRunAnswer, DatasetRunsService } from './dataset-runs-service.js';
 
@@ -32,7 +33,7 @@ export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsServ
     async (request) => {
       const { variables, limit, offset } = request.body ?? {};
       return runs.runDataRequest(actorOf(request), request.params.team_id, request.params.dataset_id, request.params.id, {
-        variables: runtimeVariables(variables),
+        variables: parseRuntimeVariables(variables),
         limit,
         offset,
       });
@@ -74,7 +75,7 @@ export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsServ
         getCache: body.getCache ?? false,
         noSource: body.noSource ?? false,
         filters: parseFilters(body.filters, 'body.filters'),
-        variables: runtimeVariables(body.variables),
+        variables: parseRuntimeVariables(body.variables),
         limit: body.limit,
         offset: body.offset,
       });

@@ -11,11 +11,6 @@ export const RuntimeVariables = Type.Union([Type.Record(Type.String(), Type.Unkn
   description: 'Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables',
 });
 
-/** A body's `variables` as the services take them: `[]` is none. */
-export function runtimeVariables(variables: Record<string, unknown> | unknown[] | undefined): Record<string, unknown> | undefined {
-  return variables === undefined || Array.isArray(variables) ? undefined : variables;
-}
-
 const VariablesWithoutValue = Type.Array(Type.String(), {
   description: 'Bound variables that ran without a value (bound as NULL, or as each source documents), sorted by name',
 });

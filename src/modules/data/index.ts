@@ -21,4 +21,4 @@ export {
   type RuntimeFilter,
   type VariableFilter,
 } from './dataset-runs-filters.js';
-export { RuntimeVariables, runtimeVariables } from './dataset-runs-schemas.js';
+export { RuntimeVariables } from './dataset-runs-schemas.js';

@@ -3850,7 +3850,7 @@ export interface components {
             filters: {
                 [key: string]: unknown;
             }[];
-            /** @description Variable values `{name: value}`; `[]` (as Chartbrew sends) is none */
+            /** @description Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables */
             variables?: {
                 [key: string]: unknown;
             } | unknown[];
@@ -3864,7 +3864,7 @@ export interface components {
             filters: {
                 [key: string]: unknown;
             }[];
-            /** @description Variable values `{name: value}`; `[]` (as Chartbrew sends) is none */
+            /** @description Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables */
             variables?: {
                 [key: string]: unknown;
             } | unknown[];
@@ -3876,7 +3876,7 @@ export interface components {
             filters: {
                 [key: string]: unknown;
             }[];
-            /** @description Variable values `{name: value}`; `[]` (as Chartbrew sends) is none */
+            /** @description Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables */
             variables?: {
                 [key: string]: unknown;
             } | unknown[];
