@@ -368,7 +368,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List members (teamOwner, teamAdmin) */
+        /** List members: every member for teamOwner and teamAdmin; a project role's own row only */
         get: operations["listMembers"];
         put?: never;
         /** Add an existing user to the team */
