@@ -20,6 +20,7 @@ import { savedQueryRoutes } from './modules/data/saved-queries-routes.js';
 import { connectionRoutes } from './modules/data/connections-routes.js';
 import { chartRoutes } from './modules/dashboards/charts-routes.js';
 import { chartTemplateRoutes } from './modules/dashboards/chart-templates-routes.js';
+import { dashboardTemplateRoutes } from './modules/dashboards/dashboard-templates-routes.js';
 import { projectRoutes } from './modules/dashboards/projects-routes.js';
 import { sharingRoutes } from './modules/dashboards/sharing-routes.js';
 import { publicShareRoutes } from './modules/dashboards/sharing-public-routes.js';
@@ -258,6 +259,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(chartRoutes, { charts: container.charts });
     await scope.register(dashboardFilterRoutes, { filters: container.dashboardFilters, runs: container.filterRuns });
     await scope.register(chartTemplateRoutes, { templates: container.chartTemplates });
+    await scope.register(dashboardTemplateRoutes, { templates: container.dashboardTemplates });
     await scope.register(sharingRoutes, { sharing: container.sharing });
     await scope.register(connectionRoutes, { connections: container.connections, checks: container.connectionChecks });
     await scope.register(exportRoutes, { exports: container.exports });

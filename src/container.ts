@@ -10,6 +10,8 @@ import { ChartsRepository } from './modules/dashboards/charts-repository.js';
 import { ChartsService } from './modules/dashboards/charts-service.js';
 import { ChartTemplatesRepository } from './modules/dashboards/chart-templates-repository.js';
 import { ChartTemplatesService } from './modules/dashboards/chart-templates-service.js';
+import { DashboardTemplatesRepository } from './modules/dashboards/dashboard-templates-repository.js';
+import { DashboardTemplatesService } from './modules/dashboards/dashboard-templates-service.js';
 import { ProjectsRepository } from './modules/dashboards/projects-repository.js';
 import { ProjectsService } from './modules/dashboards/projects-service.js';
 import { DashboardViews } from './modules/dashboards/dashboard-views.js';
@@ -84,6 +86,7 @@ export interface Container {
   /** Runs with a runtime filter state (members'; viewers' go through the share viewer). */
   readonly filterRuns: FilterRunsService;
   readonly chartTemplates: ChartTemplatesService;
+  readonly dashboardTemplates: DashboardTemplatesService;
   readonly sharing: SharingService;
   readonly shareViewer: ShareViewer;
   readonly connections: ConnectionsService;
@@ -176,6 +179,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
   connections.onChange((change) => sources.invalidate(change.connectionId));
   const datasets = new DatasetsService({ db: store.db, datasets: datasetsRepo, requests: dataRequestsRepo, connections, access });
+  const dashboardTemplates = new DashboardTemplatesService({ templates: new DashboardTemplatesRepository(store.db), charts, projects, access });
   const dashboardFilters = new DashboardFiltersService({ filters: filtersRepo, projects, charts: chartsRepo, datasets });
   const connectionChecks = new ConnectionChecks({ access, connections, registry: sources, log: logger });
   const runner = new DatasetRunner({
@@ -274,7 +278,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     charts,
     dashboardFilters,
     filterRuns,
-    chartTemplates: new ChartTemplatesService({ templates: new ChartTemplatesRepository(store.db), charts, projects, access }),
+    chartTemplates: new ChartTemplatesService({ templates: new ChartTemplatesRepository(store.db), charts, projects, access, dashboardTemplates }),
+    dashboardTemplates,
     sharing: new SharingService({ sharing: sharingRepo, projects, charts, tokens: shareTokens, appUrl: config.appUrl }),
     shareViewer,
     connections,

@@ -5,6 +5,7 @@ import { REFRESH_COMPONENTS } from './modules/automation/refreshes-schemas.js';
 import { CHART_COMPONENTS } from './modules/dashboards/charts-schemas.js';
 import { DASHBOARD_FILTER_COMPONENTS } from './modules/dashboards/dashboard-filters-schemas.js';
 import { CHART_TEMPLATE_COMPONENTS } from './modules/dashboards/chart-templates-schemas.js';
+import { DASHBOARD_TEMPLATE_COMPONENTS } from './modules/dashboards/dashboard-templates-schemas.js';
 import { PROJECT_COMPONENTS } from './modules/dashboards/projects-schemas.js';
 import { PUBLIC_SHARE_COMPONENTS } from './modules/dashboards/sharing-public-schemas.js';
 import { SHARING_COMPONENTS } from './modules/dashboards/sharing-schemas.js';
@@ -40,6 +41,7 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   ...CHART_COMPONENTS,
   ...DASHBOARD_FILTER_COMPONENTS,
   ...CHART_TEMPLATE_COMPONENTS,
+  ...DASHBOARD_TEMPLATE_COMPONENTS,
   ...PROJECT_COMPONENTS,
   ...SHARING_COMPONENTS,
   ...PUBLIC_SHARE_COMPONENTS,

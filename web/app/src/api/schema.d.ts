@@ -1202,9 +1202,79 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a chart on the dashboard from a chart template (`custom` with body.template_id, or the template id in the path); answers the charts made */
+        /** Make charts on the dashboard from a chart or dashboard template (`custom` with body.template_id, or the template id in the path); answers the charts made */
         post: operations["createChartFromTemplate"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's dashboard templates the caller may see (saved from dashboards they may read), newest first */
+        get: operations["listDashboardTemplates"];
+        put?: never;
+        /** Save every chart of a dashboard of the team as a template (who may write charts on that dashboard) */
+        post: operations["createDashboardTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/template/generate/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The model a template of this dashboard would hold; nothing is stored */
+        get: operations["generateDashboardTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/template/custom/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A dashboard template */
+        get: operations["getDashboardTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/template/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename or describe a dashboard template (what it holds stays as saved) */
+        put: operations["updateDashboardTemplate"];
+        post?: never;
+        /** Delete a dashboard template */
+        delete: operations["deleteDashboardTemplate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4006,7 +4076,82 @@ export interface components {
         };
         UseChartTemplate: {
             template_id?: number;
+            /** @description A dashboard template's charts to make, by their `tid` (default: all of them); not for a chart template */
+            charts?: number[];
+            /** @description Chartbrew's choice of connections to copy or reuse: ignored, a template draws the team's own datasets and makes no connection */
+            connections?: unknown;
         } | null;
+        DashboardTemplateChart: {
+            /** @description The chart's number in the template (0, 1, …): what `charts` picks when making charts from it */
+            tid: number;
+            name: string;
+            type: string;
+            /** @description The fields of the chart it makes (name, type, interval, display options…) */
+            chart: {
+                [key: string]: unknown;
+            };
+            /** @description Its place on the dashboard it was saved from: `{"lg": [x, y, w, h]}` */
+            layout: unknown;
+            /** @description Its dataset configs, each with dataset_id and the client id its layer names */
+            ChartDatasetConfigs: {
+                [key: string]: unknown;
+            }[];
+            visualization: components["schemas"]["ChartVisualization"];
+        };
+        DashboardTemplateModel: {
+            Charts: components["schemas"]["DashboardTemplateChart"][];
+            /** @description The team's datasets the charts draw, once each */
+            Datasets: {
+                id: number;
+            }[];
+            /** @description Always empty: a template draws the team's own datasets, whose connections stay as they are (Chartbrew copied connections into its templates) */
+            Connections: unknown[];
+        };
+        DashboardTemplate: {
+            id: number;
+            team_id: number;
+            project_id: number | null;
+            name: string;
+            description: string | null;
+            model: components["schemas"]["DashboardTemplateModel"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Save every chart of the dashboard `project_id` as a template of the team */
+        CreateDashboardTemplate: {
+            project_id: number;
+            name: string;
+            description?: string | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly model?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+        };
+        /** @description Rename or describe a template; what it holds is read-only */
+        UpdateDashboardTemplate: {
+            name?: string;
+            description?: string | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly model?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+        };
         CreateProject: {
             name: string;
             team_id: number;
@@ -8586,11 +8731,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "template_id": 3
-                 *     }
-                 */
                 "application/json": components["schemas"]["UseChartTemplate"];
             };
         };
@@ -8602,6 +8742,209 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Chart"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listDashboardTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTemplate"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createDashboardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "project_id": 7,
+                 *       "name": "Sales overview"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateDashboardTemplate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTemplate"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    generateDashboardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTemplateModel"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getDashboardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                template_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTemplate"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    updateDashboardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                template_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sales overview (2027)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateDashboardTemplate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTemplate"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteDashboardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                template_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
