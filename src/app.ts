@@ -189,7 +189,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   installMetrics(app, {
     defaultMetrics: options.defaultMetrics ?? true,
     dataPath: container.metrics,
-    extra: [container.refreshMetrics.registry],
+    extra: [container.refreshMetrics.registry, container.pictureMetrics.registry],
     token: config.metricsToken,
   });
 

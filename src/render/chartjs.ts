@@ -60,6 +60,8 @@ function setup(): void {
 const TYPE: Record<string, ChartType> = { line: 'line', bar: 'bar', pie: 'pie', doughnut: 'doughnut', radar: 'radar', polar: 'polarArea' };
 export const CHARTJS_TYPES = new Set(Object.keys(TYPE));
 
+// The engine's Chart.js options are free JSON, themed in place as the report page does.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Options = Record<string, any>;
 
 /** Where the chart may draw inside the canvas (the card's body). */
