@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import type { AccessService } from '../../platform/access.js';
+import type { Actor } from '../../platform/actor.js';
 import type { ChartView, DashboardView } from '../../render/index.js';
 import { mapLimited } from '../../runtime/map-limited.js';
 import { parseFilters, parseRuntimeVariables, type RuntimeFilter } from '../data/index.js';
@@ -149,6 +150,18 @@ function describeFilters(filters: RuntimeFilter[], variables: Record<string, unk
  */
 export class SnapshotsService {
   constructor(private readonly deps: SnapshotsDeps) {}
+
+  /** A member's access to a chart picture: the chart read right (404 for outsiders), then its ids. */
+  async chartScope(actor: Actor, projectId: number, chartId: number): Promise<ChartPictureScope> {
+    const { project } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:read');
+    return { teamId: project.team_id, projectId, chartId };
+  }
+
+  /** A member's access to a dashboard picture: the dashboard read right, or the right to run charts with a filter state when there is one. */
+  async dashboardScope(actor: Actor, projectId: number, filtered: boolean): Promise<{ teamId: number; projectId: number }> {
+    const { project } = await this.deps.projects.authorize(actor, projectId, filtered ? 'chart:query' : 'project:read');
+    return { teamId: project.team_id, projectId };
+  }
 
   async chartPicture(scope: ChartPictureScope, options: ChartPictureOptions): Promise<ChartPictureResult> {
     const format = oneOf(options.format, ['png', 'svg'] as const, 'format');
