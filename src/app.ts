@@ -30,6 +30,7 @@ import { teamRoutes } from './modules/identity/teams-routes.js';
 import { publicUserRoutes, userRoutes } from './modules/identity/users-routes.js';
 import { invitationRoutes, publicInvitationRoutes } from './modules/identity/invitations-routes.js';
 import { bearerAuth, optionalAuth } from './platform/auth.js';
+import { publicImageRoutes, snapshotRoutes } from './modules/dashboards/snapshots-routes.js';
 import { dashboardFilterRoutes } from './modules/dashboards/dashboard-filters-routes.js';
 import { BrowserSessions } from './platform/session-cookie.js';
 import { installErrorHandling } from './platform/errors.js';
@@ -190,7 +191,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   installMetrics(app, {
     defaultMetrics: options.defaultMetrics ?? true,
     dataPath: container.metrics,
-    extra: [container.refreshMetrics.registry],
+    extra: [container.refreshMetrics.registry, container.pictureMetrics.registry],
     token: config.metricsToken,
   });
 
@@ -236,6 +237,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     limits: { share: limits.share ?? config.shareRateLimit, authenticated: limits.authenticated ?? config.rateLimit.authenticated },
   });
   await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
+  await app.register(publicImageRoutes, { snapshots: container.snapshots, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(pageRoutes, {});
 
   // Everything below needs a bearer token.
@@ -263,6 +265,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(sharingRoutes, { sharing: container.sharing });
     await scope.register(connectionRoutes, { connections: container.connections, checks: container.connectionChecks });
     await scope.register(exportRoutes, { exports: container.exports });
+    await scope.register(snapshotRoutes, { snapshots: container.snapshots });
   });
 
   return app;

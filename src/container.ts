@@ -18,6 +18,9 @@ import { DashboardViews } from './modules/dashboards/dashboard-views.js';
 import { DashboardFiltersRepository } from './modules/dashboards/dashboard-filters-repository.js';
 import { DashboardFiltersService } from './modules/dashboards/dashboard-filters-service.js';
 import { FilterRunsService } from './modules/dashboards/dashboard-filter-runs.js';
+import { ImageTokens } from './modules/dashboards/image-tokens.js';
+import { PictureMetrics } from './modules/dashboards/picture-metrics.js';
+import { SnapshotsService } from './modules/dashboards/snapshots-service.js';
 import { SharingRepository } from './modules/dashboards/sharing-repository.js';
 import { SharingService } from './modules/dashboards/sharing-service.js';
 import { ShareTokens } from './modules/dashboards/share-tokens.js';
@@ -109,6 +112,9 @@ export interface Container {
   /** Started by `serve` (PLOTLINE_SCHEDULER=on) and `worker`; tests tick it by hand. */
   readonly scheduler: Scheduler;
   readonly exports: ExportService;
+  /** Pictures of charts and dashboards (PNG, SVG, PDF) and signed links to them. */
+  readonly snapshots: SnapshotsService;
+  readonly pictureMetrics: PictureMetrics;
   close(): Promise<void>;
 }
 
@@ -210,6 +216,20 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, filters: dashboardFilters, values: datasetValues, access, computer: chartRuns, passwordAttempts, settings: viewerSettings });
   const filterRuns = new FilterRunsService({ charts, projects, chartRuns, viewer: shareViewer, settings: { concurrency: viewerSettings.concurrency ?? DEFAULT_VIEWER_CONCURRENCY } });
+  const pictureMetrics = new PictureMetrics();
+  const snapshots = new SnapshotsService({
+    projects,
+    charts,
+    chartRuns,
+    filterRuns,
+    access,
+    // Image links are signed with the share secret, as another kind of token (image-tokens.ts).
+    tokens: new ImageTokens(config.shareSecret),
+    metrics: pictureMetrics,
+    baseUrl: config.baseUrl,
+    concurrency: viewerSettings.concurrency ?? DEFAULT_VIEWER_CONCURRENCY,
+    clock,
+  });
 
   // Refreshes: history, the scheduler and where its work runs (this process, or BullMQ with Redis).
   const refreshMetrics = new RefreshMetrics();
@@ -299,6 +319,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     refreshMetrics,
     scheduler,
     exports: new ExportService({ chartRuns, datasets, runner, viewer: shareViewer }),
+    snapshots,
+    pictureMetrics,
     async close() {
       await scheduler.stop();
       await mailer.close();

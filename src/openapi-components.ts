@@ -18,6 +18,7 @@ import { API_KEY_COMPONENTS } from './modules/identity/api-keys-schemas.js';
 import { INVITATION_COMPONENTS } from './modules/identity/invitations-schemas.js';
 import { TEAM_COMPONENTS } from './modules/identity/teams-schemas.js';
 import { USER_COMPONENTS } from './modules/identity/users-schemas.js';
+import { SNAPSHOT_COMPONENTS } from './modules/dashboards/snapshots-schemas.js';
 import { HTTP_COMPONENTS } from './platform/http-schemas.js';
 import { UpdateCheck } from './platform/version-routes.js';
 
@@ -45,6 +46,7 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   ...PROJECT_COMPONENTS,
   ...SHARING_COMPONENTS,
   ...PUBLIC_SHARE_COMPONENTS,
+  ...SNAPSHOT_COMPONENTS,
   ...ALERT_COMPONENTS,
   ...INTEGRATION_COMPONENTS,
   ...REFRESH_COMPONENTS,
