@@ -255,6 +255,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/image/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The picture a signed image link names (a chart PNG/SVG or a dashboard PNG/PDF), until the link expires; 401 IMAGE_LINK_INVALID or IMAGE_LINK_EXPIRED */
+        get: operations["signedImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/logout": {
         parameters: {
             query?: never;
@@ -1499,6 +1516,40 @@ export interface paths {
         };
         /** The dataset run as a file, bounded by the row and byte limits (a cut file says so in `x-plotline-truncated*` headers) */
         get: operations["exportDataset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A picture of the dashboard as its report shows it: PNG or PDF, drawn on the server from its charts' data, with its title, data time and the filters used */
+        post: operations["snapshotDashboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A picture of the chart's card as the report shows it, PNG or SVG, drawn on the server from its data */
+        get: operations["chartImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4484,6 +4535,33 @@ export interface components {
         SharedFilteredCharts: {
             charts: (components["schemas"]["SharedFilteredChart"] | components["schemas"]["ChartRunFailure"])[];
         };
+        SnapshotRequest: {
+            /**
+             * @description png (one picture of the whole dashboard) or pdf (default png)
+             * @enum {unknown}
+             */
+            format?: "png" | "pdf";
+            /**
+             * @description The report page theme to draw with (default light)
+             * @enum {unknown}
+             */
+            theme?: "light" | "dark";
+            /** @description Viewport width in pixels (default 1280); the layout's 12 columns fill it */
+            width?: number;
+            /**
+             * @description PDF only: one page per screen of the layout (16:9 of the width, cut between rows of cards; default) or one long page
+             * @enum {unknown}
+             */
+            pages?: "screens" | "single";
+            /** @description A runtime filter state, as `POST /project/{id}/filter` takes it (field, date and variable filters); the charts are computed for it, never saved */
+            filters?: {
+                [key: string]: unknown;
+            }[];
+            /** @description Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables */
+            variables?: {
+                [key: string]: unknown;
+            } | unknown[];
+        };
         AlertIntegration: {
             id: number;
             alert_id: number;
@@ -5375,6 +5453,119 @@ export interface operations {
             413: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
+        };
+    };
+    signedImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
         };
     };
     logOut: {
@@ -9572,6 +9763,226 @@ export interface operations {
             413: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
+        };
+    };
+    snapshotDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SnapshotRequest"];
+            };
+        };
+        responses: {
+            /** @description The PNG or PDF (`x-plotline-pages` says how many PDF pages) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    chartImage: {
+        parameters: {
+            query?: {
+                /** @description png or svg (default png) */
+                format?: "png" | "svg";
+                /** @description The report page theme to draw with (default light) */
+                theme?: "light" | "dark";
+                /** @description Pixels (default 800) */
+                width?: number;
+                /** @description Pixels (default 450) */
+                height?: number;
+            };
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PNG or SVG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
         };
     };
 }
