@@ -3,6 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { drawCard } from './card.js';
 import { GRID, pageBreaks, placeCards, type PlacedCard } from './dashboard-layout.js';
 import { ensureFonts, font } from './fonts.js';
+import { encodeOpaquePng } from './png.js';
 import { fitText, formatTime, roundRect, wrapText } from './text.js';
 import { coloursOf, type Colours } from './theme.js';
 import type { DashboardDocument, DashboardPictureOptions, DashboardView, Picture } from './types.js';
@@ -96,7 +97,8 @@ function drawPage(view: DashboardView, options: DashboardPictureOptions): DrawnP
   const height = gridTop + gridHeight + empty + (view.showBranding ? PAGE.footer : PAGE.padding);
   if (height > MAX_DASHBOARD_HEIGHT) throw new PictureTooLargeError(height);
   const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
+  // Opaque: the page is painted edge to edge, and an opaque canvas gives its pixels as they are (see png.ts).
+  const ctx = canvas.getContext('2d', { alpha: false });
   ctx.fillStyle = colours.bg;
   ctx.fillRect(0, 0, width, height);
   drawHeader(ctx, view, header, width, colours);
@@ -123,7 +125,7 @@ function drawPage(view: DashboardView, options: DashboardPictureOptions): DrawnP
 /** The dashboard as one PNG, `width` wide and as tall as its layout. */
 export async function dashboardPng(view: DashboardView, options: DashboardPictureOptions): Promise<Picture> {
   const page = drawPage(view, options);
-  return { body: await page.canvas.encode('png'), contentType: 'image/png', width: options.width, height: page.height };
+  return { body: await encodeOpaquePng(page.canvas), contentType: 'image/png', width: options.width, height: page.height };
 }
 
 export interface DashboardPdfOptions extends DashboardPictureOptions {
