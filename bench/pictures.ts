@@ -111,8 +111,9 @@ async function main(): Promise<void> {
 
     // Chromium: the same dashboard's report page, full-page screenshot at the same width.
     const waitReady = async (page: import('playwright-core').Page) => {
-      // A string: this file is type-checked without the DOM library.
-      await page.waitForFunction(`document.body.dataset.state === 'ready' && document.querySelectorAll('[data-rendered="pending"]').length === 0`, undefined, { timeout: 60_000 });
+      // Selectors, not a predicate: a predicate string is evaluated, which the page's CSP refuses when it polls.
+      await page.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
+      await page.waitForSelector('[data-rendered="pending"]', { state: 'detached', timeout: 60_000 });
     };
     let chromiumPeak = 0;
     const watch = () => {
