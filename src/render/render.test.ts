@@ -3,6 +3,8 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
+import { createCanvas } from '@napi-rs/canvas';
+import { encodeOpaquePng } from './png.js';
 import { chartPng, chartSvg, dashboardPdf, dashboardPng, screenHeight, type ChartView, type DashboardView } from './index.js';
 
 /*
@@ -205,6 +207,24 @@ describe('dashboard pictures', () => {
     const one = await PDFDocument.load(single.body);
     expect(one.getPageCount()).toBe(1);
     expect(Math.round(one.getPage(0).getHeight())).toBe(Math.round(total * 0.75));
+  });
+
+  it('the PNG encoder gives the same pixels as Skia\'s', async () => {
+    const canvas = createCanvas(320, 200);
+    const ctx = canvas.getContext('2d', { alpha: false });
+    ctx.fillStyle = '#f5f6f8';
+    ctx.fillRect(0, 0, 320, 200);
+    ctx.fillStyle = 'rgba(78, 121, 167, 0.5)';
+    ctx.beginPath();
+    ctx.arc(160, 100, 80, 0, 6);
+    ctx.fill();
+    ctx.fillStyle = '#E15759';
+    ctx.fillRect(10, 10, 40, 3);
+    const ours = decode(await encodeOpaquePng(canvas));
+    const skia = decode(await canvas.encode('png'));
+    expect([ours.width, ours.height]).toEqual([320, 200]);
+    expect(Buffer.compare(ours.data, skia.data)).toBe(0);
+    expect(pixel(ours, 20, 11)).toEqual([0xe1, 0x57, 0x59]);
   });
 
   it('an empty dashboard is a picture that says so', async () => {
