@@ -303,12 +303,13 @@ export class PreparedDataset {
   }
 
   /** One data request alone (no joins), for `…/dataRequests/{id}/request`. */
-  async runRequest(request: DataRequestRecord, inputs: RunInputs): Promise<{ data: ResultData; meta: RunMeta }> {
+  async runRequest(request: DataRequestRecord, inputs: RunInputs, signal?: AbortSignal): Promise<{ data: ResultData; meta: RunMeta }> {
     const result = await this.runner.registry.run(this.connectionOf(request).source, request, {
       variables: this.resolve(request, inputs),
       timeoutMs: this.runner.settings.timeoutMs,
       rowLimit: this.runner.settings.rowLimit,
       byteLimit: this.runner.settings.byteLimit,
+      ...(signal ? { signal } : {}),
     });
     this.ran([request]);
     return result.meta.truncated ? { ...result, meta: { ...result.meta, ...cutOf([result.meta], this.runner.settings.rowLimit) } } : result;

@@ -27,6 +27,15 @@ export const RunBody = Type.Union([
   Type.Null(),
 ], { $id: 'RunInput' });
 
+export const DraftRunBody = Type.Object(
+  {
+    query: Type.String({ maxLength: 200_000, description: 'The SQL (or query text) to run instead of the saved one; it is not saved' }),
+    variables: Type.Optional(RuntimeVariables),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  },
+  { $id: 'DraftRunInput', description: 'An unsaved version of a data request, run on its connection with the same checks as a saved one' },
+);
+
 export const RunQuery = Type.Object({
   noSource: Type.Optional(QueryBool),
   getCache: Type.Optional(QueryBool),
@@ -67,4 +76,4 @@ export const DataRequestRun = Type.Object({
 }, { $id: 'DataRequestRun' });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const DATASET_RUN_COMPONENTS = [RunBody, RunMeta, DatasetRun, DataRequestRun];
+export const DATASET_RUN_COMPONENTS = [RunBody, DraftRunBody, RunMeta, DatasetRun, DataRequestRun];

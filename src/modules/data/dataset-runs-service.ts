@@ -29,16 +29,38 @@ export class DatasetRunsService {
   constructor(private readonly deps: DatasetRunsDeps) {}
 
   /** `POST …/datasets/{id}/dataRequests/{rid}/request`. */
-  async runDataRequest(actor: Actor, teamId: number, datasetId: number, requestId: number, options: DatasetRunOptions) {
+  async runDataRequest(actor: Actor, teamId: number, datasetId: number, requestId: number, options: DatasetRunOptions, signal?: AbortSignal) {
     const { view, prepared } = await this.prepare(actor, teamId, datasetId);
     const request = prepared.parts.requests.find((r) => r.id === requestId);
     if (!request) throw new NotFoundError('Data request');
     const inputs: RunInputs = { variables: options.variables ?? {} };
     const variablesWithoutValue = prepared.variablesWithoutValue(inputs, request);
-    const result = await prepared.runRequest(request, inputs);
+    const result = await prepared.runRequest(request, inputs, signal);
     return {
       options: view,
       dataRequest: { responseData: { data: page(result.data, options), configuration: request.configuration }, meta: result.meta },
+      variablesWithoutValue,
+    };
+  }
+
+  /**
+   * `POST …/dataRequests/{rid}/draft`: the request with the SQL on the editor's screen in place of
+   * the saved one, nothing saved. Running text that is not saved is editing: it needs the right to
+   * write datasets. The run is the saved request's in all else (its connection and bindings, the
+   * statement check, bound variables, the row, byte and time limits), and `signal` cancels it on the
+   * source when the caller goes away.
+   */
+  async runDraft(actor: Actor, teamId: number, datasetId: number, requestId: number, draft: { query: string; variables?: Record<string, unknown>; limit?: number }, signal?: AbortSignal) {
+    const { view, prepared } = await this.prepare(actor, teamId, datasetId, 'dataset:write');
+    const saved = prepared.parts.requests.find((r) => r.id === requestId);
+    if (!saved) throw new NotFoundError('Data request');
+    const request = { ...saved, query: draft.query };
+    const inputs: RunInputs = { variables: draft.variables ?? {} };
+    const variablesWithoutValue = prepared.variablesWithoutValue(inputs, request);
+    const result = await prepared.runRequest(request, inputs, signal);
+    return {
+      options: view,
+      dataRequest: { responseData: { data: page(result.data, { limit: draft.limit }), configuration: request.configuration }, meta: result.meta },
       variablesWithoutValue,
     };
   }
@@ -63,8 +85,8 @@ export class DatasetRunsService {
   }
 
   /** Authorizes once and reads what the run needs once; the answer's dataset view comes from the same reads. */
-  private async prepare(actor: Actor, teamId: number, datasetId: number): Promise<{ view: DatasetView; prepared: PreparedDataset }> {
-    const { membership, dataset } = await this.deps.datasets.load(actor, teamId, datasetId, 'dataset:run');
+  private async prepare(actor: Actor, teamId: number, datasetId: number, action: 'dataset:run' | 'dataset:write' = 'dataset:run'): Promise<{ view: DatasetView; prepared: PreparedDataset }> {
+    const { membership, dataset } = await this.deps.datasets.load(actor, teamId, datasetId, action);
     const prepared = await this.deps.runner.prepareOne(teamId, dataset);
     const view = this.deps.datasets.viewOf(membership, dataset, { ...prepared.parts, connections: prepared.parts.connections.values() });
     return { view, prepared };

@@ -9,3 +9,11 @@ export function refuse(what: string): InvalidQueryError {
 export function unverifiable(dialect: string, complaint: string): InvalidQueryError {
   return new InvalidQueryError(`The statement could not be verified as read-only: the ${dialect} parser says: ${complaint}`);
 }
+
+/**
+ * The server's own parser (libpg-query is PostgreSQL's grammar) could not read the statement: a
+ * syntax error, said as one; it is refused before anything reaches the database all the same.
+ */
+export function syntaxError(dialect: string, complaint: string): InvalidQueryError {
+  return new InvalidQueryError(`The SQL query has a syntax error (${dialect} parser): ${complaint}`);
+}

@@ -696,6 +696,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an unsaved draft of a data request (its query replaced, nothing saved)
+         * @description Runs `query` in place of the saved query, on the request's connection with its variable bindings, the same statement check, bound variables and limits. Needs the right to write datasets. A client that goes away cancels the query on the source.
+         */
+        post: operations["runDataRequestDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/team/{team_id}/datasets/{dataset_id}/request": {
         parameters: {
             query?: never;
@@ -2695,6 +2715,16 @@ export interface components {
             limit?: number;
             offset?: number;
         } | null;
+        /** @description An unsaved version of a data request, run on its connection with the same checks as a saved one */
+        DraftRunInput: {
+            /** @description The SQL (or query text) to run instead of the saved one; it is not saved */
+            query: string;
+            /** @description Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables */
+            variables?: {
+                [key: string]: unknown;
+            } | unknown[];
+            limit?: number;
+        };
         RunMeta: {
             columns: ({
                 name: string;
@@ -6797,6 +6827,51 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["RunInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataRequestRun"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    runDataRequestDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "select status, count(*) as n from orders where status = {{status}} group by 1",
+                 *       "variables": {
+                 *         "status": "paid"
+                 *       },
+                 *       "limit": 100
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftRunInput"];
             };
         };
         responses: {
