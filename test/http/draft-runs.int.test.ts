@@ -69,6 +69,19 @@ describe('draft runs of a data request on a real Postgres', () => {
     const unbound = await t.request({ method: 'POST', url: draftUrl(), token: owner.token, payload: { query: 'select id from orders where status = {{mystery}}' } });
     expect(unbound.statusCode).toBe(400);
     expect(unbound.json().error).toContain('mystery');
+    // The draft's own variables, as the editor shows them: bound for this run only, nothing saved.
+    const drafted = await t.request({
+      method: 'POST',
+      url: draftUrl(),
+      token: owner.token,
+      payload: { query: 'select id from orders where status = {{mystery}} or {{kind}} is not null order by id', variableBindings: [{ name: 'mystery' }, { name: 'kind', default_value: 'x' }] },
+    });
+    expect(drafted.statusCode, drafted.body).toBe(200);
+    // The saved request's own binding without a value (status) is listed too, as in a saved run.
+    expect(drafted.json().variablesWithoutValue).toEqual(['mystery', 'status']);
+    expect(drafted.json().dataRequest.responseData.data).toHaveLength(3);
+    const bindings = await t.request({ method: 'GET', url: `/team/${owner.teamId}/datasets/${datasetId}/dataRequests`, token: owner.token });
+    expect(bindings.json()[0].VariableBindings.map((b: { name: string }) => b.name)).toEqual(['status']);
   });
 
   it('keeps the statement check: a syntax error is said as one, a write is refused', async () => {

@@ -59,13 +59,13 @@ export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsServ
       },
     },
     async (request, reply) => {
-      const { query, variables, limit } = request.body;
+      const { query, variables, limit, variableBindings } = request.body;
       return runs.runDraft(
         actorOf(request),
         request.params.team_id,
         request.params.dataset_id,
         request.params.id,
-        { query, variables: parseRuntimeVariables(variables), ...(limit !== undefined ? { limit } : {}) },
+        { query, variables: parseRuntimeVariables(variables), ...(limit !== undefined ? { limit } : {}), ...(variableBindings ? { variableBindings } : {}) },
         closeSignal(reply),
       );
     },

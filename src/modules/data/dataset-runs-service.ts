@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { NotFoundError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ResultData, RunMeta } from '../../sources/index.js';
-import type { DatasetsService } from './datasets-service.js';
+import { checkBinding, type DatasetsService } from './datasets-service.js';
+import type { BindingType } from './data-requests-repository.js';
 import type { DatasetView } from './datasets-schemas.js';
 import type { DatasetRunner, PreparedDataset, RunInputs } from './dataset-runner.js';
 import type { RuntimeFilter } from './dataset-runs-filters.js';
@@ -14,6 +15,14 @@ export interface DatasetRunOptions {
   noSource?: boolean;
   limit?: number;
   offset?: number;
+}
+
+/** An unsaved version of a data request (`POST …/dataRequests/{id}/draft`). */
+export interface DraftRun {
+  query: string;
+  variables?: Record<string, unknown>;
+  limit?: number;
+  variableBindings?: { name: string; type?: BindingType; default_value?: string | null }[];
 }
 
 /** `{options, data, meta, cache}` as JSON, written in chunks. */
@@ -50,11 +59,22 @@ export class DatasetRunsService {
    * statement check, bound variables, the row, byte and time limits), and `signal` cancels it on the
    * source when the caller goes away.
    */
-  async runDraft(actor: Actor, teamId: number, datasetId: number, requestId: number, draft: { query: string; variables?: Record<string, unknown>; limit?: number }, signal?: AbortSignal) {
-    const { view, prepared } = await this.prepare(actor, teamId, datasetId, 'dataset:write');
-    const saved = prepared.parts.requests.find((r) => r.id === requestId);
+  async runDraft(actor: Actor, teamId: number, datasetId: number, requestId: number, draft: DraftRun, signal?: AbortSignal) {
+    const { view, prepared: loaded } = await this.prepare(actor, teamId, datasetId, 'dataset:write');
+    const saved = loaded.parts.requests.find((r) => r.id === requestId);
     if (!saved) throw new NotFoundError('Data request');
     const request = { ...saved, query: draft.query };
+    const at = new Date().toISOString();
+    const bindings = (draft.variableBindings ?? []).map((b, i) => ({
+      ...checkBinding({ name: b.name, type: b.type ?? 'string', default_value: b.default_value ?? null }, `body.variableBindings.${i}`),
+      required: false,
+      id: -(i + 1),
+      entity_type: 'DataRequest',
+      entity_id: String(request.id),
+      createdAt: at,
+      updatedAt: at,
+    }));
+    const prepared = bindings.length > 0 ? loaded.withRequestBindings(request, bindings) : loaded;
     const inputs: RunInputs = { variables: draft.variables ?? {} };
     const variablesWithoutValue = prepared.variablesWithoutValue(inputs, request);
     const result = await prepared.runRequest(request, inputs, signal);

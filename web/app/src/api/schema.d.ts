@@ -2741,6 +2741,16 @@ export interface components {
                 [key: string]: unknown;
             } | unknown[];
             limit?: number;
+            /** @description The draft's variables as the editor shows them, in place of the request's bindings of the same names (nothing saved); one without a default runs as NULL and is listed in `variablesWithoutValue` */
+            variableBindings?: {
+                name: string;
+                /**
+                 * @description How values are parsed, checked and bound: a scalar, or a list of them (`string[]`, …: a JSON array, or comma-separated text)
+                 * @enum {unknown}
+                 */
+                type?: "string" | "number" | "boolean" | "date" | "string[]" | "number[]" | "boolean[]" | "date[]";
+                default_value?: string | null;
+            }[];
         };
         RunMeta: {
             columns: ({
