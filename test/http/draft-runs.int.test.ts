@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import type { Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
+import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../helpers/services.js';
 
 /** Runs until cancelled (sleep functions are refused by the statement check). */
 const SLOW_QUERY = 'select count(*) from (select generate_series(1, 100000000000)) s /* draft_cancel_marker */';
@@ -132,5 +133,60 @@ describe('draft runs of a data request on a real Postgres', () => {
     while ((await active()) !== 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await active()).toBe(0);
     await admin.end();
+  });
+});
+
+/** The same cancellation on MariaDB/MySQL: KILL QUERY when the client goes away. */
+describe('draft runs on a real MariaDB', async () => {
+  const skip = announceSkip(await probeMysql(), 'MariaDB draft-run cancellation');
+  let t: TestApp;
+  let owner: Person;
+  let mysql: TempMysqlDatabase;
+  let draftUrl: string;
+  let base: string;
+
+  beforeAll(async () => {
+    if (skip) return;
+    mysql = await createTempMysqlDatabase();
+    t = await buildTestApp({ env: { PLOTLINE_QUERY_TIMEOUT_MS: '60000' } });
+    owner = await t.signup('Maria');
+    const conn = await t.request({
+      method: 'POST',
+      url: `/team/${owner.teamId}/connections`,
+      token: owner.token,
+      payload: { name: 'maria', type: 'mysql', host: mysql.host, port: mysql.port, dbName: mysql.name, username: mysql.user, password: mysql.password || undefined },
+    });
+    expect(conn.statusCode, conn.body).toBe(200);
+    const ds = await t.request({ method: 'POST', url: `/team/${owner.teamId}/datasets/quick-create`, token: owner.token, payload: { name: 'x', dataRequests: [{ connection_id: conn.json().id, query: 'select 1' }] } });
+    draftUrl = `/team/${owner.teamId}/datasets/${ds.json().id}/dataRequests/${ds.json().DataRequests[0].id}/draft`;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mysql?.drop();
+  });
+
+  it.skipIf(skip)('cancels the query on the server when the client goes away', async () => {
+    const marker = `draft_cancel_${process.pid}`;
+    const running = async () =>
+      Number(
+        ((await mysql.exec(`SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() AND INFO LIKE ? AND INFO NOT LIKE '%PROCESSLIST%'`, [`%${marker}%`])) as Array<{ n: number }>)[0]?.n ?? 0,
+      );
+    const controller = new AbortController();
+    const run = fetch(base + draftUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` },
+      body: JSON.stringify({ query: `select count(*) from information_schema.COLUMNS a, information_schema.COLUMNS b, information_schema.COLUMNS c /* ${marker} */` }),
+      signal: controller.signal,
+    }).catch((error: unknown) => error);
+    let until = Date.now() + 15_000;
+    while ((await running()) === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await running()).toBe(1);
+    controller.abort();
+    expect(await run).toMatchObject({ name: 'AbortError' });
+    until = Date.now() + 15_000;
+    while ((await running()) !== 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await running()).toBe(0);
   });
 });
