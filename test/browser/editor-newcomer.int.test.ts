@@ -214,6 +214,20 @@ describe.skipIf(!browserAvailable())('a newcomer in the editor (Chromium)', () =
     page.off('request', onRequest);
     expect(runs.filter((r) => !r.includes('"noSource":true'))).toEqual([]);
 
+    // Its connection and dashboards are shown and changed here.
+    await page.getByText('Connection and dashboards').click();
+    const settings = page.locator('.dataset-settings');
+    expect(await settings.getByLabel('Connection', { exact: true }).locator('option:checked').textContent()).toBe('Shop (postgres)');
+    await settings.getByLabel('Sales').uncheck();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.getByTestId('dataset-summary').textContent(), WAIT).toContain('no dashboard yet');
+    await settings.getByLabel('Sales').check();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => page.getByTestId('dataset-summary').textContent(), WAIT).toContain('used on 1 dashboard');
+    await axe(page, 'dataset-settings');
+    await shot(page, 'dataset-settings');
+    await page.getByText('Connection and dashboards').click();
+
     // A plain syntax error is said as one, and is not saved behind a "Saved".
     await typeSql(editor, 'selec id from orders');
     await page.keyboard.press('Escape');
@@ -339,6 +353,22 @@ describe.skipIf(!browserAvailable())('a newcomer in the editor (Chromium)', () =
     await row.getByText('1 dashboard').waitFor(WAIT);
     await page.getByRole('cell', { name: 'used' }).waitFor(WAIT);
   }, 120_000);
+
+  it('lists datasets with their connection and dashboards; a project role key gets its dashboards', async () => {
+    await page.goto(`${live.url}/app/datasets`);
+    await page.getByRole('link', { name: 'Orders' }).waitFor(WAIT);
+    expect(await page.locator('.rows li', { hasText: 'Orders' }).textContent()).toContain('Shop · Sales');
+    await axe(page, 'datasets');
+
+    await page.goto(`${live.url}/app/keys`);
+    await page.getByLabel('Key name', { exact: true }).fill('Wall screen');
+    await page.getByRole('region', { name: /Team keys/ }).getByLabel('Role', { exact: true }).selectOption('projectViewer');
+    await page.getByRole('group', { name: 'Dashboards the key reaches' }).getByLabel('Sales').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('Copy this key now').waitFor(WAIT);
+    await page.getByRole('list', { name: 'Team keys' }).getByText('(projectViewer, 1 dashboard)').waitFor(WAIT);
+    await axe(page, 'api-keys');
+  }, 60_000);
 
   it('an unknown address says so, with the way back', async () => {
     await page.goto(`${live.url}/app/no/such/page`);

@@ -39,7 +39,7 @@ export function Datasets() {
               <p>No dataset yet: a dataset is a query on one of your connections.</p>
             </Empty>
           ) : (
-            <ul className="rows">
+            <ul className="rows panel">
               {list.map((d) => (
                 <li key={d.id}>
                   <Link to={`/datasets/${d.id}`}>{d.name ?? `Dataset ${d.id}`}</Link>
