@@ -262,6 +262,8 @@ describe.skipIf(!browserAvailable())('a newcomer in the editor (Chromium)', () =
     await page.locator('.schema-panel code', { hasText: 'created_at' }).waitFor(WAIT);
     await typeSql(editor, 'select * from ');
     await page.keyboard.type('ord');
+    // Keys typed one by one all land: the editor is never sent its own text back.
+    expect(await editor.textContent()).toBe('select * from ord');
     await page.locator('.cm-tooltip-autocomplete').getByText('orders').first().waitFor(WAIT);
     await axe(page, 'sql-editor');
     await page.screenshot({ path: screenshotPath('newcomer-sql-editor') });

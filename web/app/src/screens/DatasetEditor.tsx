@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, ok } from '../api/client';
 import { connectionsQuery, dataRequestsQuery, datasetQuery, keys, projectsQuery } from '../api/queries';
-import type { Connection, DataRequest, Dataset, RunMeta } from '../api/types';
+import type { Connection, DataRequest, Dataset, DraftBinding, RunMeta } from '../api/types';
 import { useSession } from '../session';
 import { Empty, ErrorBox, Field, Load, Success } from '../ui';
 import { Joins } from './Joins';
@@ -90,6 +90,12 @@ function Editor({ dataset, request }: { dataset: Dataset; request: DataRequest }
     }
   }, [cached.data, shown]);
 
+  /** A bound variable keeps its type (a date, a number, a list); a new one is text. */
+  const typeOf = (name: string): { type?: NonNullable<DraftBinding['type']> } => {
+    const type = request.VariableBindings.find((b) => b.name === name)?.type;
+    return type ? { type: type as NonNullable<DraftBinding['type']> } : {};
+  };
+
   /** The run's values: what was typed for this run, else the default on screen. */
   const runVariables = () => Object.fromEntries(names.map((n) => [n, (values[n] ?? '') !== '' ? values[n] : (defaults[n] ?? '')]).filter(([, v]) => v !== ''));
   const draft = (limit: number, signal?: AbortSignal) =>
@@ -97,7 +103,7 @@ function Editor({ dataset, request }: { dataset: Dataset; request: DataRequest }
       api.POST('/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}/draft', {
         params: { path },
         // The variables on screen are bound as saving would bind them: one left without a value runs as NULL and is named.
-        body: { query, variables: runVariables(), limit, variableBindings: names.map((name) => ({ name, default_value: defaults[name] ?? '' })) },
+        body: { query, variables: runVariables(), limit, variableBindings: names.map((name) => ({ name, default_value: defaults[name] ?? '', ...typeOf(name) })) },
         ...(signal ? { signal } : {}),
       }),
     );
@@ -135,7 +141,7 @@ function Editor({ dataset, request }: { dataset: Dataset; request: DataRequest }
       await ok(api.PUT('/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}', { params: { path }, body: { query } }));
       for (const name of names) {
         const existing = request.VariableBindings.find((b) => b.name === name);
-        const body = { name, type: 'string' as const, default_value: defaults[name] ?? '', required: false };
+        const body = { name, type: typeOf(name).type ?? ('string' as const), default_value: defaults[name] ?? '', required: existing?.required ?? false };
         if (existing) await ok(api.PUT('/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}/variableBindings/{variable_id}', { params: { path: { ...path, variable_id: existing.id } }, body }));
         else await ok(api.POST('/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}/variableBindings', { params: { path }, body }));
       }
