@@ -354,6 +354,14 @@ describe.skipIf(!browserAvailable())('a newcomer in the editor (Chromium)', () =
     const row = page.getByRole('row', { name: /Omar/ });
     await row.getByText('1 dashboard').waitFor(WAIT);
     await page.getByRole('cell', { name: 'used' }).waitFor(WAIT);
+    await row.getByText('1 dashboard').click();
+    const changed = page.waitForResponse((r) => /\/members\/\d+$/.test(r.url()) && r.request().method() === 'PUT');
+    await row.getByRole('group', { name: 'Dashboards of Omar' }).getByLabel('Sales').uncheck();
+    expect((await changed).status()).toBe(200);
+    await row.getByText('None yet').waitFor(WAIT);
+    const members = await (await page.request.get(`${live.url}/team/${(await (await page.request.get(`${live.url}/team`)).json())[0].id}/members`)).json();
+    expect(members.find((m: { name: string }) => m.name === 'Omar').projects).toEqual([]);
+    await axe(page, 'members-dashboards');
   }, 120_000);
 
   it('lists datasets with their connection and dashboards; a project role key gets its dashboards', async () => {
