@@ -159,9 +159,11 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('chart templates on the %s 
         expect((await who.get(`/team/${team.teamId}/chart-templates/${hidden.id}`)).statusCode).toBe(404);
       }
       expect((await json(as(team.people.teamAdmin).get(`/team/${team.teamId}/chart-templates`))).map((x: Json) => x.id)).toContain(hidden.id);
-      // A template of their dashboard whose dataset is not theirs: the quick-create's dataset check, naming the template.
+      // A template of their dashboard whose dataset is not theirs (using it there attached it; it was
+      // taken off that dashboard since): the quick-create's dataset check, naming the template.
       const borrowed = await json(owner().post(`/project/${team.projectId}/chart/quick-create`, { name: 'Borrowed', type: 'bar', chartDatasetConfigs: [{ dataset_id: elsewhereDataset, xAxis: 'country' }] }));
       const template = await json(owner().post(`/project/${team.projectId}/template`, { chart_id: borrowed.id }));
+      await json(owner().put(`/team/${team.teamId}/datasets/${elsewhereDataset}`, { project_ids: [otherProjectId] }));
       const refused = await as(team.people.projectEditor).post(`/project/${team.projectId}/template/custom`, { template_id: template.id });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().details[0].path).toBe(`template ${template.id}.chartDatasetConfigs.0.dataset_id`);

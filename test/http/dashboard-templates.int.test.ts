@@ -187,6 +187,8 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('dashboard templates on the
       owner().post(`/project/${team.projectId}/chart/${first.id}/chart-dataset-config`, { dataset_id: otherDatasetId }),
     );
     const mixed = await json(owner().post(`/team/${team.teamId}/template`, { project_id: team.projectId, name: 'Mixed' }));
+    // Using it on their dashboard attached the dataset there; it is taken off again, so it is not theirs.
+    await json(owner().put(`/team/${team.teamId}/datasets/${otherDatasetId}`, { project_ids: [otherProjectId] }));
     const admin = as(team.people.projectAdmin);
     const count = (await chartsOf(team.projectId)).length;
     const refused = await admin.post(`/project/${team.projectId}/template/custom`, { template_id: mixed.id });
