@@ -1,5 +1,6 @@
 import { pino, type Logger } from 'pino';
 import type { Config } from './config/index.js';
+import { AppError } from './errors/index.js';
 import { SecretBox } from './crypto/secrets.js';
 import { PasswordHasher, type PasswordHashing } from './crypto/passwords.js';
 import { ApiKeysRepository } from './modules/identity/api-keys-repository.js';
@@ -57,6 +58,13 @@ import { SavedQueriesRepository } from './modules/data/saved-queries-repository.
 import { SavedQueriesService } from './modules/data/saved-queries-service.js';
 import { OutboundClient, OutboundPolicy } from './sources/index.js';
 import { RefreshService } from './modules/automation/refreshes-service.js';
+import { DeliveriesRepository } from './modules/automation/deliveries-repository.js';
+import { DeliveriesService } from './modules/automation/deliveries-service.js';
+import { DeliveryLinks } from './modules/automation/deliveries-links.js';
+import { DeliveryMetrics } from './modules/automation/deliveries-metrics.js';
+import type { DeliveryPictures } from './modules/automation/deliveries-pictures.js';
+import { DeliveryRunner } from './modules/automation/deliveries-runner.js';
+import { DeliveryScheduler } from './modules/automation/deliveries-scheduler.js';
 import { createSourceRegistry, type SourceRegistry, type SourceRegistryOptions } from './sources/index.js';
 import { createStore, migrateToLatest, type Store } from './store/index.js';
 
@@ -106,6 +114,11 @@ export interface Container {
   /** Started by `serve` (PLOTLINE_SCHEDULER=on) and `worker`; tests tick it by hand. */
   readonly scheduler: Scheduler;
   readonly exports: ExportService;
+  /** Scheduled deliveries of dashboards and charts (subscriptions). */
+  readonly deliveries: DeliveriesService;
+  readonly deliveryMetrics: DeliveryMetrics;
+  /** Started with the refresh scheduler (PLOTLINE_SCHEDULER=on, `worker`); tests tick it by hand. */
+  readonly deliveryScheduler: DeliveryScheduler;
   close(): Promise<void>;
 }
 
@@ -119,6 +132,8 @@ export interface ContainerOptions {
   logger?: Logger;
   /** Scheduler seams for tests: the clock, the tick interval, the queue's key prefix in Redis. */
   scheduler?: { clock?: () => Date; tickMs?: number; queuePrefix?: string };
+  /** The pictures deliveries send (tests may pass their own renderer). */
+  pictures?: DeliveryPictures;
   /** A cheaper scrypt cost for tests (with `allowWeak`); never passed by main.ts or the CLI, refused with NODE_ENV=production. */
   passwordHashing?: PasswordHashing;
 }
@@ -241,6 +256,41 @@ export async function createContainer(config: Config, options: ContainerOptions 
     metrics: refreshMetrics,
   });
 
+  // Deliveries: subscriptions, their runs and their own tick beside the refresh scheduler.
+  const deliveriesRepo = new DeliveriesRepository(store.db);
+  const deliveryMetrics = new DeliveryMetrics();
+  const deliveryLinks = new DeliveryLinks(config.shareSecret, config.baseUrl);
+  const pictures: DeliveryPictures = options.pictures ?? unavailablePictures;
+  const deliveryRunner = new DeliveryRunner({
+    deliveries: deliveriesRepo,
+    projects,
+    charts,
+    refreshes,
+    pictures,
+    notifier,
+    integrations,
+    secrets,
+    links: deliveryLinks,
+    metrics: deliveryMetrics,
+    settings: { attempts: config.deliveries.attempts, backoffMs: config.deliveries.backoffMs, clock },
+    logger,
+  });
+  const deliveries = new DeliveriesService({
+    deliveries: deliveriesRepo,
+    projects,
+    charts,
+    access,
+    secrets,
+    notifier,
+    integrations,
+    runner: deliveryRunner,
+    links: deliveryLinks,
+    limits: { maxRecipients: config.deliveries.maxRecipients, maxPerTeam: config.deliveries.maxPerTeam },
+    clock,
+  });
+  projects.onSnapshotSchedule((actor, project, value) => deliveries.applySnapshotSchedule(actor, project, value));
+  const deliveryScheduler = new DeliveryScheduler(deliveriesRepo, deliveryRunner, { clock, tickMs: options.scheduler?.tickMs ?? 60_000, logger });
+
   const users = new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, passwords, signup: config.signup });
   const teams = new TeamsService({ db: store.db, teams: teamsRepo, users: usersRepo, access, apiKeys: apiKeysRepo });
   const invitations = new InvitationsService({
@@ -294,7 +344,11 @@ export async function createContainer(config: Config, options: ContainerOptions 
     refreshMetrics,
     scheduler,
     exports: new ExportService({ chartRuns, datasets, runner, viewer: shareViewer }),
+    deliveries,
+    deliveryMetrics,
+    deliveryScheduler,
     async close() {
+      await deliveryScheduler.stop();
       await scheduler.stop();
       await mailer.close();
       await alertHttp.close();
@@ -305,3 +359,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
     },
   };
 }
+
+/** Until a renderer is wired: every picture is a 503 naming the reason. */
+const unavailablePictures: DeliveryPictures = {
+  chartPicture: () => Promise.reject(new AppError(503, 'PICTURES_UNAVAILABLE', 'No picture renderer is configured')),
+  dashboardPicture: () => Promise.reject(new AppError(503, 'PICTURES_UNAVAILABLE', 'No picture renderer is configured')),
+  signImageLink: () => '',
+};

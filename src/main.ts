@@ -75,6 +75,7 @@ program
     const container = await createContainer(cfg).catch(fail);
     for (const notice of cfg.notices) container.logger.warn(notice);
     await container.scheduler.start();
+    container.deliveryScheduler.start();
     // The scheduler's timer does not hold the process open; a worker has nothing else that does.
     const keepAlive = setInterval(() => undefined, 1 << 30);
     const mode = cfg.redisUrl ? 'BullMQ queue on REDIS_URL' : 'in-process (claims in the store)';

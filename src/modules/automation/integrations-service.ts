@@ -124,6 +124,24 @@ export class IntegrationsService {
     return deliveries;
   }
 
+  /** The team's integrations among `ids`, with their URL and key decrypted (for a delivery). */
+  async targets(teamId: number, ids: readonly number[]): Promise<{ id: number; name: string; url: string; secret: string; slackMode: boolean }[]> {
+    if (ids.length === 0) return [];
+    const wanted = new Set(ids);
+    return (await this.deps.integrations.list(teamId))
+      .filter((r) => wanted.has(r.id))
+      .map((r) => ({ id: r.id, name: r.name, url: this.deps.secrets.decrypt(r.url), secret: this.deps.secrets.decrypt(r.webhookSecret), slackMode: r.slackMode }));
+  }
+
+  /** Checks that every id is an integration of the team (400 naming the first that is not). */
+  async checkIds(teamId: number, ids: readonly number[], path: string): Promise<number[]> {
+    const known = new Set((await this.deps.integrations.list(teamId)).map((r) => r.id));
+    ids.forEach((id, i) => {
+      if (!known.has(id)) throw ValidationError.field(`${path}.${i}`, 'is not an integration of this team');
+    });
+    return [...new Set(ids)];
+  }
+
   /**
    * `plotline rotate-key`: every integration's URL and signing key re-encrypted under `newKey`;
    * envelopes already under it are left alone, so a second run counts 0.
