@@ -232,7 +232,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const mailer = new Mailer({ url: config.smtpUrl, from: config.smtpFrom });
   const notifier = new AlertNotifier({ http: alertHttp, policy: alertPolicy, mailer });
   const integrations = new IntegrationsService({ integrations: new IntegrationsRepository(store.db), access, secrets, notifier });
-  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, integrations, clock, logger });
+  const pictures: DeliveryPictures = options.pictures ?? unavailablePictures;
+  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, integrations, clock, logger, pictures });
   const refreshes = new RefreshService({
     history: refreshRepo,
     charts,
@@ -260,7 +261,6 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const deliveriesRepo = new DeliveriesRepository(store.db);
   const deliveryMetrics = new DeliveryMetrics();
   const deliveryLinks = new DeliveryLinks(config.shareSecret, config.baseUrl);
-  const pictures: DeliveryPictures = options.pictures ?? unavailablePictures;
   const deliveryRunner = new DeliveryRunner({
     deliveries: deliveriesRepo,
     projects,

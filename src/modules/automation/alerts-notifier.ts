@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { AppError } from '../../errors/index.js';
-import type { Mailer } from '../../platform/mailer.js';
+import type { MailExtras, Mailer } from '../../platform/mailer.js';
 import { TargetNotAllowedError, type OutboundClient, type OutboundPolicy } from '../../sources/index.js';
 import type { Delivery } from './alerts-repository.js';
 
@@ -87,8 +87,8 @@ export class AlertNotifier {
     return this.deps.mailer;
   }
 
-  async email(recipients: string[], subject: string, text: string): Promise<Delivery> {
-    const result = await this.deps.mailer.send(recipients, subject, text);
+  async email(recipients: string[], subject: string, text: string, extras?: MailExtras): Promise<Delivery> {
+    const result = await this.deps.mailer.send(recipients, subject, text, extras);
     return { medium: 'email', ...result };
   }
 }

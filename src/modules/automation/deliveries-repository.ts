@@ -147,8 +147,8 @@ export class DeliveriesRepository {
   async create(
     scope: { teamId: number; projectId: number; chartId: number | null; createdBy: number | null; origin?: string },
     fields: SubscriptionFields & Pick<SubscriptionRecord, 'schedule' | 'format'>,
+    at: string,
   ): Promise<SubscriptionRecord> {
-    const at = now();
     const row = await this.db
       .insertInto('subscriptions')
       .values({
@@ -215,10 +215,6 @@ export class DeliveriesRepository {
 
   async finishClaim(id: number, period: string, state: 'done' | 'failed'): Promise<void> {
     await this.db.updateTable('refresh_claims').set({ state }).where('entity_type', '=', CLAIM_KIND).where('entity_id', '=', id).where('period', '=', period).execute();
-  }
-
-  async markSent(id: number, at: string): Promise<void> {
-    await this.db.updateTable('subscriptions').set({ lastSentAt: at }).where('id', '=', id).execute();
   }
 
   async insertRun(teamId: number, run: Omit<SubscriptionRun, 'id'>): Promise<SubscriptionRun> {

@@ -76,6 +76,8 @@ export class DeliveriesService {
     const created = await this.deps.deliveries.create(
       { teamId, projectId, chartId, createdBy: userId, ...(origin ? { origin } : {}) },
       { ...fields, schedule: fields.schedule!, format: fields.format ?? 'png' },
+      // The scheduler's clock: a subscription waits for its first slot after this.
+      this.deps.clock().toISOString(),
     );
     return { ...this.view(created), ...(secret ? { webhookSecret: secret } : {}) };
   }

@@ -23,6 +23,8 @@ export interface AlertMessage {
   payload: unknown;
   /** The one line of a Slack message. */
   text: string;
+  /** A whole Slack message (blocks with the chart's picture), sent instead of `{text}` when given. */
+  slack?: unknown;
 }
 
 export type { AlertIntegration };
@@ -116,7 +118,7 @@ export class IntegrationsService {
     const deliveries: Delivery[] = [];
     for (const integration of await this.deps.integrations.enabledFor(alertId, teamId)) {
       const url = this.deps.secrets.decrypt(integration.url);
-      const body = integration.slackMode ? { text: message.text } : message.payload;
+      const body = integration.slackMode ? (message.slack ?? { text: message.text }) : message.payload;
       // The notifier's client applies the address policy again: an address may have changed since it was saved.
       const sent = await this.deps.notifier.webhook(url, this.deps.secrets.decrypt(integration.webhookSecret), body);
       deliveries.push({ medium: 'integration', integration_id: integration.id, ok: sent.ok, detail: `${integration.name}: ${sent.detail}` });

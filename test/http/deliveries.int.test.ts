@@ -1,0 +1,370 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { createDashboard, createSourceDb, steppedClock, type Call, type SourceDb } from '../helpers/refresh-fixture.js';
+
+/** A header as sent (mailparser turns the List-* ones into objects). */
+function header(mail: ParsedMail, name: string): string {
+  const line = mail.headerLines.find((h) => h.key === name)?.line ?? '';
+  return line.slice(line.indexOf(':') + 1).trim();
+}
+
+interface Hook {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * Scheduled deliveries against a real SMTP server and HTTP servers on loopback standing in for
+ * Slack and webhooks, on both stores: CRUD with roles and tenancy, limits, send now to every
+ * medium, the unsubscribe link, retries and the loud give-up, the schedule, Chartbrew's
+ * snapshotSchedule.
+ */
+describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)', { timeout: 120_000 }, (store) => {
+  let t: TestApp;
+  let source: SourceDb;
+  let owner: { token: string; teamId: number; email: string; userId: number };
+  let viewer: { token: string; teamId: number; email: string; userId: number };
+  let outsider: { token: string; teamId: number; email: string; userId: number };
+  let call: Call;
+  const clock = steppedClock('2026-03-02T08:00:00.000Z'); // a Monday
+  const hooks: Hook[] = [];
+  const mails: ParsedMail[] = [];
+  const failures = new Map<string, number>();
+  let hookServer: http.Server;
+  let smtp: SMTPServer;
+  let base: string;
+
+  beforeAll(async () => {
+    hookServer = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        hooks.push({ path, headers: req.headers, body });
+        // `/flaky/<n>/…` fails its first n calls; `/down/…` always fails.
+        const flaky = /^\/flaky\/(\d+)\//.exec(path);
+        const seen = (failures.get(path) ?? 0) + 1;
+        failures.set(path, seen);
+        if (path.startsWith('/down/') || (flaky && seen <= Number(flaky[1]))) return res.writeHead(500).end('no');
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}`;
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, done) {
+        simpleParser(stream)
+          .then((mail) => mails.push(mail))
+          .then(() => done(), done);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    source = await createSourceDb(inject('postgresUrl'));
+    t = await buildTestApp({
+      store,
+      env: {
+        PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+        PLOTLINE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+        PLOTLINE_SMTP_FROM: 'Plotline <deliveries@example.com>',
+        PLOTLINE_DELIVERY_ATTEMPTS: '3',
+        PLOTLINE_DELIVERY_BACKOFF_MS: '5',
+        PLOTLINE_SUBSCRIPTION_MAX_RECIPIENTS: '4',
+        PLOTLINE_TEAM_MAX_SUBSCRIPTIONS: '10',
+        BASE_URL: 'http://plotline.test',
+      },
+      scheduler: { clock: clock.now },
+    });
+    owner = await t.signup('Owner');
+    viewer = await t.signup('Viewer');
+    outsider = await t.signup('Outsider');
+    call = (method, url, token, payload) => t.request({ method: method as 'GET', url, ...(token ? { token } : {}), ...(payload === undefined ? {} : { payload: payload as object }) });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await source?.drop();
+    await new Promise((resolve) => hookServer?.close(resolve));
+    await new Promise((resolve) => smtp?.close(() => resolve(undefined)));
+  });
+
+  const ok = async (method: string, url: string, token: string, payload?: unknown) => {
+    const res = await call(method, url, token, payload);
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
+    return res.json();
+  };
+  const tableDashboard = () => createDashboard(call, owner, source.url, { chart: { type: 'table', name: 'Metrics table' } });
+  const csvSubscription = (extra: Record<string, unknown> = {}) => ({
+    name: 'Table every morning',
+    schedule: { frequency: 'daily', time: { hour: 9, minute: 0 }, timezone: 'UTC' },
+    format: 'csv',
+    ...extra,
+  });
+  const hooksAt = (prefix: string) => hooks.filter((h) => h.path.startsWith(prefix));
+
+  it('editors write, viewers read, other teams get 404; secrets are answered masked and the webhook key once', async () => {
+    const d = await tableDashboard();
+    await ok('POST', `/team/${owner.teamId}/members`, owner.token, { email: viewer.email, role: 'projectViewer', projects: [d.projectId] });
+    const created = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, owner.token, csvSubscription({
+      recipients: [owner.email.toUpperCase()],
+      slackWebhooks: [`${base}/slack/T000/B000/secretpart`],
+      webhook: { url: `${base}/hook/secret-token` },
+    }));
+    expect(created).toMatchObject({ chart_id: d.chartId, project_id: d.projectId, format: 'csv', recipients: [owner.email.toLowerCase()], active: true, origin: 'api' });
+    expect(created.slackWebhooks).toEqual([`${base}/********`]);
+    expect(created.webhook).toEqual({ url: `${base}/********` });
+    expect(created.webhookSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(created.nextAt).toBe('2026-03-02T09:00:00.000Z');
+    const one = `/project/${d.projectId}/chart/${d.chartId}/subscriptions/${created.id}`;
+
+    const read = await ok('GET', one, viewer.token);
+    expect(read.webhookSecret).toBe('********');
+    const listed = await ok('GET', `/project/${d.projectId}/subscriptions`, viewer.token);
+    expect(listed.map((s: { id: number }) => s.id)).toContain(created.id);
+    const answers = JSON.stringify([read, listed, created]);
+    expect(answers).not.toContain('secretpart');
+    expect(answers).not.toContain('secret-token');
+
+    // The viewer may not write; the outsider sees nothing at all.
+    expect((await call('PUT', one, viewer.token, { active: false })).statusCode).toBe(403);
+    expect((await call('POST', `/project/${d.projectId}/subscriptions`, viewer.token, csvSubscription({ recipients: [viewer.email] }))).statusCode).toBe(403);
+    for (const [method, url] of [
+      ['GET', one],
+      ['GET', `/project/${d.projectId}/subscriptions`],
+      ['PUT', one],
+      ['DELETE', one],
+      ['POST', `${one}/send`],
+      ['GET', `${one}/runs`],
+    ] as const) {
+      const res = await call(method, url, outsider.token, method === 'PUT' ? { active: false } : undefined);
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    // The outsider's own dashboard does not reach this subscription either.
+    const theirs = await createDashboard(call, outsider, source.url, { chart: { type: 'table' } });
+    expect((await call('GET', `/project/${theirs.projectId}/subscriptions/${created.id}`, outsider.token)).statusCode).toBe(404);
+    expect((await call('GET', `/project/${theirs.projectId}/chart/${theirs.chartId}/subscriptions/${created.id}`, outsider.token)).statusCode).toBe(404);
+
+    // Pause and resume; the masked URLs sent back keep the stored ones.
+    const paused = await ok('PUT', one, owner.token, { active: false, slackWebhooks: created.slackWebhooks, webhook: created.webhook });
+    expect(paused).toMatchObject({ active: false, nextAt: null, slackWebhooks: [`${base}/********`] });
+    expect((await ok('PUT', one, owner.token, { active: true })).active).toBe(true);
+    const run = await ok('POST', `${one}/send`, owner.token);
+    expect(hooksAt('/slack/T000/B000/secretpart')).toHaveLength(1);
+    expect(run.deliveries.map((x: { medium: string }) => x.medium).sort()).toEqual(['email', 'slack', 'webhook']);
+    expect(t.logs.text).not.toContain('secretpart');
+    expect(t.logs.text).not.toContain('secret-token');
+    expect(await ok('DELETE', one, owner.token)).toEqual({ deleted: true });
+    expect((await call('GET', one, owner.token)).statusCode).toBe(404);
+  });
+
+  it('refuses what it cannot deliver: strangers unless the team allows them, private addresses, formats, limits', async () => {
+    const d = await tableDashboard();
+    const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+    const stranger = await call('POST', url, owner.token, csvSubscription({ recipients: ['someone@elsewhere.example'] }));
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json().error).toMatch(/recipients\.0.*not the e-mail of a member/);
+    const team = `/team/${owner.teamId}`;
+    expect((await ok('PUT', team, owner.token, { allowExternalRecipients: true })).allowExternalRecipients).toBe(true);
+    const allowed = await ok('POST', url, owner.token, csvSubscription({ recipients: ['someone@elsewhere.example'] }));
+    await ok('PUT', team, owner.token, { allowExternalRecipients: false });
+    await ok('DELETE', `${url}/${allowed.id}`, owner.token);
+
+    const blocked = await call('POST', url, owner.token, csvSubscription({ webhook: { url: 'http://169.254.169.254/latest' } }));
+    expect(blocked.statusCode).toBe(400);
+    expect(blocked.json().code).toBe('TARGET_NOT_ALLOWED');
+    expect((await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], format: 'pdf' }))).json().error).toMatch(/pdf is for a dashboard/);
+    const kpi = await createDashboard(call, owner, source.url, { connectionId: d.connectionId });
+    expect((await call('POST', `/project/${kpi.projectId}/chart/${kpi.chartId}/subscriptions`, owner.token, csvSubscription({ recipients: [owner.email] }))).json().error).toMatch(/csv is for a table chart/);
+    expect((await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], schedule: { frequency: 'hourly' } }))).json().error).toMatch(/frequency.*daily, weekdays, weekly, monthly/);
+    expect((await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], schedule: { frequency: 'monthly' } }))).json().error).toMatch(/dayOfMonth.*required/);
+    expect((await call('POST', url, owner.token, csvSubscription())).json().error).toMatch(/at least one recipient/);
+    const filters = await call('POST', `/project/${d.projectId}/subscriptions`, owner.token, { ...csvSubscription({ recipients: [owner.email] }), format: 'png', filters: { filters: [{ field: 'v', operator: 'bogus', value: 1 }] } });
+    expect(filters.statusCode).toBe(400);
+    expect(filters.json().error).toMatch(/filters\.filters/);
+
+    // Five targets where four are allowed.
+    const many = await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], slackWebhooks: [`${base}/s/1`, `${base}/s/2`, `${base}/s/3`], webhook: { url: `${base}/hook/x` } }));
+    expect(many.statusCode).toBe(400);
+    expect(many.json()).toMatchObject({ code: 'SUBSCRIPTION_RECIPIENT_LIMIT' });
+    expect(many.json().error).toMatch(/at most 4 recipients.*would have 5/);
+    // Ten subscriptions per team: a fresh team fills its ten, the eleventh is refused.
+    const fresh = await t.signup('Fresh');
+    const fd = await createDashboard(call, fresh, source.url, { chart: { type: 'table' } });
+    const furl = `/project/${fd.projectId}/chart/${fd.chartId}/subscriptions`;
+    for (let i = 0; i < 10; i++) await ok('POST', furl, fresh.token, csvSubscription({ recipients: [fresh.email] }));
+    const seventh = await call('POST', furl, fresh.token, csvSubscription({ recipients: [fresh.email] }));
+    expect(seventh.statusCode).toBe(400);
+    expect(seventh.json()).toMatchObject({ code: 'SUBSCRIPTION_LIMIT' });
+  });
+
+  it('send now: the CSV by e-mail with a one-click unsubscribe, Slack blocks and a signed webhook; the run records each target', async () => {
+    const d = await tableDashboard();
+    const created = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, owner.token, csvSubscription({
+      recipients: [owner.email],
+      slackWebhooks: [`${base}/slack/send-now`],
+      webhook: { url: `${base}/hook/send-now` },
+    }));
+    const before = mails.length;
+    const run = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions/${created.id}/send`, owner.token);
+    expect(run).toMatchObject({ subscription_id: created.id, trigger: 'manual', status: 'sent', error: null });
+    expect(run.deliveries).toEqual([
+      expect.objectContaining({ medium: 'email', target: owner.email, ok: true, attempts: 1 }),
+      expect.objectContaining({ medium: 'slack', target: base, ok: true, attempts: 1 }),
+      expect.objectContaining({ medium: 'webhook', target: base, ok: true, attempts: 1 }),
+    ]);
+
+    expect(mails.length).toBe(before + 1);
+    const mail = mails.at(-1)!;
+    expect(mail.subject).toBe(`[Plotline] Metrics table (${(await ok('GET', `/project/${d.projectId}`, owner.token)).name})`);
+    const csv = mail.attachments.find((a) => a.contentType === 'text/csv');
+    expect(csv?.filename).toBe('Metrics_table.csv');
+    expect(csv!.content.toString('utf8').trim().split(/\r?\n/)).toEqual(['v', '1', '2']);
+    const unsubscribe = header(mail, 'list-unsubscribe');
+    expect(unsubscribe).toMatch(/^<http:\/\/plotline\.test\/subscription\/unsubscribe\?token=[\w-]+\.[\w-]+>$/);
+    expect(header(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(mail.text).toContain('Data as of');
+
+    const slack = JSON.parse(hooksAt('/slack/send-now')[0]!.body);
+    expect(slack.blocks[0].text.text).toMatch(/\*Metrics table/);
+    const hook = hooksAt('/hook/send-now')[0]!;
+    expect(hook.headers['x-plotline-signature']).toBe(`sha256=${createHmac('sha256', created.webhookSecret).update(hook.body).digest('hex')}`);
+    expect(JSON.parse(hook.body)).toMatchObject({ event: 'subscription.delivered', subscription: { id: created.id }, chart_id: d.chartId, format: 'csv' });
+
+    const history = await ok('GET', `/project/${d.projectId}/chart/${d.chartId}/subscriptions/${created.id}/runs`, owner.token);
+    expect(history).toMatchObject({ total: 1, runs: [{ id: run.id, status: 'sent' }] });
+  });
+
+  it("an unsubscribe link stops its one recipient of its one subscription: GET asks, POST (one-click) does it", async () => {
+    const member = await t.signup('Member');
+    await ok('POST', `/team/${owner.teamId}/members`, owner.token, { email: member.email, role: 'teamAdmin' });
+    const d = await tableDashboard();
+    const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+    const a = await ok('POST', url, owner.token, csvSubscription({ recipients: [owner.email, member.email] }));
+    const b = await ok('POST', url, owner.token, csvSubscription({ recipients: [owner.email] }));
+    const before = mails.length;
+    await ok('POST', `${url}/${a.id}/send`, owner.token);
+    const sent = mails.slice(before);
+    expect(sent.map((m) => (m.to as { text: string }).text).sort()).toEqual([owner.email, member.email].sort());
+    const ownerMail = sent.find((m) => (m.to as { text: string }).text === owner.email)!;
+    const link = new URL(header(ownerMail, 'list-unsubscribe').slice(1, -1));
+    const path = `${link.pathname}${link.search}`;
+
+    const page = await t.request({ method: 'GET', url: path });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain(owner.email);
+    expect(page.body).toContain('<form method="post"');
+    expect((await ok('GET', `${url}/${a.id}`, owner.token)).recipients).toHaveLength(2); // GET changed nothing
+
+    const done = await t.request({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('will no longer receive');
+    expect((await ok('GET', `${url}/${a.id}`, owner.token)).recipients).toEqual([member.email]);
+    expect((await ok('GET', `${url}/${b.id}`, owner.token)).recipients).toEqual([owner.email]);
+
+    const after = mails.length;
+    await ok('POST', `${url}/${a.id}/send`, owner.token);
+    expect(mails.slice(after).map((m) => (m.to as { text: string }).text)).toEqual([member.email]);
+
+    // A token with a changed payload or signature is not ours.
+    const [payload, signature] = link.searchParams.get('token')!.split('.');
+    const forged = Buffer.from(JSON.stringify([b.id, owner.email])).toString('base64url');
+    expect((await t.request({ method: 'POST', url: `/subscription/unsubscribe?token=${forged}.${signature}` })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/subscription/unsubscribe?token=${payload}.AAAA` })).statusCode).toBe(404);
+    expect((await ok('GET', `${url}/${b.id}`, owner.token)).recipients).toEqual([owner.email]);
+  });
+
+  it('retries a failed send with backoff, then gives up loudly: run failed, an error log line, a metric', async () => {
+    const d = await tableDashboard();
+    const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+    const flaky = await ok('POST', url, owner.token, csvSubscription({ webhook: { url: `${base}/flaky/2/${store}` } }));
+    const recovered = await ok('POST', `${url}/${flaky.id}/send`, owner.token);
+    expect(recovered).toMatchObject({ status: 'sent', deliveries: [{ medium: 'webhook', ok: true, attempts: 3, detail: 'HTTP 200' }] });
+    expect(hooksAt(`/flaky/2/${store}`)).toHaveLength(3);
+
+    const down = await ok('POST', url, owner.token, csvSubscription({ recipients: [owner.email], webhook: { url: `${base}/down/${store}` } }));
+    const failed = await ok('POST', `${url}/${down.id}/send`, owner.token);
+    expect(failed.status).toBe('partial');
+    expect(failed.deliveries).toEqual([
+      expect.objectContaining({ medium: 'email', ok: true, attempts: 1 }),
+      expect.objectContaining({ medium: 'webhook', ok: false, attempts: 3, detail: 'HTTP 500' }),
+    ]);
+    expect(hooksAt(`/down/${store}`)).toHaveLength(3);
+    const onlyDown = await ok('POST', url, owner.token, csvSubscription({ webhook: { url: `${base}/down/only-${store}` } }));
+    const gaveUp = await ok('POST', `${url}/${onlyDown.id}/send`, owner.token);
+    expect(gaveUp).toMatchObject({ status: 'failed', error: 'No target received the delivery' });
+    const lines = t.logs.lines.map((l) => JSON.parse(l) as { msg: string; level: number; subscriptionId?: number });
+    expect(lines.some((l) => l.msg === 'delivery gave up on a target' && l.level >= 50 && l.subscriptionId === onlyDown.id)).toBe(true);
+    expect(lines.some((l) => l.msg === 'delivery failed' && l.level >= 50 && l.subscriptionId === onlyDown.id)).toBe(true);
+    const metrics = (await t.request({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toMatch(/plotline_delivery_sends_total\{medium="webhook",outcome="failed"\} 2/);
+    expect(metrics).toMatch(/plotline_delivery_sends_total\{medium="webhook",outcome="retried"\} 6/);
+    expect(metrics).toMatch(/plotline_delivery_runs_total\{trigger="manual",status="failed"\} 1/);
+  });
+
+  it('delivers on its schedule: nothing before the first slot, once per slot, paused means nothing', async () => {
+    const d = await tableDashboard();
+    const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+    // Created on Monday 08:00 UTC; weekdays at 09:00 in New York (14:00 UTC in March before DST).
+    const sub = await ok('POST', url, owner.token, csvSubscription({ webhook: { url: `${base}/hook/schedule-${store}` }, schedule: { frequency: 'weekdays', time: { hour: 9, minute: 0 }, timezone: 'America/New_York' } }));
+    expect(sub.nextAt).toBe('2026-03-02T14:00:00.000Z');
+    const scheduler = t.container.deliveryScheduler;
+    const tick = async () => {
+      const claimed = await scheduler.tick();
+      await scheduler.idle();
+      return claimed;
+    };
+    const delivered = () => hooksAt(`/hook/schedule-${store}`).length;
+    // Other subscriptions of this suite may be due too: only this one's deliveries are counted.
+    await tick();
+    expect(delivered()).toBe(0);
+    clock.advance(6 * 3_600_000); // Monday 14:00 UTC
+    await tick();
+    expect(delivered()).toBe(1);
+    await tick();
+    expect(delivered()).toBe(1);
+    clock.advance(24 * 3_600_000); // Tuesday
+    await tick();
+    expect(delivered()).toBe(2);
+    await ok('PUT', `${url}/${sub.id}`, owner.token, { active: false });
+    clock.advance(24 * 3_600_000); // Wednesday, paused
+    await tick();
+    expect(delivered()).toBe(2);
+    await ok('PUT', `${url}/${sub.id}`, owner.token, { active: true });
+    await tick(); // Wednesday's slot, missed while paused: one catch-up
+    expect(delivered()).toBe(3);
+    clock.advance(3 * 24 * 3_600_000); // Saturday: no weekday slot since Friday's
+    await tick();
+    expect(delivered()).toBe(4); // Friday's, once
+    clock.advance(24 * 3_600_000); // Sunday
+    await tick();
+    expect(delivered()).toBe(4);
+    const runs = await ok('GET', `${url}/${sub.id}/runs`, owner.token);
+    expect(runs.total).toBe(4);
+    expect(runs.runs.every((r: { trigger: string; status: string; period: string }) => r.trigger === 'schedule' && r.status === 'sent' && r.period.startsWith('slot:'))).toBe(true);
+  });
+
+  it("Chartbrew's snapshotSchedule on PUT /project/{id} is the dashboard's subscription of that origin", async () => {
+    const d = await tableDashboard();
+    const snapshot = { frequency: 'weekly', dayOfWeek: 'monday', time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris', mediums: { email: { enabled: true } }, customEmails: [owner.email] };
+    await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: snapshot });
+    let subs = await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token);
+    expect(subs).toEqual([expect.objectContaining({ origin: 'snapshotSchedule', chart_id: null, format: 'png', recipients: [owner.email], schedule: { frequency: 'weekly', dayOfWeek: 1, time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris' } })]);
+    await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, frequency: 'daily', daysOfWeek: [1, 3] } });
+    subs = await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token);
+    expect(subs).toHaveLength(1);
+    expect(subs[0].schedule).toEqual({ frequency: 'daily', daysOfWeek: [1, 3], time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris' });
+    const bad = await call('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, frequency: 'every_x_minutes' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/snapshotSchedule\.frequency/);
+    await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: null });
+    expect(await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token)).toEqual([]);
+  });
+});
