@@ -22,6 +22,7 @@ import { savedQueryRoutes } from './modules/data/saved-queries-routes.js';
 import { connectionRoutes } from './modules/data/connections-routes.js';
 import { chartRoutes } from './modules/dashboards/charts-routes.js';
 import { chartTemplateRoutes } from './modules/dashboards/chart-templates-routes.js';
+import { dashboardTemplateRoutes } from './modules/dashboards/dashboard-templates-routes.js';
 import { projectRoutes } from './modules/dashboards/projects-routes.js';
 import { sharingRoutes } from './modules/dashboards/sharing-routes.js';
 import { publicShareRoutes } from './modules/dashboards/sharing-public-routes.js';
@@ -31,6 +32,7 @@ import { teamRoutes } from './modules/identity/teams-routes.js';
 import { publicUserRoutes, userRoutes } from './modules/identity/users-routes.js';
 import { invitationRoutes, publicInvitationRoutes } from './modules/identity/invitations-routes.js';
 import { bearerAuth, optionalAuth } from './platform/auth.js';
+import { publicImageRoutes, snapshotRoutes } from './modules/dashboards/snapshots-routes.js';
 import { dashboardFilterRoutes } from './modules/dashboards/dashboard-filters-routes.js';
 import { BrowserSessions } from './platform/session-cookie.js';
 import { installErrorHandling } from './platform/errors.js';
@@ -191,7 +193,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   installMetrics(app, {
     defaultMetrics: options.defaultMetrics ?? true,
     dataPath: container.metrics,
-    extra: [container.refreshMetrics.registry, container.deliveryMetrics.registry],
+    extra: [container.refreshMetrics.registry, container.deliveryMetrics.registry, container.pictureMetrics.registry],
     token: config.metricsToken,
   });
 
@@ -238,6 +240,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   });
   await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(publicDeliveryRoutes, { deliveries: container.deliveries, rateLimit: limits.share ?? config.shareRateLimit });
+  await app.register(publicImageRoutes, { snapshots: container.snapshots, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(pageRoutes, {});
 
   // Everything below needs a bearer token.
@@ -262,9 +265,11 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(chartRoutes, { charts: container.charts });
     await scope.register(dashboardFilterRoutes, { filters: container.dashboardFilters, runs: container.filterRuns });
     await scope.register(chartTemplateRoutes, { templates: container.chartTemplates });
+    await scope.register(dashboardTemplateRoutes, { templates: container.dashboardTemplates });
     await scope.register(sharingRoutes, { sharing: container.sharing });
     await scope.register(connectionRoutes, { connections: container.connections, checks: container.connectionChecks });
     await scope.register(exportRoutes, { exports: container.exports });
+    await scope.register(snapshotRoutes, { snapshots: container.snapshots });
   });
 
   return app;

@@ -1,6 +1,5 @@
 import { pino, type Logger } from 'pino';
 import type { Config } from './config/index.js';
-import { AppError } from './errors/index.js';
 import { SecretBox } from './crypto/secrets.js';
 import { PasswordHasher, type PasswordHashing } from './crypto/passwords.js';
 import { ApiKeysRepository } from './modules/identity/api-keys-repository.js';
@@ -11,12 +10,17 @@ import { ChartsRepository } from './modules/dashboards/charts-repository.js';
 import { ChartsService } from './modules/dashboards/charts-service.js';
 import { ChartTemplatesRepository } from './modules/dashboards/chart-templates-repository.js';
 import { ChartTemplatesService } from './modules/dashboards/chart-templates-service.js';
+import { DashboardTemplatesRepository } from './modules/dashboards/dashboard-templates-repository.js';
+import { DashboardTemplatesService } from './modules/dashboards/dashboard-templates-service.js';
 import { ProjectsRepository } from './modules/dashboards/projects-repository.js';
 import { ProjectsService } from './modules/dashboards/projects-service.js';
 import { DashboardViews } from './modules/dashboards/dashboard-views.js';
 import { DashboardFiltersRepository } from './modules/dashboards/dashboard-filters-repository.js';
 import { DashboardFiltersService } from './modules/dashboards/dashboard-filters-service.js';
 import { FilterRunsService } from './modules/dashboards/dashboard-filter-runs.js';
+import { ImageTokens } from './modules/dashboards/image-tokens.js';
+import { PictureMetrics } from './modules/dashboards/picture-metrics.js';
+import { SnapshotsService } from './modules/dashboards/snapshots-service.js';
 import { SharingRepository } from './modules/dashboards/sharing-repository.js';
 import { SharingService } from './modules/dashboards/sharing-service.js';
 import { ShareTokens } from './modules/dashboards/share-tokens.js';
@@ -92,6 +96,7 @@ export interface Container {
   /** Runs with a runtime filter state (members'; viewers' go through the share viewer). */
   readonly filterRuns: FilterRunsService;
   readonly chartTemplates: ChartTemplatesService;
+  readonly dashboardTemplates: DashboardTemplatesService;
   readonly sharing: SharingService;
   readonly shareViewer: ShareViewer;
   readonly connections: ConnectionsService;
@@ -119,6 +124,9 @@ export interface Container {
   readonly deliveryMetrics: DeliveryMetrics;
   /** Started with the refresh scheduler (PLOTLINE_SCHEDULER=on, `worker`); tests tick it by hand. */
   readonly deliveryScheduler: DeliveryScheduler;
+  /** Pictures of charts and dashboards (PNG, SVG, PDF) and signed links to them. */
+  readonly snapshots: SnapshotsService;
+  readonly pictureMetrics: PictureMetrics;
   close(): Promise<void>;
 }
 
@@ -132,8 +140,6 @@ export interface ContainerOptions {
   logger?: Logger;
   /** Scheduler seams for tests: the clock, the tick interval, the queue's key prefix in Redis. */
   scheduler?: { clock?: () => Date; tickMs?: number; queuePrefix?: string };
-  /** The pictures deliveries send (tests may pass their own renderer). */
-  pictures?: DeliveryPictures;
   /** A cheaper scrypt cost for tests (with `allowWeak`); never passed by main.ts or the CLI, refused with NODE_ENV=production. */
   passwordHashing?: PasswordHashing;
 }
@@ -191,6 +197,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   // A changed or deleted connection must not keep serving from a pool built with its old settings.
   connections.onChange((change) => sources.invalidate(change.connectionId));
   const datasets = new DatasetsService({ db: store.db, datasets: datasetsRepo, requests: dataRequestsRepo, connections, access });
+  const dashboardTemplates = new DashboardTemplatesService({ templates: new DashboardTemplatesRepository(store.db), charts, projects, access });
   const dashboardFilters = new DashboardFiltersService({ filters: filtersRepo, projects, charts: chartsRepo, datasets });
   const connectionChecks = new ConnectionChecks({ access, connections, registry: sources, log: logger });
   const runner = new DatasetRunner({
@@ -221,6 +228,20 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   const shareViewer = new ShareViewer({ sharing: sharingRepo, tokens: shareTokens, projects, charts, filters: dashboardFilters, values: datasetValues, access, computer: chartRuns, passwordAttempts, settings: viewerSettings });
   const filterRuns = new FilterRunsService({ charts, projects, chartRuns, viewer: shareViewer, settings: { concurrency: viewerSettings.concurrency ?? DEFAULT_VIEWER_CONCURRENCY } });
+  const pictureMetrics = new PictureMetrics();
+  const snapshots = new SnapshotsService({
+    projects,
+    charts,
+    chartRuns,
+    filterRuns,
+    access,
+    // Image links are signed with the share secret, as another kind of token (image-tokens.ts).
+    tokens: new ImageTokens(config.shareSecret),
+    metrics: pictureMetrics,
+    baseUrl: config.baseUrl,
+    concurrency: viewerSettings.concurrency ?? DEFAULT_VIEWER_CONCURRENCY,
+    clock,
+  });
 
   // Refreshes: history, the scheduler and where its work runs (this process, or BullMQ with Redis).
   const refreshMetrics = new RefreshMetrics();
@@ -232,7 +253,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const mailer = new Mailer({ url: config.smtpUrl, from: config.smtpFrom });
   const notifier = new AlertNotifier({ http: alertHttp, policy: alertPolicy, mailer });
   const integrations = new IntegrationsService({ integrations: new IntegrationsRepository(store.db), access, secrets, notifier });
-  const pictures: DeliveryPictures = options.pictures ?? unavailablePictures;
+  // Deliveries and alerts draw through the snapshots service (a narrow port of theirs).
+  const pictures: DeliveryPictures = snapshots;
   const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, integrations, clock, logger, pictures });
   const refreshes = new RefreshService({
     history: refreshRepo,
@@ -324,7 +346,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     charts,
     dashboardFilters,
     filterRuns,
-    chartTemplates: new ChartTemplatesService({ templates: new ChartTemplatesRepository(store.db), charts, projects, access }),
+    chartTemplates: new ChartTemplatesService({ templates: new ChartTemplatesRepository(store.db), charts, projects, access, dashboardTemplates }),
+    dashboardTemplates,
     sharing: new SharingService({ sharing: sharingRepo, projects, charts, tokens: shareTokens, appUrl: config.appUrl }),
     shareViewer,
     connections,
@@ -347,6 +370,8 @@ export async function createContainer(config: Config, options: ContainerOptions 
     deliveries,
     deliveryMetrics,
     deliveryScheduler,
+    snapshots,
+    pictureMetrics,
     async close() {
       await deliveryScheduler.stop();
       await scheduler.stop();
@@ -360,9 +385,3 @@ export async function createContainer(config: Config, options: ContainerOptions 
   };
 }
 
-/** Until a renderer is wired: every picture is a 503 naming the reason. */
-const unavailablePictures: DeliveryPictures = {
-  chartPicture: () => Promise.reject(new AppError(503, 'PICTURES_UNAVAILABLE', 'No picture renderer is configured')),
-  dashboardPicture: () => Promise.reject(new AppError(503, 'PICTURES_UNAVAILABLE', 'No picture renderer is configured')),
-  signImageLink: () => '',
-};

@@ -6,6 +6,7 @@ import { REFRESH_COMPONENTS } from './modules/automation/refreshes-schemas.js';
 import { CHART_COMPONENTS } from './modules/dashboards/charts-schemas.js';
 import { DASHBOARD_FILTER_COMPONENTS } from './modules/dashboards/dashboard-filters-schemas.js';
 import { CHART_TEMPLATE_COMPONENTS } from './modules/dashboards/chart-templates-schemas.js';
+import { DASHBOARD_TEMPLATE_COMPONENTS } from './modules/dashboards/dashboard-templates-schemas.js';
 import { PROJECT_COMPONENTS } from './modules/dashboards/projects-schemas.js';
 import { PUBLIC_SHARE_COMPONENTS } from './modules/dashboards/sharing-public-schemas.js';
 import { SHARING_COMPONENTS } from './modules/dashboards/sharing-schemas.js';
@@ -18,6 +19,7 @@ import { API_KEY_COMPONENTS } from './modules/identity/api-keys-schemas.js';
 import { INVITATION_COMPONENTS } from './modules/identity/invitations-schemas.js';
 import { TEAM_COMPONENTS } from './modules/identity/teams-schemas.js';
 import { USER_COMPONENTS } from './modules/identity/users-schemas.js';
+import { SNAPSHOT_COMPONENTS } from './modules/dashboards/snapshots-schemas.js';
 import { HTTP_COMPONENTS } from './platform/http-schemas.js';
 import { UpdateCheck } from './platform/version-routes.js';
 
@@ -41,9 +43,11 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   ...CHART_COMPONENTS,
   ...DASHBOARD_FILTER_COMPONENTS,
   ...CHART_TEMPLATE_COMPONENTS,
+  ...DASHBOARD_TEMPLATE_COMPONENTS,
   ...PROJECT_COMPONENTS,
   ...SHARING_COMPONENTS,
   ...PUBLIC_SHARE_COMPONENTS,
+  ...SNAPSHOT_COMPONENTS,
   ...ALERT_COMPONENTS,
   ...INTEGRATION_COMPONENTS,
   ...SUBSCRIPTION_COMPONENTS,

@@ -352,6 +352,8 @@ export interface ChartTemplatesTable {
   created_by: number | null;
   name: string;
   description: string | null;
+  /** `chart` or `dashboard` (migration 0023). */
+  kind: Generated<string>;
   model: Json;
   createdAt: Created;
   updatedAt: Timestamp;

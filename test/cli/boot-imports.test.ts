@@ -21,6 +21,9 @@ const ON_FIRST_USE = [
   'csv-stringify',
   'exceljs',
   'nodemailer',
+  '@napi-rs/canvas',
+  'chart.js',
+  'pdf-lib',
 ];
 
 describe('booting the service (embedded store, no Redis)', () => {

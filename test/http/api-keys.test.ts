@@ -195,7 +195,10 @@ describe('personal API keys', () => {
     const key = (await t.request({ method: 'POST', url: '/user/apikey', token: ada.token, payload: { name: 'viewer', ceiling: 'projectViewer' } })).json();
     expect(key.ceiling).toBe('projectViewer');
     expect((await t.request({ method: 'PUT', url: `/team/${ada.teamId}`, token: key.token, payload: { name: 'x' } })).statusCode).toBe(403);
-    expect((await t.request({ method: 'GET', url: `/team/${ada.teamId}/members`, token: key.token })).statusCode).toBe(403);
+    // Capped to a project role, the key sees no other member: only the row of the user it acts for.
+    const members = await t.request({ method: 'GET', url: `/team/${ada.teamId}/members`, token: key.token });
+    expect(members.statusCode).toBe(200);
+    expect((members.json() as { user_id: number }[]).map((m) => m.user_id)).toEqual([ada.userId]);
     expect((await t.request({ method: 'GET', url: `/project/${projectId}`, token: key.token })).statusCode).toBe(200);
     expect((await t.request({ method: 'DELETE', url: `/project/${projectId}`, token: key.token })).statusCode).toBe(403);
     expect((await t.request({ method: 'POST', url: '/team', token: key.token, payload: { name: 'no' } })).statusCode).toBe(403);

@@ -144,6 +144,21 @@ describe.each<StoreKind>(['sqlite', 'postgres'])("Chartbrew's web app: identity 
       // Only a member's own team: the owner's other (personal) teams stay out.
       expect(members.flatMap((m) => m['TeamRoles'] as { team_id: number }[]).every((r) => r.team_id === rt.teamId)).toBe(true);
     });
+    it("a project role reads its own row with TeamRoles (the app's dashboard page needs it), and no other member", async () => {
+      const rt = await teamWithEveryRole(t);
+      for (const who of ['projectAdmin', 'projectEditor', 'projectViewer'] as const) {
+        const person = rt.people[who];
+        const res = await t.request({ method: 'GET', url: `/team/${rt.teamId}/members`, token: person.token, headers: JSON_HEADERS });
+        expect(res.statusCode, res.body).toBe(200);
+        const members = res.json() as Record<string, any>[];
+        expect(members.map((m) => m['user_id'])).toEqual([person.userId]);
+        expect(members[0]!['TeamRoles']).toEqual([expect.objectContaining({ team_id: rt.teamId, user_id: person.userId, role: who, projects: [rt.projectId] })]);
+        expect(res.body).not.toContain(rt.people.teamOwner.email);
+      }
+      // Still nothing for someone outside the team.
+      const outsider = await t.signup('Outsider');
+      expect((await t.request({ method: 'GET', url: `/team/${rt.teamId}/members`, token: outsider.token })).statusCode).toBe(403);
+    });
   });
 
   describe("PUT /team/{id}/role and DELETE /team/{id}/member/{userId} (the app's team settings)", () => {

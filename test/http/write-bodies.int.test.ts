@@ -20,6 +20,7 @@ interface World {
   savedQueryId: number;
   integrationId: number;
   filterId: string;
+  dashboardTemplateId: number;
 }
 
 /** One PUT route: where its resource is read, and where it is written. */
@@ -106,6 +107,10 @@ const PUT_CASES: Record<string, PutCase> = {
     read: (w) => ({ url: `/team/${w.teamId}/integration/${w.integrationId}` }),
     write: (w) => `/team/${w.teamId}/integration/${w.integrationId}`,
   },
+  '/team/{team_id}/template/{template_id}': {
+    read: (w) => ({ url: `/team/${w.teamId}/template/custom/${w.dashboardTemplateId}` }),
+    write: (w) => `/team/${w.teamId}/template/${w.dashboardTemplateId}`,
+  },
 };
 
 /** What may move when the same values are written again. */
@@ -167,6 +172,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('write bodies: answers sent bac
       await ok('POST', `/team/${w.teamId}/integration`, { team_id: w.teamId, name: 'Hook', type: 'webhook', config: { url: 'http://127.0.0.1:9/hook?token=abc', slackMode: false } })
     ).id as number;
     w.filterId = (await ok('POST', `/project/${w.projectId}/dashboard-filter`, { configuration: { type: 'date', preset: 'last_7_days' }, onReport: true })).id as string;
+    w.dashboardTemplateId = (await ok('POST', `/team/${w.teamId}/template`, { project_id: w.projectId, name: 'Sales board' })).id as number;
     w.alertId = (
       await ok('POST', `/project/${w.projectId}/chart/${w.chartId}/alert`, { type: 'anomaly', alertIntegrations: [{ integration_id: w.integrationId, enabled: true }] })
     ).id as number;

@@ -47,7 +47,7 @@ export class ChartTemplatesRepository {
   /** The team's templates, newest first; `projectIds` narrows them to those saved from these dashboards. */
   async list(teamId: number, projectIds: readonly number[] | undefined): Promise<ChartTemplateRecord[]> {
     if (projectIds !== undefined && projectIds.length === 0) return [];
-    let query = this.db.selectFrom('chart_templates').selectAll().where('team_id', '=', teamId);
+    let query = this.db.selectFrom('chart_templates').selectAll().where('team_id', '=', teamId).where('kind', '=', 'chart');
     if (projectIds !== undefined) query = query.where('project_id', 'in', projectIds);
     const rows = await query.orderBy('id', 'desc').execute();
     return rows.map(toRecord);
@@ -55,7 +55,13 @@ export class ChartTemplatesRepository {
 
   /** A template of the team: another team's or an unknown id look the same. */
   async find(teamId: number, id: number): Promise<ChartTemplateRecord | undefined> {
-    const row = await this.db.selectFrom('chart_templates').selectAll().where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('chart_templates')
+      .selectAll()
+      .where('team_id', '=', teamId)
+      .where('id', '=', id)
+      .where('kind', '=', 'chart')
+      .executeTakeFirst();
     return row && toRecord(row);
   }
 
@@ -63,14 +69,14 @@ export class ChartTemplatesRepository {
     const at = now();
     const row = await this.db
       .insertInto('chart_templates')
-      .values({ ...fields, model: toJson(fields.model) ?? '{}', createdAt: at, updatedAt: at })
+      .values({ ...fields, kind: 'chart', model: toJson(fields.model) ?? '{}', createdAt: at, updatedAt: at })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toRecord(row);
   }
 
   async delete(teamId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('chart_templates').where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db.deleteFrom('chart_templates').where('team_id', '=', teamId).where('id', '=', id).where('kind', '=', 'chart').executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

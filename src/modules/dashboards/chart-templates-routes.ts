@@ -77,12 +77,12 @@ export const chartTemplateRoutes: FastifyPluginAsyncTypebox<{ templates: ChartTe
       schema: {
         tags,
         operationId: 'createChartFromTemplate',
-        summary: 'Make a chart on the dashboard from a chart template (`custom` with body.template_id, or the template id in the path); answers the charts made',
+        summary: 'Make charts on the dashboard from a chart or dashboard template (`custom` with body.template_id, or the template id in the path); answers the charts made',
         params: UseTemplateParams,
-        body: Ref(UseChartTemplate, { examples: [{ template_id: 3 }] }),
+        body: Ref(UseChartTemplate, { examples: [{ template_id: 3 }, { template_id: 4, charts: [0, 2] }] }),
         response: { 200: Type.Array(Ref(Chart)) },
       },
     },
-    async (request) => templates.use(actorOf(request), request.params.id, request.params.template, request.body?.template_id),
+    async (request) => templates.use(actorOf(request), request.params.id, request.params.template, request.body),
   );
 };

@@ -47,11 +47,21 @@ export const UseChartTemplate = Type.Union(
   [
     Type.Object({
       template_id: Type.Optional(Id),
+      charts: Type.Optional(
+        Type.Array(Type.Integer({ minimum: 0 }), {
+          maxItems: 500,
+          description: "A dashboard template's charts to make, by their `tid` (default: all of them); not for a chart template",
+        }),
+      ),
+      connections: Type.Optional(
+        Type.Unknown({ description: "Chartbrew's choice of connections to copy or reuse: ignored, a template draws the team's own datasets and makes no connection" }),
+      ),
     }),
     Type.Null(),
   ],
   { $id: 'UseChartTemplate' },
 );
+export type UseChartTemplateInput = Static<typeof UseChartTemplate>;
 
 export const ChartTemplateListParams = Type.Object({ team_id: Id });
 export const ChartTemplateListQuery = Type.Object({ source: Type.Optional(Type.String({ maxLength: 100, description: "Chartbrew's source filter: `custom` lists the team's templates; other sources have none" })) });

@@ -10,7 +10,8 @@ import type { ChartsService } from './charts-service.js';
 import { CreateChart, CreateChartDatasetConfig, UpdateChartDatasetConfig, type QuickCreateChartInput } from './charts-schemas.js';
 import { Visualization, type VisualizationInput } from './chart-visualization-schemas.js';
 import type { ChartTemplateRecord, ChartTemplatesRepository, TemplateModel } from './chart-templates-repository.js';
-import type { ChartTemplateView, SaveChartTemplateInput } from './chart-templates-schemas.js';
+import type { ChartTemplateView, SaveChartTemplateInput, UseChartTemplateInput } from './chart-templates-schemas.js';
+import type { DashboardTemplatesService } from './dashboard-templates-service.js';
 import type { ProjectsService } from './projects-service.js';
 
 /** The chart a template makes: a create body without its spec (kept apart) and without what belongs to one dashboard. */
@@ -28,6 +29,8 @@ export interface ChartTemplatesDeps {
   charts: ChartsService;
   projects: ProjectsService;
   access: AccessService;
+  /** Dashboard templates share the id space: `custom` with a dashboard template's id makes its charts. */
+  dashboardTemplates: Pick<DashboardTemplatesService, 'apply'>;
 }
 
 /**
@@ -76,15 +79,22 @@ export class ChartTemplatesService {
    * `POST /project/{id}/template/{template}`: a chart made from a template on the dashboard
    * (Chartbrew's route: `custom` with `template_id`, or the id itself in the path).
    */
-  async use(actor: Actor, projectId: number, template: string, templateId: number | undefined): Promise<Chart[]> {
-    const id = template === CUSTOM ? templateId : /^[1-9]\d{0,9}$/.test(template) ? Number(template) : undefined;
+  async use(actor: Actor, projectId: number, template: string, body: UseChartTemplateInput): Promise<Chart[]> {
+    const id = template === CUSTOM ? (body?.template_id ?? undefined) : /^[1-9]\d{0,9}$/.test(template) ? Number(template) : undefined;
     if (template === CUSTOM && id === undefined) throw ValidationError.field('body.template_id', 'is required with the custom template');
     if (id === undefined) {
-      throw ValidationError.field('params.template', "is not a template of this team: Chartbrew's built-in source templates are not part of Plotline; use custom with the id of a saved chart template");
+      throw ValidationError.field('params.template', "is not a template of this team: Chartbrew's built-in source templates are not part of Plotline; use custom with the id of a saved chart or dashboard template");
     }
     const { project, membership } = await this.deps.projects.authorize(actor, projectId, 'chart:write');
-    const record = await this.visible(membership, project.team_id, id);
-    return [await this.deps.charts.quickCreate(actor, projectId, bodyOf(record), `template ${record.id}`)];
+    const record = await this.deps.templates.find(project.team_id, id);
+    if (!record) {
+      const made = await this.deps.dashboardTemplates.apply(actor, projectId, id, body?.charts);
+      if (made === undefined) throw new NotFoundError('Template');
+      return made;
+    }
+    if (body?.charts !== undefined) throw ValidationError.field('body.charts', 'picks charts of a dashboard template; this is a chart template');
+    const visible = await this.visible(membership, project.team_id, record.id);
+    return [await this.deps.charts.quickCreate(actor, projectId, bodyOf(visible), `template ${visible.id}`)];
   }
 
   /** A template the membership may see: saved from one of its dashboards (any, for team-wide roles). */
@@ -97,7 +107,7 @@ export class ChartTemplatesService {
 }
 
 /** What a template keeps of a chart: its fields, its configs (each named `binding-N`) and its spec, its layers naming them so. */
-function modelOf(chart: Chart): TemplateModel {
+export function modelOf(chart: Chart): TemplateModel {
   const binding = new Map(chart.ChartDatasetConfigs.map((config, index) => [config.id, `binding-${index + 1}`]));
   const configs = chart.ChartDatasetConfigs.map((config) => ({ ...pick(config, CONFIG_KEYS), bindingId: binding.get(config.id) }));
   const visualization = {
@@ -111,13 +121,20 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): Record<
   return Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, source[key]]));
 }
 
-/** The quick-create body a template holds, checked against the body schemas (a stored template is never trusted blindly). */
 function bodyOf(record: ChartTemplateRecord): QuickCreateChartInput {
-  const { chart, chartDatasetConfigs, visualization } = record.model;
-  const withName = { ...chart, name: typeof chart['name'] === 'string' && chart['name'] !== '' ? chart['name'] : record.name };
-  if (!Value.Check(TemplateChart, withName)) throw new BadRequestError(`Chart template ${record.id} holds a chart Plotline cannot create`, 'TEMPLATE_INVALID');
+  return quickCreateBody(record.model, record.name, `Chart template ${record.id}`);
+}
+
+/**
+ * The quick-create body a template model holds, checked against the body schemas (a stored
+ * template is never trusted blindly). `name` is the chart's name when the model has none.
+ */
+export function quickCreateBody(model: TemplateModel, name: string, what: string): QuickCreateChartInput {
+  const { chart, chartDatasetConfigs, visualization } = model;
+  const withName = { ...chart, name: typeof chart['name'] === 'string' && chart['name'] !== '' ? chart['name'] : name };
+  if (!Value.Check(TemplateChart, withName)) throw new BadRequestError(`${what} holds a chart Plotline cannot create`, 'TEMPLATE_INVALID');
   const configs = chartDatasetConfigs.map((config) => {
-    if (!Value.Check(TemplateConfig, config)) throw new BadRequestError(`Chart template ${record.id} holds a dataset config Plotline cannot create`, 'TEMPLATE_INVALID');
+    if (!Value.Check(TemplateConfig, config)) throw new BadRequestError(`${what} holds a dataset config Plotline cannot create`, 'TEMPLATE_INVALID');
     return config;
   });
   const spec: VisualizationInput | undefined = visualization !== null && Value.Check(Visualization, visualization) ? visualization : undefined;

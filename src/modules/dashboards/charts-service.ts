@@ -110,22 +110,38 @@ export class ChartsService {
    * names where the body came from in errors (a chart template's, say).
    */
   async quickCreate(actor: Actor, projectId: number, input: QuickCreateChartInput, at = 'body'): Promise<Chart> {
+    const [chart] = await this.quickCreateMany(actor, projectId, [input], () => at);
+    return chart!;
+  }
+
+  /**
+   * Several quick-creates in one transaction: every chart is made, or none (a template's charts).
+   * `at(i)` names the i-th body in errors.
+   */
+  async quickCreateMany(actor: Actor, projectId: number, inputs: readonly QuickCreateChartInput[], at: (index: number) => string): Promise<Chart[]> {
     const { project, membership } = await this.deps.projects.authorize(actor, projectId, 'chart:write');
-    const configs = input.chartDatasetConfigs ?? [];
-    const id = await this.deps.db.transaction().execute(async (trx) => {
-      const chartId = await this.insertChart(projectId, input, trx);
-      const created: string[] = [];
-      for (const [index, config] of configs.entries()) {
-        const dataset = await this.dataset(project, membership, config.dataset_id, `${at}.chartDatasetConfigs.${index}.dataset_id`, trx);
-        created.push((await this.deps.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx)).id);
+    const ids = await this.deps.db.transaction().execute(async (trx) => {
+      const made: number[] = [];
+      for (const [position, input] of inputs.entries()) {
+        const where = at(position);
+        const configs = input.chartDatasetConfigs ?? [];
+        const chartId = await this.insertChart(projectId, input, trx);
+        const created: string[] = [];
+        for (const [index, config] of configs.entries()) {
+          const dataset = await this.dataset(project, membership, config.dataset_id, `${where}.chartDatasetConfigs.${index}.dataset_id`, trx);
+          created.push((await this.deps.charts.createConfig(chartId, this.newConfigFields(config, dataset, index), trx)).id);
+        }
+        // The layers name the configs by the client's ids of them (Chartbrew's quick-create).
+        const spec = input.visualization && remapBindings(input.visualization, configs, created);
+        if (spec !== undefined) await this.saveVisualization(projectId, chartId, spec, trx, `${where}.visualization`);
+        await this.checkBreakdowns(projectId, chartId, trx, (i) => (spec !== undefined ? `${where}.visualization` : `${where}.chartDatasetConfigs.${i}.breakdown`));
+        made.push(chartId);
       }
-      // The layers name the configs by the client's ids of them (Chartbrew's quick-create).
-      const spec = input.visualization && remapBindings(input.visualization, configs, created);
-      if (spec !== undefined) await this.saveVisualization(projectId, chartId, spec, trx, `${at}.visualization`);
-      await this.checkBreakdowns(projectId, chartId, trx, (i) => (spec !== undefined ? `${at}.visualization` : `${at}.chartDatasetConfigs.${i}.breakdown`));
-      return chartId;
+      return made;
     });
-    return this.load(projectId, id);
+    const charts: Chart[] = [];
+    for (const id of ids) charts.push(await this.load(projectId, id));
+    return charts;
   }
 
   async update(actor: Actor, projectId: number, chartId: number, input: ChartInput): Promise<Chart> {

@@ -2,7 +2,7 @@ import { AppError, ValidationError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import { mapLimited } from '../../runtime/map-limited.js';
 import { parseFilters, parseRuntimeVariables, type RuntimeFilter } from '../data/index.js';
-import type { Chart } from './charts-repository.js';
+import type { Chart, ProjectRef } from './charts-repository.js';
 import type { ChartsService } from './charts-service.js';
 import type { ChartRunResult, ChartRunService, LoadedChart } from './chart-runs-service.js';
 import type { ChartRunFailureView, FilteredChartView } from './dashboard-filters-schemas.js';
@@ -76,16 +76,23 @@ export class FilterRunsService {
     const all = dashboard?.Charts ?? [];
     const charts = input.chartIds === undefined ? all : input.chartIds.map((id, i) => all.find((c) => c.id === id) ?? notOnDashboard(i));
     const ref = { id: project.id, team_id: project.team_id, timezone: project.timezone };
+    return { charts: await this.runCharts(ref, charts, input, failures) };
+  }
+
+  /**
+   * Charts of one dashboard computed for a filter state, access decided by the caller (the
+   * dashboard and chart routes above; pictures of a dashboard): a few at a time, never saved.
+   */
+  async runCharts(project: ProjectRef, charts: readonly Chart[], input: FilterRunRequest, failures: ChartFailure[]): Promise<(FilteredChartView | ChartRunFailureView)[]> {
     const inputs = runInputs(input);
-    const answers = await mapLimited(charts, this.deps.settings.concurrency, async (chart) => {
+    return mapLimited(charts, this.deps.settings.concurrency, async (chart) => {
       try {
-        return await this.run({ chart, project: ref }, inputs);
+        return await this.run({ chart, project }, inputs);
       } catch (error) {
         failures.push({ chartId: chart.id, error });
         return failureOf(chart.id, error);
       }
     });
-    return { charts: answers };
   }
 
   private async run(loaded: LoadedChart, inputs: { filters: RuntimeFilter[]; variables: Record<string, unknown> }): Promise<FilteredChartView> {

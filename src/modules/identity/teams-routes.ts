@@ -62,7 +62,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ teams: TeamsService }> = as
 
   app.get(
     '/team/:team_id/members',
-    { schema: { tags, operationId: 'listMembers', summary: 'List members (teamOwner, teamAdmin)', params: TeamParams, response: { 200: Type.Array(Ref(Member)) } } },
+    { schema: { tags, operationId: 'listMembers', summary: "List members: every member for teamOwner and teamAdmin; a project role's own row only", params: TeamParams, response: { 200: Type.Array(Ref(Member)) } } },
     async (request) => teams.members(actorOf(request), request.params.team_id),
   );
 

@@ -77,9 +77,16 @@ export class TeamsService {
     await this.deps.teams.delete(teamId);
   }
 
+  /**
+   * Team owners and admins see every member. Project roles see their own row only: Chartbrew's app
+   * reads the caller's `TeamRoles` from this list on every dashboard page, and a project role has
+   * no business with the other members' emails (docs/decisions/0032-members-for-project-roles.md).
+   */
   async members(actor: Actor, teamId: number): Promise<Member[]> {
-    await this.deps.access.require(actor, teamId, 'members:manage');
-    return this.deps.teams.members(teamId);
+    const membership = await this.deps.access.require(actor, teamId, 'team:read');
+    const members = await this.deps.teams.members(teamId);
+    if (can(membership, 'members:manage')) return members;
+    return members.filter((member) => membership.userId !== null && member.user_id === membership.userId);
   }
 
   async addMember(actor: Actor, teamId: number, input: { email: string; role: Role; projects?: number[] }): Promise<Member> {

@@ -255,6 +255,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/image/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The picture a signed image link names (a chart PNG/SVG or a dashboard PNG/PDF), until the link expires; 401 IMAGE_LINK_INVALID or IMAGE_LINK_EXPIRED */
+        get: operations["signedImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/user/logout": {
         parameters: {
             query?: never;
@@ -368,7 +385,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List members (teamOwner, teamAdmin) */
+        /** List members: every member for teamOwner and teamAdmin; a project role's own row only */
         get: operations["listMembers"];
         put?: never;
         /** Add an existing user to the team */
@@ -1202,9 +1219,79 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a chart on the dashboard from a chart template (`custom` with body.template_id, or the template id in the path); answers the charts made */
+        /** Make charts on the dashboard from a chart or dashboard template (`custom` with body.template_id, or the template id in the path); answers the charts made */
         post: operations["createChartFromTemplate"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's dashboard templates the caller may see (saved from dashboards they may read), newest first */
+        get: operations["listDashboardTemplates"];
+        put?: never;
+        /** Save every chart of a dashboard of the team as a template (who may write charts on that dashboard) */
+        post: operations["createDashboardTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/template/generate/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The model a template of this dashboard would hold; nothing is stored */
+        get: operations["generateDashboardTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/template/custom/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A dashboard template */
+        get: operations["getDashboardTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/template/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename or describe a dashboard template (what it holds stays as saved) */
+        put: operations["updateDashboardTemplate"];
+        post?: never;
+        /** Delete a dashboard template */
+        delete: operations["deleteDashboardTemplate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1499,6 +1586,40 @@ export interface paths {
         };
         /** The dataset run as a file, bounded by the row and byte limits (a cut file says so in `x-plotline-truncated*` headers) */
         get: operations["exportDataset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A picture of the dashboard as its report shows it: PNG or PDF, drawn on the server from its charts' data, with its title, data time and the filters used */
+        post: operations["snapshotDashboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A picture of the chart's card as the report shows it, PNG or SVG, drawn on the server from its data */
+        get: operations["chartImage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4006,7 +4127,82 @@ export interface components {
         };
         UseChartTemplate: {
             template_id?: number;
+            /** @description A dashboard template's charts to make, by their `tid` (default: all of them); not for a chart template */
+            charts?: number[];
+            /** @description Chartbrew's choice of connections to copy or reuse: ignored, a template draws the team's own datasets and makes no connection */
+            connections?: unknown;
         } | null;
+        DashboardTemplateChart: {
+            /** @description The chart's number in the template (0, 1, …): what `charts` picks when making charts from it */
+            tid: number;
+            name: string;
+            type: string;
+            /** @description The fields of the chart it makes (name, type, interval, display options…) */
+            chart: {
+                [key: string]: unknown;
+            };
+            /** @description Its place on the dashboard it was saved from: `{"lg": [x, y, w, h]}` */
+            layout: unknown;
+            /** @description Its dataset configs, each with dataset_id and the client id its layer names */
+            ChartDatasetConfigs: {
+                [key: string]: unknown;
+            }[];
+            visualization: components["schemas"]["ChartVisualization"];
+        };
+        DashboardTemplateModel: {
+            Charts: components["schemas"]["DashboardTemplateChart"][];
+            /** @description The team's datasets the charts draw, once each */
+            Datasets: {
+                id: number;
+            }[];
+            /** @description Always empty: a template draws the team's own datasets, whose connections stay as they are (Chartbrew copied connections into its templates) */
+            Connections: unknown[];
+        };
+        DashboardTemplate: {
+            id: number;
+            team_id: number;
+            project_id: number | null;
+            name: string;
+            description: string | null;
+            model: components["schemas"]["DashboardTemplateModel"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Save every chart of the dashboard `project_id` as a template of the team */
+        CreateDashboardTemplate: {
+            project_id: number;
+            name: string;
+            description?: string | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly model?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+        };
+        /** @description Rename or describe a template; what it holds is read-only */
+        UpdateDashboardTemplate: {
+            name?: string;
+            description?: string | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly model?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly team_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+        };
         CreateProject: {
             name: string;
             team_id: number;
@@ -4483,6 +4679,33 @@ export interface components {
         };
         SharedFilteredCharts: {
             charts: (components["schemas"]["SharedFilteredChart"] | components["schemas"]["ChartRunFailure"])[];
+        };
+        SnapshotRequest: {
+            /**
+             * @description png (one picture of the whole dashboard) or pdf (default png)
+             * @enum {unknown}
+             */
+            format?: "png" | "pdf";
+            /**
+             * @description The report page theme to draw with (default light)
+             * @enum {unknown}
+             */
+            theme?: "light" | "dark";
+            /** @description Viewport width in pixels (default 1280); the layout's 12 columns fill it */
+            width?: number;
+            /**
+             * @description PDF only: one page per screen of the layout (16:9 of the width, cut between rows of cards; default) or one long page
+             * @enum {unknown}
+             */
+            pages?: "screens" | "single";
+            /** @description A runtime filter state, as `POST /project/{id}/filter` takes it (field, date and variable filters); the charts are computed for it, never saved */
+            filters?: {
+                [key: string]: unknown;
+            }[];
+            /** @description Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables */
+            variables?: {
+                [key: string]: unknown;
+            } | unknown[];
         };
         AlertIntegration: {
             id: number;
@@ -5375,6 +5598,119 @@ export interface operations {
             413: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
+        };
+    };
+    signedImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token of the link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
         };
     };
     logOut: {
@@ -8586,11 +8922,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "template_id": 3
-                 *     }
-                 */
                 "application/json": components["schemas"]["UseChartTemplate"];
             };
         };
@@ -8602,6 +8933,209 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Chart"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listDashboardTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTemplate"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createDashboardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "project_id": 7,
+                 *       "name": "Sales overview"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateDashboardTemplate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTemplate"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    generateDashboardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                project_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTemplateModel"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getDashboardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                template_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTemplate"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    updateDashboardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                template_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Sales overview (2027)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateDashboardTemplate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTemplate"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteDashboardTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                template_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
                 };
             };
             400: components["responses"]["Error"];
@@ -9572,6 +10106,226 @@ export interface operations {
             413: components["responses"]["Error"];
             429: components["responses"]["Error"];
             500: components["responses"]["Error"];
+        };
+    };
+    snapshotDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SnapshotRequest"];
+            };
+        };
+        responses: {
+            /** @description The PNG or PDF (`x-plotline-pages` says how many PDF pages) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "application/pdf": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    chartImage: {
+        parameters: {
+            query?: {
+                /** @description png or svg (default png) */
+                format?: "png" | "svg";
+                /** @description The report page theme to draw with (default light) */
+                theme?: "light" | "dark";
+                /** @description Pixels (default 800) */
+                width?: number;
+                /** @description Pixels (default 450) */
+                height?: number;
+            };
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PNG or SVG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Every non-2xx answer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
+            /** @description Every non-2xx answer */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["Error"];
+                    "image/svg+xml": components["schemas"]["Error"];
+                };
+            };
         };
     };
 }

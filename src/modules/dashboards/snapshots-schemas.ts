@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import { RuntimeVariables } from '../data/index.js';
+import { PICTURE_LIMITS } from './snapshots-service.js';
+
+const Theme = Type.Enum(['light', 'dark'], { description: 'The report page theme to draw with (default light)' });
+const FilterState = Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+  maxItems: 100,
+  description: 'A runtime filter state, as `POST /project/{id}/filter` takes it (field, date and variable filters); the charts are computed for it, never saved',
+});
+
+export const SnapshotRequest = Type.Object(
+  {
+    format: Type.Optional(Type.Enum(['png', 'pdf'], { description: 'png (one picture of the whole dashboard) or pdf (default png)' })),
+    theme: Type.Optional(Theme),
+    width: Type.Optional(
+      Type.Integer({ minimum: PICTURE_LIMITS.width.min, maximum: PICTURE_LIMITS.width.max, description: `Viewport width in pixels (default ${PICTURE_LIMITS.width.dashboardDefault}); the layout's 12 columns fill it` }),
+    ),
+    pages: Type.Optional(Type.Enum(['screens', 'single'], { description: 'PDF only: one page per screen of the layout (16:9 of the width, cut between rows of cards; default) or one long page' })),
+    filters: Type.Optional(FilterState),
+    variables: Type.Optional(RuntimeVariables),
+  },
+  { $id: 'SnapshotRequest' },
+);
+
+export const ChartImageQuery = Type.Object({
+  format: Type.Optional(Type.Enum(['png', 'svg'], { description: 'png or svg (default png)' })),
+  theme: Type.Optional(Theme),
+  width: Type.Optional(Type.Integer({ minimum: PICTURE_LIMITS.width.min, maximum: PICTURE_LIMITS.width.max, description: `Pixels (default ${PICTURE_LIMITS.width.chartDefault})` })),
+  height: Type.Optional(Type.Integer({ minimum: PICTURE_LIMITS.height.min, maximum: PICTURE_LIMITS.height.max, description: `Pixels (default ${PICTURE_LIMITS.height.chartDefault})` })),
+});
+
+export const SNAPSHOT_COMPONENTS = [SnapshotRequest];

@@ -1,0 +1,157 @@
+import type { Canvas, SKRSContext2D, SvgCanvas } from '@napi-rs/canvas';
+import { CHARTJS_TYPES, drawAxisChart, drawGauge, type AxisData, type Box } from './chartjs.js';
+import { font } from './fonts.js';
+import { drawMarkdown } from './markdown.js';
+import { drawMatrix } from './matrix.js';
+import { drawMetrics } from './metric.js';
+import { drawTables } from './table.js';
+import { fitText, formatTime, roundRect } from './text.js';
+import type { Colours } from './theme.js';
+import type { ChartView } from './types.js';
+
+/** The card of the report page (.card in web/src/styles.css): padding, radius, header sizes. */
+export const CARD = { padTop: 14, padX: 16, padBottom: 16, radius: 10, titleSize: 15, headerGap: 10, headerHeight: 20 } as const;
+
+function isAxisData(value: unknown): value is AxisData {
+  const data = (value as AxisData | null)?.data;
+  return typeof data === 'object' && data !== null && Array.isArray(data.datasets);
+}
+
+function growthText(view: ChartView): { text: string; status: string } | null {
+  if (!view.showGrowth || !isAxisData(view.chartData) || view.type === 'kpi' || view.type === 'avg') return null;
+  const growth = (view.chartData as { growth?: { percent: number | null; status: string }[] }).growth?.[0];
+  if (!growth || growth.percent === null) return null;
+  const arrow = growth.percent > 0 ? '▲' : growth.percent < 0 ? '▼' : '';
+  return { text: `${arrow} ${Math.abs(growth.percent)}%`.trim(), status: growth.status };
+}
+
+/** A chart computed from a run that a limit cut says so, never silently (as on the report page). */
+function truncationText(chartData: unknown): string | null {
+  const data = chartData as { truncated?: unknown; truncatedBy?: unknown; rowLimit?: unknown; byteLimit?: unknown; pageLimit?: unknown } | null;
+  if (!data || typeof data !== 'object' || data.truncated !== true) return null;
+  if (data.truncatedBy === 'bytes') {
+    const size = typeof data.byteLimit === 'number' ? `${Math.max(1, Math.round(data.byteLimit / 1048576)).toLocaleString('en-US')} MiB` : 'the size limit';
+    return `Partial data: computed from the first ${size} of data only`;
+  }
+  if (data.truncatedBy === 'pages') {
+    const pages = typeof data.pageLimit === 'number' ? `${data.pageLimit.toLocaleString('en-US')} pages` : 'the page limit';
+    return `Partial data: the source had more than its first ${pages}`;
+  }
+  const limit = typeof data.rowLimit === 'number' ? data.rowLimit.toLocaleString('en-US') : 'the row limit';
+  return `Partial data: computed from the first ${limit} rows only`;
+}
+
+export function statusColour(status: string, colours: Colours): string {
+  return status === 'positive' ? colours.positive : status === 'negative' ? colours.negative : colours.muted;
+}
+
+/** The card's frame and header: title, growth badge, partial-data note, "Updated …" on the right. */
+function paintCard(ctx: SKRSContext2D, view: ChartView, colours: Colours, width: number, height: number, timezone: string | undefined): void {
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = colours.bg;
+  ctx.fillRect(0, 0, width, height);
+  roundRect(ctx, 0.5, 0.5, width - 1, height - 1, CARD.radius);
+  ctx.fillStyle = colours.card;
+  ctx.fill();
+  ctx.strokeStyle = colours.border;
+  ctx.lineWidth = 1;
+  ctx.stroke();
+
+  const baseline = CARD.padTop + 15;
+  const right = width - CARD.padX;
+  ctx.textBaseline = 'alphabetic';
+  ctx.textAlign = 'right';
+  ctx.font = font(12);
+  ctx.fillStyle = colours.muted;
+  const updated = formatTime(view.chartDataUpdated, timezone);
+  const meta = updated ? fitText(ctx, `Updated ${updated}`, Math.max(0, (width - 2 * CARD.padX) * 0.45)) : '';
+  const metaWidth = meta ? ctx.measureText(meta).width + 10 : 0;
+  if (meta) ctx.fillText(meta, right, baseline);
+
+  ctx.textAlign = 'left';
+  let x = CARD.padX;
+  const room = right - metaWidth - x;
+  ctx.font = font(CARD.titleSize, 600);
+  ctx.fillStyle = colours.fg;
+  const title = fitText(ctx, view.name ?? '', room);
+  ctx.fillText(title, x, baseline);
+  x += ctx.measureText(title).width + 10;
+  const growth = growthText(view);
+  if (growth) {
+    ctx.font = font(12, 600);
+    ctx.fillStyle = statusColour(growth.status, colours);
+    const text = fitText(ctx, growth.text, right - metaWidth - x);
+    ctx.fillText(text, x, baseline);
+    x += ctx.measureText(text).width + 10;
+  }
+  const cut = truncationText(view.chartData);
+  if (cut) {
+    ctx.font = font(11);
+    const text = fitText(ctx, cut, right - metaWidth - x - 8);
+    if (text) {
+      const w = ctx.measureText(text).width + 8;
+      roundRect(ctx, x, baseline - 12, w, 16, 4);
+      ctx.fillStyle = colours.warningBg;
+      ctx.fill();
+      ctx.fillStyle = colours.warningFg;
+      ctx.fillText(text, x + 4, baseline);
+    }
+  }
+  ctx.restore();
+}
+
+function message(ctx: SKRSContext2D, box: Box, width: number, height: number, text: string, colour: string): void {
+  ctx.save();
+  ctx.font = font(14);
+  ctx.fillStyle = colour;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const w = width - box.left - box.right;
+  ctx.fillText(fitText(ctx, text, w), box.left + w / 2, box.top + Math.min(48, (height - box.top - box.bottom) / 2));
+  ctx.restore();
+}
+
+export interface DrawnCard {
+  /** Frees what Chart.js holds for the chart. */
+  destroy(): void;
+}
+
+/** The body's box inside a card of this size. */
+export function bodyBox(): Box {
+  return { top: CARD.padTop + CARD.headerHeight + CARD.headerGap, right: CARD.padX, bottom: CARD.padBottom, left: CARD.padX };
+}
+
+/**
+ * One chart card drawn on `canvas` (its whole size), as the report page draws it: which renderer
+ * depends on the chart type. Works on a raster canvas and on an SVG canvas alike.
+ */
+export function drawCard(canvas: Canvas | SvgCanvas, view: ChartView, colours: Colours, timezone?: string): DrawnCard {
+  const { width, height } = canvas;
+  const ctx = canvas.getContext('2d');
+  const box = bodyBox();
+  const type = view.type ?? 'line';
+  const paint = (c: SKRSContext2D) => paintCard(c, view, colours, width, height, timezone);
+  const none: DrawnCard = { destroy() {} };
+  const data = view.chartData;
+  if (!view.error && type !== 'markdown' && type !== 'table' && data !== null && data !== undefined) {
+    if (type === 'gauge' && isAxisData(data)) {
+      const chart = drawGauge(canvas, view, data, colours, box, paint);
+      return { destroy: () => chart.destroy() };
+    }
+    if (CHARTJS_TYPES.has(type) && isAxisData(data)) {
+      const chart = drawAxisChart(canvas, view, data, colours, box, paint);
+      return { destroy: () => chart.destroy() };
+    }
+  }
+  paint(ctx);
+  const area = { x: box.left, y: box.top, width: width - box.left - box.right, height: height - box.top - box.bottom };
+  if (view.error) message(ctx, box, width, height, view.error, colours.negative);
+  else if (type === 'markdown') drawMarkdown(ctx, view.content ?? (data as { content?: string } | null)?.content ?? '', area, colours);
+  else if (type === 'table') drawTables(ctx, view, data, area, colours);
+  else if (data === null || data === undefined) message(ctx, box, width, height, 'This chart has no data yet.', colours.muted);
+  else if (type === 'kpi' || type === 'avg') drawMetrics(ctx, view, isAxisData(data) ? data : { data: { datasets: [] } }, area, colours);
+  else if (type === 'matrix') drawMatrix(ctx, data, area, colours, view.datasetColor ?? undefined);
+  else message(ctx, box, width, height, 'This kind of chart cannot be shown here.', colours.muted);
+  return none;
+}
