@@ -1,7 +1,11 @@
 import { createHmac } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { PDFDocument } from 'pdf-lib';
+import { PNG } from 'pngjs';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -11,6 +15,38 @@ import { createDashboard, createSourceDb, steppedClock, type Call, type SourceDb
 function header(mail: ParsedMail, name: string): string {
   const line = mail.headerLines.find((h) => h.key === name)?.line ?? '';
   return line.slice(line.indexOf(':') + 1).trim();
+}
+
+/** The chart's series colour (its dataset config's `datasetColor`), looked for in the pictures. */
+const RED = [0xe1, 0x57, 0x59];
+
+function decode(body: Buffer): PNG {
+  expect([...body.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return PNG.sync.read(body);
+}
+
+/** Pixels within a few levels of `colour`. */
+function count(png: PNG, colour: number[]): number {
+  let n = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    if (Math.abs(png.data[i]! - colour[0]!) <= 6 && Math.abs(png.data[i + 1]! - colour[1]!) <= 6 && Math.abs(png.data[i + 2]! - colour[2]!) <= 6) n += 1;
+  }
+  return n;
+}
+
+/** How many different colours: a blank picture has one or two. */
+function colours(png: PNG): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < png.data.length; i += 4) seen.add((png.data[i]! << 16) | (png.data[i + 1]! << 8) | png.data[i + 2]!);
+  return seen.size;
+}
+
+/** With PLOTLINE_WRITE_EXAMPLES=1, the pictures docs/deliveries.md shows, as the tests received them. */
+function example(name: string, body: Buffer): void {
+  if (process.env['PLOTLINE_WRITE_EXAMPLES'] !== '1') return;
+  const dir = path.resolve('docs/images');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, name), body);
 }
 
 interface Hook {
@@ -108,6 +144,23 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     ...extra,
   });
   const hooksAt = (prefix: string) => hooks.filter((h) => h.path.startsWith(prefix));
+
+  /** A dashboard with a red bar chart (two bars) beside the fixture's KPI. */
+  const barDashboard = async () => {
+    const d = await createDashboard(call, owner, source.url);
+    const dataset = await ok('POST', `/team/${owner.teamId}/datasets/quick-create`, owner.token, {
+      name: 'Labelled',
+      project_ids: [d.projectId],
+      dataRequests: [{ connection_id: d.connectionId, query: "select v, 'bar ' || v as label from metrics" }],
+    });
+    const bar = await ok('POST', `/project/${d.projectId}/chart/quick-create`, owner.token, {
+      name: 'Red bars',
+      type: 'bar',
+      layout: { lg: [6, 0, 6, 3] },
+      chartDatasetConfigs: [{ dataset_id: dataset.id, xAxis: 'root[].label', yAxis: 'root[].v', yAxisOperation: 'sum', legend: 'V', datasetColor: '#E15759' }],
+    });
+    return { ...d, barId: bar.id as number };
+  };
 
   it('editors write, viewers read, other teams get 404; secrets are answered masked and the webhook key once', async () => {
     const d = await tableDashboard();
@@ -366,5 +419,83 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect(bad.json().error).toMatch(/snapshotSchedule\.frequency/);
     await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: null });
     expect(await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token)).toEqual([]);
+  });
+
+  it('pictures: a dashboard PNG inline, a chart PNG inline, a dashboard PDF attached; Slack gets the signed link of the same picture', async () => {
+    const d = await barDashboard();
+    const base0 = `/project/${d.projectId}/subscriptions`;
+    const png = await ok('POST', base0, owner.token, { schedule: { frequency: 'daily' }, format: 'png', recipients: [owner.email], slackWebhooks: [`${base}/slack/pictures-${store}`] });
+    let before = mails.length;
+    expect((await ok('POST', `${base0}/${png.id}/send`, owner.token)).status).toBe('sent');
+    const dashboardMail = mails[before]!;
+    const inline = dashboardMail.attachments.find((a) => a.contentId === 'picture' || a.cid === 'picture');
+    expect(inline?.contentType).toBe('image/png');
+    // mailparser turns the cid: reference to the related part into a data: URI.
+    expect(dashboardMail.html).toMatch(/<img src="(cid:picture|data:image\/png;base64,)/);
+    expect(inline!.related).toBe(true);
+    const dashboardPng = decode(inline!.content);
+    expect(dashboardPng.width).toBe(1280);
+    expect(dashboardPng.height).toBeGreaterThan(200);
+    expect(colours(dashboardPng)).toBeGreaterThan(20);
+    expect(count(dashboardPng, RED), 'the bar chart in its colour').toBeGreaterThan(500);
+    example('deliveries-email-dashboard.png', inline!.content);
+
+    // Slack's message points at the same picture, signed and public.
+    const slack = JSON.parse(hooksAt(`/slack/pictures-${store}`)[0]!.body);
+    const image = slack.blocks.find((b: { type: string }) => b.type === 'image');
+    const link = new URL(image.image_url);
+    expect(link.origin).toBe('http://plotline.test');
+    const fetched = await t.request({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(fetched.statusCode).toBe(200);
+    expect(count(decode(fetched.rawPayload), RED)).toBeGreaterThan(500);
+
+    const chart = await ok('POST', `/project/${d.projectId}/chart/${d.barId}/subscriptions`, owner.token, { schedule: { frequency: 'daily' }, format: 'png', theme: 'dark', recipients: [owner.email] });
+    before = mails.length;
+    await ok('POST', `/project/${d.projectId}/chart/${d.barId}/subscriptions/${chart.id}/send`, owner.token);
+    const chartPng = decode(mails[before]!.attachments.find((a) => a.contentType === 'image/png')!.content);
+    expect([chartPng.width, chartPng.height]).toEqual([800, 450]);
+    expect(count(chartPng, RED)).toBeGreaterThan(500);
+    // Dark theme: the corner is dark.
+    expect(chartPng.data[0]! + chartPng.data[1]! + chartPng.data[2]!).toBeLessThan(200);
+    example('deliveries-email-chart-dark.png', mails[before]!.attachments.find((a) => a.contentType === 'image/png')!.content);
+
+    const pdf = await ok('POST', base0, owner.token, { schedule: { frequency: 'weekly', dayOfWeek: 1 }, format: 'pdf', recipients: [owner.email] });
+    before = mails.length;
+    await ok('POST', `${base0}/${pdf.id}/send`, owner.token);
+    const attached = mails[before]!.attachments.find((a) => a.contentType === 'application/pdf');
+    expect(attached?.filename).toMatch(/\.pdf$/);
+    const expected = await t.container.snapshots.dashboardPicture({ teamId: owner.teamId, projectId: d.projectId }, { format: 'pdf', pages: 'screens' });
+    const doc = await PDFDocument.load(attached!.content);
+    expect(doc.getPageCount()).toBe(expected.pages);
+    expect(doc.getPageCount()).toBeGreaterThanOrEqual(1);
+    expect(doc.getPage(0).getWidth()).toBeGreaterThan(100);
+  });
+
+  it("an alert's email carries the chart's picture inline, its webhook the signed link", async () => {
+    const d = await barDashboard();
+    const created = await ok('POST', `/project/${d.projectId}/chart/${d.barId}/alert`, owner.token, {
+      name: 'Bars up',
+      type: 'threshold_above',
+      rules: { value: 0 },
+      recipients: [owner.email],
+      mediums: { email: { enabled: true }, webhook: { enabled: true, url: `${base}/hook/alert-${store}` } },
+    });
+    const before = mails.length;
+    await ok('POST', `/project/${d.projectId}/chart/${d.barId}/query`, owner.token);
+    const mail = mails.slice(before).find((m) => m.subject?.startsWith('[Plotline] Bars up'))!;
+    const picture = mail.attachments.find((a) => a.contentType === 'image/png')!;
+    expect(mail.html).toMatch(/<img src="(cid:chart|data:image\/png;base64,)/);
+    expect(picture.related).toBe(true);
+    const png = decode(picture.content);
+    expect([png.width, png.height]).toEqual([800, 450]);
+    expect(count(png, RED)).toBeGreaterThan(500);
+    example('deliveries-alert-email.png', picture.content);
+    const hook = hooksAt(`/hook/alert-${store}`)[0]!;
+    const body = JSON.parse(hook.body);
+    expect(body).toMatchObject({ event: 'alert.triggered', alert: { id: created.id } });
+    const link = new URL(body.imageUrl);
+    const fetched = await t.request({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(fetched.statusCode).toBe(200);
+    expect(count(decode(fetched.rawPayload), RED)).toBeGreaterThan(500);
   });
 });
