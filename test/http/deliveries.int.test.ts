@@ -185,6 +185,8 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect(answers).not.toContain('secretpart');
     expect(answers).not.toContain('secret-token');
 
+    expect(await ok('GET', `/project/${d.projectId}/delivery-status`, viewer.token)).toEqual({ email: true, slack: true, allowExternalRecipients: false, maxRecipients: 4 });
+    expect((await call('GET', `/project/${d.projectId}/delivery-status`, outsider.token)).statusCode).toBe(404);
     // The viewer may not write; the outsider sees nothing at all.
     expect((await call('PUT', one, viewer.token, { active: false })).statusCode).toBe(403);
     expect((await call('POST', `/project/${d.projectId}/subscriptions`, viewer.token, csvSubscription({ recipients: [viewer.email] }))).statusCode).toBe(403);

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { Deleted, Id, Ref } from '../../platform/http-schemas.js';
-import { CreateSubscription, Subscription, SubscriptionRun, SubscriptionRuns, UpdateSubscription } from './deliveries-schemas.js';
+import { CreateSubscription, DeliveryStatus, Subscription, SubscriptionRun, SubscriptionRuns, UpdateSubscription } from './deliveries-schemas.js';
 import type { DeliveriesService, SubscriptionScope } from './deliveries-service.js';
 import { RunPageQuery } from './refreshes-schemas.js';
 
@@ -32,6 +32,20 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deliveries: DeliveriesS
   ] as const;
 
   const example = { name: 'Monday numbers', schedule: { frequency: 'weekly', dayOfWeek: 1, time: { hour: 9, minute: 0 }, timezone: 'Europe/Paris' }, format: 'png' as const, recipients: ['ada@example.com'] };
+
+  app.get(
+    '/project/:id/delivery-status',
+    {
+      schema: {
+        tags,
+        operationId: 'getProjectDeliveryStatus',
+        summary: "What this dashboard's deliveries can use: email (an SMTP server), Slack, the team's setting for outside addresses",
+        params: Type.Object({ id: Id }),
+        response: { 200: Ref(DeliveryStatus) },
+      },
+    },
+    async (request) => deliveries.status(actorOf(request), request.params.id),
+  );
 
   for (const v of variants) {
     const scope = (params: unknown) => v.scope(params as { id: number; project_id?: number });

@@ -110,4 +110,13 @@ export const SubscriptionRuns = Type.Object({
   offset: Type.Integer(),
 });
 
-export const SUBSCRIPTION_COMPONENTS = [CreateSubscription, UpdateSubscription, Subscription, SubscriptionRun];
+/** What the deliveries of a dashboard can use on this server and in this team. */
+export const DeliveryStatus = Type.Object({
+  email: Type.Boolean({ description: 'An SMTP server is configured (PLOTLINE_SMTP_URL): email recipients are accepted' }),
+  slack: Type.Boolean({ description: 'Slack incoming webhooks are accepted (always)' }),
+  allowExternalRecipients: Type.Boolean({ description: "The team's setting: email to addresses outside the team" }),
+  maxRecipients: Type.Integer({ description: 'Targets one subscription may have' }),
+}, { $id: 'DeliveryStatus' });
+export type DeliveryStatusView = Static<typeof DeliveryStatus>;
+
+export const SUBSCRIPTION_COMPONENTS = [CreateSubscription, UpdateSubscription, Subscription, SubscriptionRun, DeliveryStatus];

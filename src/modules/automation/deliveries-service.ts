@@ -11,7 +11,7 @@ import type { DeliveriesRepository, SubscriptionFields, SubscriptionRecord, Subs
 import type { DeliveryLinks } from './deliveries-links.js';
 import type { DeliveryRunner } from './deliveries-runner.js';
 import { deliveryDue, parseSchedule, type DeliveryScheduleInput } from './deliveries-schedule.js';
-import type { CreateSubscriptionInput, SubscriptionView, UpdateSubscriptionInput } from './deliveries-schemas.js';
+import type { CreateSubscriptionInput, DeliveryStatusView, SubscriptionView, UpdateSubscriptionInput } from './deliveries-schemas.js';
 import type { IntegrationsService } from './integrations-service.js';
 
 export interface DeliveryLimits {
@@ -55,6 +55,17 @@ export class DeliveriesService {
   async list(actor: Actor, scope: SubscriptionScope): Promise<SubscriptionView[]> {
     const { teamId } = await this.authorize(actor, scope, 'read');
     return (await this.deps.deliveries.list(teamId, scope.projectId, scope.chartId)).map((s) => this.view(s));
+  }
+
+  /** What a delivery of this dashboard can use: email (SMTP), Slack, the team's recipient setting. */
+  async status(actor: Actor, projectId: number): Promise<DeliveryStatusView> {
+    const { teamId } = await this.authorize(actor, { projectId }, 'read');
+    return {
+      email: this.deps.notifier.emailConfigured,
+      slack: true,
+      allowExternalRecipients: (await this.deps.access.teamSettings(teamId))?.allowExternalRecipients === true,
+      maxRecipients: this.deps.limits.maxRecipients,
+    };
   }
 
   async get(actor: Actor, scope: SubscriptionScope, id: number): Promise<SubscriptionView> {

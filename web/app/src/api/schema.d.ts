@@ -874,6 +874,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{id}/delivery-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What this dashboard's deliveries can use: email (an SMTP server), Slack, the team's setting for outside addresses */
+        get: operations["getProjectDeliveryStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{id}/subscriptions": {
         parameters: {
             query?: never;
@@ -5319,6 +5336,16 @@ export interface components {
             }[];
             error: string | null;
         };
+        DeliveryStatus: {
+            /** @description An SMTP server is configured (PLOTLINE_SMTP_URL): email recipients are accepted */
+            email: boolean;
+            /** @description Slack incoming webhooks are accepted (always) */
+            slack: boolean;
+            /** @description The team's setting: email to addresses outside the team */
+            allowExternalRecipients: boolean;
+            /** @description Targets one subscription may have */
+            maxRecipients: number;
+        };
         RefreshRunChart: {
             chart_id: number;
             status: "success" | "failure";
@@ -8078,6 +8105,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getProjectDeliveryStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryStatus"];
                 };
             };
             400: components["responses"]["Error"];
