@@ -291,6 +291,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     pictures,
     notifier,
     integrations,
+    access,
     secrets,
     links: deliveryLinks,
     metrics: deliveryMetrics,

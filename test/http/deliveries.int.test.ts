@@ -34,6 +34,23 @@ function count(png: PNG, colour: number[]): number {
   return n;
 }
 
+/** Runs of adjacent columns that hold the series colour: the bars of a bar chart without a legend. */
+function redBars(png: PNG): number {
+  let bars = 0;
+  let inBar = false;
+  for (let x = 0; x < png.width; x++) {
+    let red = 0;
+    for (let y = 0; y < png.height; y++) {
+      const i = (png.width * y + x) * 4;
+      if (Math.abs(png.data[i]! - RED[0]!) <= 6 && Math.abs(png.data[i + 1]! - RED[1]!) <= 6 && Math.abs(png.data[i + 2]! - RED[2]!) <= 6) red += 1;
+    }
+    const here = red >= 10;
+    if (here && !inBar) bars += 1;
+    inBar = here;
+  }
+  return bars;
+}
+
 /** How many different colours: a blank picture has one or two. */
 function colours(png: PNG): number {
   const seen = new Set<number>();
@@ -114,7 +131,7 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
         PLOTLINE_DELIVERY_ATTEMPTS: '3',
         PLOTLINE_DELIVERY_BACKOFF_MS: '5',
         PLOTLINE_SUBSCRIPTION_MAX_RECIPIENTS: '4',
-        PLOTLINE_TEAM_MAX_SUBSCRIPTIONS: '10',
+        PLOTLINE_TEAM_MAX_SUBSCRIPTIONS: '25',
         BASE_URL: 'http://plotline.test',
       },
       scheduler: { clock: clock.now },
@@ -249,11 +266,11 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect(many.statusCode).toBe(400);
     expect(many.json()).toMatchObject({ code: 'SUBSCRIPTION_RECIPIENT_LIMIT' });
     expect(many.json().error).toMatch(/at most 4 recipients.*would have 5/);
-    // Ten subscriptions per team: a fresh team fills its ten, the eleventh is refused.
+    // Twenty-five subscriptions per team: a fresh team fills them, one more is refused.
     const fresh = await t.signup('Fresh');
     const fd = await createDashboard(call, fresh, source.url, { chart: { type: 'table' } });
     const furl = `/project/${fd.projectId}/chart/${fd.chartId}/subscriptions`;
-    for (let i = 0; i < 10; i++) await ok('POST', furl, fresh.token, csvSubscription({ recipients: [fresh.email] }));
+    for (let i = 0; i < 25; i++) await ok('POST', furl, fresh.token, csvSubscription({ recipients: [fresh.email] }));
     const seventh = await call('POST', furl, fresh.token, csvSubscription({ recipients: [fresh.email] }));
     expect(seventh.statusCode).toBe(400);
     expect(seventh.json()).toMatchObject({ code: 'SUBSCRIPTION_LIMIT' });
@@ -328,6 +345,12 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     await ok('POST', `${url}/${a.id}/send`, owner.token);
     expect(mails.slice(after).map((m) => (m.to as { text: string }).text)).toEqual([member.email]);
 
+    // Someone who leaves the team receives nothing more, and the run says why.
+    await ok('DELETE', `/team/${owner.teamId}/members/${member.userId}`, owner.token);
+    const left = await ok('POST', `${url}/${a.id}/send`, owner.token);
+    expect(left).toMatchObject({ status: 'failed', deliveries: [{ medium: 'email', target: member.email, ok: false, attempts: 0, detail: 'Not sent: no longer a member of the team' }] });
+    expect(mails.length).toBe(after + 1);
+
     // A token with a changed payload or signature is not ours.
     const [payload, signature] = link.searchParams.get('token')!.split('.');
     const forged = Buffer.from(JSON.stringify([b.id, owner.email])).toString('base64url');
@@ -337,6 +360,15 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
   });
 
   it('retries a failed send with backoff, then gives up loudly: run failed, an error log line, a metric', async () => {
+    const metric = async (series: string) => {
+      const text = (await t.request({ method: 'GET', url: '/metrics' })).body;
+      const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    const failedSends = 'plotline_delivery_sends_total{medium="webhook",outcome="failed"}';
+    const retriedSends = 'plotline_delivery_sends_total{medium="webhook",outcome="retried"}';
+    const failedRuns = 'plotline_delivery_runs_total{trigger="manual",status="failed"}';
+    const before = { failed: await metric(failedSends), retried: await metric(retriedSends), runs: await metric(failedRuns) };
     const d = await tableDashboard();
     const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
     const flaky = await ok('POST', url, owner.token, csvSubscription({ webhook: { url: `${base}/flaky/2/${store}` } }));
@@ -358,10 +390,10 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     const lines = t.logs.lines.map((l) => JSON.parse(l) as { msg: string; level: number; subscriptionId?: number });
     expect(lines.some((l) => l.msg === 'delivery gave up on a target' && l.level >= 50 && l.subscriptionId === onlyDown.id)).toBe(true);
     expect(lines.some((l) => l.msg === 'delivery failed' && l.level >= 50 && l.subscriptionId === onlyDown.id)).toBe(true);
-    const metrics = (await t.request({ method: 'GET', url: '/metrics' })).body;
-    expect(metrics).toMatch(/plotline_delivery_sends_total\{medium="webhook",outcome="failed"\} 2/);
-    expect(metrics).toMatch(/plotline_delivery_sends_total\{medium="webhook",outcome="retried"\} 6/);
-    expect(metrics).toMatch(/plotline_delivery_runs_total\{trigger="manual",status="failed"\} 1/);
+    // Two targets gave up (three tries each: two retries), one recovered on its third try (two retries).
+    expect(await metric(failedSends)).toBe(before.failed + 2);
+    expect(await metric(retriedSends)).toBe(before.retried + 6);
+    expect(await metric(failedRuns)).toBe(before.runs + 1);
   });
 
   it('delivers on its schedule: nothing before the first slot, once per slot, paused means nothing', async () => {
@@ -460,6 +492,14 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     // Dark theme: the corner is dark.
     expect(chartPng.data[0]! + chartPng.data[1]! + chartPng.data[2]!).toBeLessThan(200);
     example('deliveries-email-chart-dark.png', mails[before]!.attachments.find((a) => a.contentType === 'image/png')!.content);
+
+    // With a filter state: drawn through the filter runs (v = 2 only: one bar), nothing saved.
+    const filtered = await ok('POST', base0, owner.token, { schedule: { frequency: 'daily' }, format: 'png', recipients: [owner.email], filters: { filters: [{ field: 'v', operator: 'is', value: 2 }] } });
+    before = mails.length;
+    expect((await ok('POST', `${base0}/${filtered.id}/send`, owner.token)).status).toBe('sent');
+    const filteredPng = decode(mails[before]!.attachments.find((a) => a.contentType === 'image/png')!.content);
+    expect(redBars(dashboardPng)).toBe(2);
+    expect(redBars(filteredPng)).toBe(1);
 
     const pdf = await ok('POST', base0, owner.token, { schedule: { frequency: 'weekly', dayOfWeek: 1 }, format: 'pdf', recipients: [owner.email] });
     before = mails.length;

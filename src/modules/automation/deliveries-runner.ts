@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { SecretBox } from '../../crypto/secrets.js';
 import { AppError } from '../../errors/index.js';
+import type { AccessService } from '../../platform/access.js';
 import type { MailExtras } from '../../platform/mailer.js';
 import type { ChartsService, ProjectsService } from '../dashboards/index.js';
 import type { AlertNotifier } from './alerts-notifier.js';
@@ -29,6 +30,7 @@ export interface DeliveryRunnerDeps {
   pictures: DeliveryPictures;
   notifier: AlertNotifier;
   integrations: IntegrationsService;
+  access: AccessService;
   secrets: SecretBox;
   links: DeliveryLinks;
   metrics: DeliveryMetrics;
@@ -140,7 +142,14 @@ export class DeliveryRunner {
 
   private async sendAll(sub: SubscriptionRecord, content: Content): Promise<TargetOutcome[]> {
     const outcomes: TargetOutcome[] = [];
+    // Someone who has left the team since the subscription was written gets nothing (unless the team takes outside addresses).
+    const external = sub.recipients.length > 0 && (await this.deps.access.teamSettings(sub.team_id))?.allowExternalRecipients === true;
+    const members = external || sub.recipients.length === 0 ? undefined : await this.deps.access.memberEmails(sub.team_id);
     for (const email of sub.recipients) {
+      if (members && !members.has(email)) {
+        outcomes.push({ medium: 'email', target: email, ok: false, attempts: 0, detail: 'Not sent: no longer a member of the team' });
+        continue;
+      }
       outcomes.push(await this.tryHard('email', email, () => this.email(sub, content, email), sub));
     }
     const slack = sub.slackUrls ? (JSON.parse(this.deps.secrets.decrypt(sub.slackUrls)) as string[]) : [];
