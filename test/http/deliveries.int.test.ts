@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +8,7 @@ import { PDFDocument } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SecretBox } from '../../src/crypto/secrets.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { createDashboard, createSourceDb, steppedClock, type Call, type SourceDb } from '../helpers/refresh-fixture.js';
 
@@ -539,5 +540,21 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     const fetched = await t.request({ method: 'GET', url: `${link.pathname}${link.search}` });
     expect(fetched.statusCode).toBe(200);
     expect(count(decode(fetched.rawPayload), RED)).toBeGreaterThan(500);
+  });
+
+  it('plotline rotate-key re-encrypts Slack URLs, webhook URLs and keys of subscriptions; a second run changes nothing', async () => {
+    const d = await tableDashboard();
+    const created = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, owner.token, csvSubscription({ slackWebhooks: [`${base}/slack/rotate`], webhook: { url: `${base}/hook/rotate` } }));
+    const newKey = randomBytes(32);
+    const stored = await t.container.store.db.selectFrom('subscriptions').select(['slack_urls', 'webhook_url', 'webhook_secret']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    const changed = await t.container.deliveries.rotateEncryptionKey(newKey);
+    expect(changed).toBeGreaterThanOrEqual(3);
+    expect(await t.container.deliveries.rotateEncryptionKey(newKey)).toBe(0);
+    const after = await t.container.store.db.selectFrom('subscriptions').select(['slack_urls', 'webhook_url', 'webhook_secret']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    const box = new SecretBox(newKey);
+    expect(box.decrypt(after.webhook_url!)).toBe(`${base}/hook/rotate`);
+    expect(box.decrypt(after.webhook_secret!)).toBe(created.webhookSecret);
+    expect(JSON.parse(box.decrypt(after.slack_urls!))).toEqual([`${base}/slack/rotate`]);
+    expect(after.webhook_url).not.toBe(stored.webhook_url);
   });
 });

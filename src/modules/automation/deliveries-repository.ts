@@ -257,4 +257,26 @@ export class DeliveriesRepository {
       })),
     };
   }
+
+  /**
+   * Rewrites each envelope (Slack URLs, webhook URL, signing key) through `reencrypt`, in one
+   * transaction (`plotline rotate-key`); returns how many changed.
+   */
+  async reencryptAll(reencrypt: (envelope: string) => string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      let changed = 0;
+      for (const row of await trx.selectFrom('subscriptions').select(['id', 'slack_urls', 'webhook_url', 'webhook_secret']).execute()) {
+        const next = {
+          slack_urls: row.slack_urls === null ? null : reencrypt(row.slack_urls),
+          webhook_url: row.webhook_url === null ? null : reencrypt(row.webhook_url),
+          webhook_secret: row.webhook_secret === null ? null : reencrypt(row.webhook_secret),
+        };
+        const count = Number(next.slack_urls !== row.slack_urls) + Number(next.webhook_url !== row.webhook_url) + Number(next.webhook_secret !== row.webhook_secret);
+        if (count === 0) continue;
+        await trx.updateTable('subscriptions').set(next).where('id', '=', row.id).execute();
+        changed += count;
+      }
+      return changed;
+    });
+  }
 }

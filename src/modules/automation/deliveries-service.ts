@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SecretBox } from '../../crypto/secrets.js';
+import { SecretBox } from '../../crypto/secrets.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
@@ -179,6 +179,15 @@ export class DeliveriesService {
     } else {
       await this.createIn(project.team_id, project.id, null, actor.userId, input, SNAPSHOT_ORIGIN);
     }
+  }
+
+  /**
+   * `plotline rotate-key`: every subscription's Slack URLs, webhook URL and signing key re-encrypted
+   * under `newKey`; envelopes already under it are left alone, so a second run counts 0.
+   */
+  async rotateEncryptionKey(newKey: Buffer): Promise<number> {
+    const next = new SecretBox(newKey);
+    return this.deps.deliveries.reencryptAll((envelope) => (SecretBox.keyIdOf(envelope) === next.keyId ? envelope : next.encrypt(this.deps.secrets.decrypt(envelope))));
   }
 
   private async authorize(actor: Actor, scope: SubscriptionScope, access: 'read' | 'write'): Promise<{ teamId: number }> {
