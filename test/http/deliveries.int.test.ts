@@ -360,7 +360,7 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect((await ok('GET', `${url}/${b.id}`, owner.token)).recipients).toEqual([owner.email]);
   });
 
-  it('retries a failed send with backoff, then gives up loudly: run failed, an error log line, a metric', async () => {
+  it('a scheduled delivery retries a failed send with backoff, then gives up loudly: run failed, an error log line, a metric; send now tries once', async () => {
     const metric = async (series: string) => {
       const text = (await t.request({ method: 'GET', url: '/metrics' })).body;
       const line = text.split('\n').find((l) => l.startsWith(series + ' '));
@@ -368,39 +368,52 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     };
     const failedSends = 'plotline_delivery_sends_total{medium="webhook",outcome="failed"}';
     const retriedSends = 'plotline_delivery_sends_total{medium="webhook",outcome="retried"}';
-    const failedRuns = 'plotline_delivery_runs_total{trigger="manual",status="failed"}';
+    const failedRuns = 'plotline_delivery_runs_total{trigger="schedule",status="failed"}';
     const before = { failed: await metric(failedSends), retried: await metric(retriedSends), runs: await metric(failedRuns) };
     const d = await tableDashboard();
     const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
-    const flaky = await ok('POST', url, owner.token, csvSubscription({ webhook: { url: `${base}/flaky/2/${store}` } }));
-    const recovered = await ok('POST', `${url}/${flaky.id}/send`, owner.token);
-    expect(recovered).toMatchObject({ status: 'sent', deliveries: [{ medium: 'webhook', ok: true, attempts: 3, detail: 'HTTP 200' }] });
-    expect(hooksAt(`/flaky/2/${store}`)).toHaveLength(3);
+    // Monthly on the 2nd at 08:30 UTC: due half an hour from now (Monday 2 March, 08:00), and alone to be.
+    const schedule = { frequency: 'monthly', dayOfMonth: 2, time: { hour: 8, minute: 30 }, timezone: 'UTC' };
+    const flaky = await ok('POST', url, owner.token, csvSubscription({ schedule, webhook: { url: `${base}/flaky/2/${store}` } }));
+    const down = await ok('POST', url, owner.token, csvSubscription({ schedule, recipients: [owner.email], webhook: { url: `${base}/down/${store}` } }));
+    const onlyDown = await ok('POST', url, owner.token, csvSubscription({ schedule, webhook: { url: `${base}/down/only-${store}` } }));
 
-    const down = await ok('POST', url, owner.token, csvSubscription({ recipients: [owner.email], webhook: { url: `${base}/down/${store}` } }));
-    const failed = await ok('POST', `${url}/${down.id}/send`, owner.token);
-    expect(failed.status).toBe('partial');
-    expect(failed.deliveries).toEqual([
+    // Send now is interactive: one try per target, the answer says what happened.
+    const once = await ok('POST', `${url}/${onlyDown.id}/send`, owner.token);
+    expect(once).toMatchObject({ trigger: 'manual', status: 'failed', deliveries: [{ medium: 'webhook', ok: false, attempts: 1, detail: 'HTTP 500' }] });
+    expect(hooksAt(`/down/only-${store}`)).toHaveLength(1);
+
+    clock.advance(30 * 60_000);
+    expect(await t.container.deliveryScheduler.tick()).toBe(3);
+    await t.container.deliveryScheduler.idle();
+    const lastRun = async (sid: number) => (await ok('GET', `${url}/${sid}/runs`, owner.token)).runs[0];
+    expect(await lastRun(flaky.id)).toMatchObject({ trigger: 'schedule', status: 'sent', deliveries: [{ medium: 'webhook', ok: true, attempts: 3, detail: 'HTTP 200' }] });
+    expect(hooksAt(`/flaky/2/${store}`)).toHaveLength(3);
+    const partial = await lastRun(down.id);
+    expect(partial.status).toBe('partial');
+    expect(partial.deliveries).toEqual([
       expect.objectContaining({ medium: 'email', ok: true, attempts: 1 }),
       expect.objectContaining({ medium: 'webhook', ok: false, attempts: 3, detail: 'HTTP 500' }),
     ]);
     expect(hooksAt(`/down/${store}`)).toHaveLength(3);
-    const onlyDown = await ok('POST', url, owner.token, csvSubscription({ webhook: { url: `${base}/down/only-${store}` } }));
-    const gaveUp = await ok('POST', `${url}/${onlyDown.id}/send`, owner.token);
-    expect(gaveUp).toMatchObject({ status: 'failed', error: 'No target received the delivery' });
+    expect(await lastRun(onlyDown.id)).toMatchObject({ status: 'failed', error: 'No target received the delivery' });
+    expect(hooksAt(`/down/only-${store}`)).toHaveLength(1 + 3);
     const lines = t.logs.lines.map((l) => JSON.parse(l) as { msg: string; level: number; subscriptionId?: number });
     expect(lines.some((l) => l.msg === 'delivery gave up on a target' && l.level >= 50 && l.subscriptionId === onlyDown.id)).toBe(true);
     expect(lines.some((l) => l.msg === 'delivery failed' && l.level >= 50 && l.subscriptionId === onlyDown.id)).toBe(true);
-    // Two targets gave up (three tries each: two retries), one recovered on its third try (two retries).
-    expect(await metric(failedSends)).toBe(before.failed + 2);
+    // Send now's one try failed; then two targets gave up after three tries (two retries each), one recovered on its third (two retries).
+    expect(await metric(failedSends)).toBe(before.failed + 1 + 2);
     expect(await metric(retriedSends)).toBe(before.retried + 6);
     expect(await metric(failedRuns)).toBe(before.runs + 1);
+    // The claims of the period end `done` or `failed` as their runs did.
+    const claims = await t.container.store.db.selectFrom('refresh_claims').select(['entity_id', 'state']).where('entity_type', '=', 'subscription').where('entity_id', 'in', [flaky.id, down.id, onlyDown.id]).execute();
+    expect(Object.fromEntries(claims.map((c) => [c.entity_id, c.state]))).toEqual({ [flaky.id]: 'done', [down.id]: 'done', [onlyDown.id]: 'failed' });
   });
 
   it('delivers on its schedule: nothing before the first slot, once per slot, paused means nothing', async () => {
     const d = await tableDashboard();
     const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
-    // Created on Monday 08:00 UTC; weekdays at 09:00 in New York (14:00 UTC in March before DST).
+    // Created on Monday 08:30 UTC; weekdays at 09:00 in New York (14:00 UTC in March before DST).
     const sub = await ok('POST', url, owner.token, csvSubscription({ webhook: { url: `${base}/hook/schedule-${store}` }, schedule: { frequency: 'weekdays', time: { hour: 9, minute: 0 }, timezone: 'America/New_York' } }));
     expect(sub.nextAt).toBe('2026-03-02T14:00:00.000Z');
     const scheduler = t.container.deliveryScheduler;
@@ -413,7 +426,7 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     // Other subscriptions of this suite may be due too: only this one's deliveries are counted.
     await tick();
     expect(delivered()).toBe(0);
-    clock.advance(6 * 3_600_000); // Monday 14:00 UTC
+    clock.advance(6 * 3_600_000); // Monday 14:30 UTC
     await tick();
     expect(delivered()).toBe(1);
     await tick();

@@ -101,7 +101,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deliveries: DeliveriesS
         schema: {
           tags,
           operationId: `send${v.op}`,
-          summary: 'Send now: refresh, draw and send to every recipient (with retries); answers the recorded run',
+          summary: 'Send now: refresh, draw and send to every recipient (one try each; scheduled deliveries retry); answers the recorded run',
           params: v.one,
           response: { 200: Ref(SubscriptionRun) },
         },

@@ -62,6 +62,10 @@ interface Content {
 export class DeliveryRunner {
   constructor(private readonly deps: DeliveryRunnerDeps) {}
 
+  /**
+   * A scheduled delivery retries each failed send (`attempts`); a manual one ("send now", someone
+   * waiting for the answer) tries each target once and says what happened.
+   */
   async deliver(sub: SubscriptionRecord, trigger: 'schedule' | 'manual', period: string | null): Promise<SubscriptionRun> {
     const startedAt = this.deps.settings.clock();
     const t0 = performance.now();
@@ -73,7 +77,8 @@ export class DeliveryRunner {
       error = err instanceof AppError ? `${err.code}: ${err.message}` : 'The picture could not be drawn (see the server log)';
       if (!(err instanceof AppError)) this.deps.logger.error({ err, subscriptionId: sub.id }, 'delivery could not draw its picture');
     }
-    const deliveries = content ? await this.sendAll(sub, content) : [];
+    const attempts = trigger === 'manual' ? 1 : this.deps.settings.attempts;
+    const deliveries = content ? await this.sendAll(sub, content, attempts) : [];
     const status = !content || deliveries.length === 0 ? 'failed' : deliveries.every((d) => d.ok) ? 'sent' : deliveries.some((d) => d.ok) ? 'partial' : 'failed';
     if (status === 'failed' && error === null) error = 'No target received the delivery';
     const run = await this.deps.deliveries.insertRun(sub.team_id, {
@@ -140,7 +145,7 @@ export class DeliveryRunner {
     return { title, attachments, imageUrl, dataUpdatedAt, freshness };
   }
 
-  private async sendAll(sub: SubscriptionRecord, content: Content): Promise<TargetOutcome[]> {
+  private async sendAll(sub: SubscriptionRecord, content: Content, attempts: number): Promise<TargetOutcome[]> {
     const outcomes: TargetOutcome[] = [];
     // Someone who has left the team since the subscription was written gets nothing (unless the team takes outside addresses).
     const external = sub.recipients.length > 0 && (await this.deps.access.teamSettings(sub.team_id))?.allowExternalRecipients === true;
@@ -150,27 +155,27 @@ export class DeliveryRunner {
         outcomes.push({ medium: 'email', target: email, ok: false, attempts: 0, detail: 'Not sent: no longer a member of the team' });
         continue;
       }
-      outcomes.push(await this.tryHard('email', email, () => this.email(sub, content, email), sub));
+      outcomes.push(await this.tryHard('email', email, () => this.email(sub, content, email), sub, attempts));
     }
     const slack = sub.slackUrls ? (JSON.parse(this.deps.secrets.decrypt(sub.slackUrls)) as string[]) : [];
     for (const url of slack) {
-      outcomes.push(await this.tryHard('slack', origin(url), () => this.deps.notifier.postJson(url, slackMessage(content)), sub));
+      outcomes.push(await this.tryHard('slack', origin(url), () => this.deps.notifier.postJson(url, slackMessage(content)), sub, attempts));
     }
     for (const integration of await this.deps.integrations.targets(sub.team_id, sub.integration_ids)) {
       const body = integration.slackMode ? slackMessage(content) : this.payload(sub, content);
-      outcomes.push(await this.tryHard('integration', integration.name, () => this.deps.notifier.webhook(integration.url, integration.secret, body), sub));
+      outcomes.push(await this.tryHard('integration', integration.name, () => this.deps.notifier.webhook(integration.url, integration.secret, body), sub, attempts));
     }
     if (sub.webhookUrl && sub.webhookSecret) {
       const url = this.deps.secrets.decrypt(sub.webhookUrl);
       const secret = this.deps.secrets.decrypt(sub.webhookSecret);
-      outcomes.push(await this.tryHard('webhook', origin(url), () => this.deps.notifier.webhook(url, secret, this.payload(sub, content)), sub));
+      outcomes.push(await this.tryHard('webhook', origin(url), () => this.deps.notifier.webhook(url, secret, this.payload(sub, content)), sub, attempts));
     }
     return outcomes;
   }
 
   /** One target, tried up to `attempts` times with doubling waits; the last failure is logged as an error. */
-  private async tryHard(medium: TargetOutcome['medium'], target: string, send: () => Promise<{ ok: boolean; detail: string }>, sub: SubscriptionRecord): Promise<TargetOutcome> {
-    const { attempts, backoffMs } = this.deps.settings;
+  private async tryHard(medium: TargetOutcome['medium'], target: string, send: () => Promise<{ ok: boolean; detail: string }>, sub: SubscriptionRecord, attempts: number): Promise<TargetOutcome> {
+    const { backoffMs } = this.deps.settings;
     let last = { ok: false, detail: 'not tried' };
     for (let attempt = 1; attempt <= attempts; attempt++) {
       last = await send();

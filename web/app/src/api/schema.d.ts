@@ -937,7 +937,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send now: refresh, draw and send to every recipient (with retries); answers the recorded run */
+        /** Send now: refresh, draw and send to every recipient (one try each; scheduled deliveries retry); answers the recorded run */
         post: operations["sendProjectSubscription"];
         delete?: never;
         options?: never;
@@ -1008,7 +1008,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send now: refresh, draw and send to every recipient (with retries); answers the recorded run */
+        /** Send now: refresh, draw and send to every recipient (one try each; scheduled deliveries retry); answers the recorded run */
         post: operations["sendChartSubscription"];
         delete?: never;
         options?: never;
