@@ -94,6 +94,9 @@ function themed(options: Options, colours: Colours): Options {
     if (axis === 'r') {
       scale['angleLines'] = { ...(scale['angleLines'] ?? {}), color: colours.grid };
       scale['pointLabels'] = { ...(scale['pointLabels'] ?? {}), color: colours.muted };
+      // The radial values above the areas (z 1), on the card's colour: drawn beneath, a polar
+      // area or a filled radar hides half of each ("20" cut to "2", "15" to "1").
+      scale['ticks'] = { ...scale['ticks'], z: 1, showLabelBackdrop: true, backdropColor: colours.card };
     }
   }
   return out;
@@ -116,14 +119,36 @@ function applyTickDensity(options: Options, view: ChartView): void {
   };
 }
 
-function dataLabels(colours: Colours): Plugin {
+interface BarProps {
+  x: number;
+  y: number;
+  base: number;
+  width: number;
+  height: number;
+  horizontal: boolean;
+}
+
+/** Dark text on a light segment, white on a dark one (`#rrggbb` colours; others get `fallback`). */
+function labelColourOn(background: unknown, fallback: string): string {
+  const hex = typeof background === 'string' ? /^#([0-9a-f]{6})$/i.exec(background.trim())?.[1] : undefined;
+  if (!hex) return fallback;
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.55 ? '#ffffff' : '#1d2433';
+}
+
+/**
+ * Values written on points and bars. Above each point or bar, as the page always did; in a stacked
+ * bar chart, in the middle of each segment (above it, a segment's value would sit on the next
+ * one), and only when it fits the segment: a value taller or wider than its segment is left out.
+ */
+function dataLabels(colours: Colours, font11: string): Plugin {
   return {
     id: 'plotlineDataLabels',
     afterDatasetsDraw(chart) {
       const { ctx } = chart;
+      const stacked = (chart.config as { type?: string }).type === 'bar' && Object.values(chart.scales).some((scale) => Boolean((scale.options as { stacked?: unknown }).stacked));
       ctx.save();
-      ctx.fillStyle = colours.fg;
-      ctx.font = font(11);
+      ctx.font = font11;
       ctx.textAlign = 'center';
       chart.data.datasets.forEach((dataset, i) => {
         const meta = chart.getDatasetMeta(i);
@@ -131,8 +156,23 @@ function dataLabels(colours: Colours): Plugin {
         meta.data.forEach((element, j) => {
           const value = dataset.data[j];
           if (typeof value !== 'number') return;
+          const text = String(value);
+          if (stacked) {
+            const bar = element.getProps(['x', 'y', 'base', 'width', 'height', 'horizontal'], true) as unknown as BarProps;
+            const along = Math.abs(bar.horizontal ? bar.x - bar.base : bar.y - bar.base);
+            const across = bar.horizontal ? bar.height : bar.width;
+            const textWidth = ctx.measureText(text).width;
+            const [needAlong, needAcross] = bar.horizontal ? [textWidth + 4, 13] : [13, textWidth + 2];
+            if (along < needAlong || across < needAcross) return;
+            ctx.fillStyle = labelColourOn((element.options as { backgroundColor?: unknown }).backgroundColor, colours.fg);
+            ctx.textBaseline = 'middle';
+            ctx.fillText(text, bar.horizontal ? (bar.x + bar.base) / 2 : bar.x, bar.horizontal ? bar.y : (bar.y + bar.base) / 2);
+            return;
+          }
           const { x, y } = element.tooltipPosition(true);
-          if (typeof x === 'number' && typeof y === 'number') ctx.fillText(String(value), x, y - 6);
+          ctx.fillStyle = colours.fg;
+          ctx.textBaseline = 'alphabetic';
+          if (typeof x === 'number' && typeof y === 'number') ctx.fillText(text, x, y - 6);
         });
       });
       ctx.restore();
@@ -168,7 +208,7 @@ export function drawAxisChart(canvas: Canvas | SvgCanvas, view: ChartView, data:
     }
   }
   const plugins: Plugin[] = [background(paint)];
-  if (view.dataLabels && (type === 'line' || type === 'bar')) plugins.push(dataLabels(colours));
+  if (view.dataLabels && (type === 'line' || type === 'bar')) plugins.push(dataLabels(colours, font(11)));
   const config = { type, data: { labels: data.data.labels ?? [], datasets }, options, plugins } as unknown as ChartConfiguration;
   return new Chart(canvas.getContext('2d') as unknown as ChartItem, config);
 }

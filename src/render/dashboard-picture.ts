@@ -3,6 +3,7 @@ import { PDFDocument } from 'pdf-lib';
 import { drawCard } from './card.js';
 import { GRID, pageBreaks, placeCards, type PlacedCard } from './dashboard-layout.js';
 import { ensureFonts, font } from './fonts.js';
+import { encodeOpaquePng } from './png.js';
 import { fitText, formatTime, roundRect, wrapText } from './text.js';
 import { coloursOf, type Colours } from './theme.js';
 import type { DashboardDocument, DashboardPictureOptions, DashboardView, Picture } from './types.js';
@@ -96,7 +97,8 @@ function drawPage(view: DashboardView, options: DashboardPictureOptions): DrawnP
   const height = gridTop + gridHeight + empty + (view.showBranding ? PAGE.footer : PAGE.padding);
   if (height > MAX_DASHBOARD_HEIGHT) throw new PictureTooLargeError(height);
   const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
+  // Opaque: the page is painted edge to edge, and an opaque canvas gives its pixels as they are (see png.ts).
+  const ctx = canvas.getContext('2d', { alpha: false });
   ctx.fillStyle = colours.bg;
   ctx.fillRect(0, 0, width, height);
   drawHeader(ctx, view, header, width, colours);
@@ -123,7 +125,7 @@ function drawPage(view: DashboardView, options: DashboardPictureOptions): DrawnP
 /** The dashboard as one PNG, `width` wide and as tall as its layout. */
 export async function dashboardPng(view: DashboardView, options: DashboardPictureOptions): Promise<Picture> {
   const page = drawPage(view, options);
-  return { body: await page.canvas.encode('png'), contentType: 'image/png', width: options.width, height: page.height };
+  return { body: await encodeOpaquePng(page.canvas), contentType: 'image/png', width: options.width, height: page.height };
 }
 
 export interface DashboardPdfOptions extends DashboardPictureOptions {
@@ -146,16 +148,24 @@ export async function dashboardPdf(view: DashboardView, options: DashboardPdfOpt
   pdf.setTitle(view.title);
   pdf.setCreator('Plotline');
   pdf.setProducer('Plotline');
-  for (const [start, end] of slices) {
-    const sliceHeight = end - start;
-    const pageHeight = options.pages === 'single' ? sliceHeight : Math.max(screen, sliceHeight);
-    const canvas = createCanvas(options.width, pageHeight);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = colours.bg;
-    ctx.fillRect(0, 0, options.width, pageHeight);
-    ctx.drawImage(page.canvas, 0, start, options.width, sliceHeight, 0, 0, options.width, sliceHeight);
-    // JPEG passes into the PDF as it is (DCT); pdf-lib would decode and deflate a PNG again in JavaScript.
-    const image = await pdf.embedJpg(await canvas.encode('jpeg', 92));
+  // Every page's JPEG at once: encoding runs on libuv's threads, the pages in parallel.
+  const jpegs = await Promise.all(
+    slices.map(([start, end]) => {
+      const sliceHeight = end - start;
+      const pageHeight = options.pages === 'single' ? sliceHeight : Math.max(screen, sliceHeight);
+      // JPEG passes into the PDF as it is (DCT); pdf-lib would decode and deflate a PNG again in JavaScript.
+      if (start === 0 && pageHeight === page.height) return page.canvas.encode('jpeg', 92);
+      const canvas = createCanvas(options.width, pageHeight);
+      const ctx = canvas.getContext('2d', { alpha: false });
+      ctx.fillStyle = colours.bg;
+      ctx.fillRect(0, 0, options.width, pageHeight);
+      ctx.drawImage(page.canvas, 0, start, options.width, sliceHeight, 0, 0, options.width, sliceHeight);
+      return canvas.encode('jpeg', 92);
+    }),
+  );
+  for (const [i, [start, end]] of slices.entries()) {
+    const pageHeight = options.pages === 'single' ? end - start : Math.max(screen, end - start);
+    const image = await pdf.embedJpg(jpegs[i]!);
     const pdfPage = pdf.addPage([options.width * POINTS_PER_PIXEL, pageHeight * POINTS_PER_PIXEL]);
     pdfPage.drawImage(image, { x: 0, y: 0, width: options.width * POINTS_PER_PIXEL, height: pageHeight * POINTS_PER_PIXEL });
   }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
+import { createCanvas } from '@napi-rs/canvas';
+import { encodeOpaquePng } from './png.js';
 import { chartPng, chartSvg, dashboardPdf, dashboardPng, screenHeight, type ChartView, type DashboardView } from './index.js';
 
 /*
@@ -126,6 +128,25 @@ describe('chart pictures', () => {
     expect(svg).toContain('fill="#4E79A7"');
   });
 
+  it('stacked bars: each value in its segment, a value its segment cannot hold left out (Köln\'s "2")', () => {
+    const svg = chartSvg(CHARTS['bar']!, { theme: 'light', width: 600, height: 360 }).body.toString('utf8');
+    for (const value of ['30', '45', '12', '20', '5', '8', '6']) expect(svg, value).toContain(`>${value}</text>`);
+    expect(svg).not.toContain('>2</text>');
+    // Written on the blue "On time" segments in white, on the orange "Late" ones in the dark text colour.
+    expect(svg).toMatch(/fill="(white|#FFFFFF)"[^>]*>45<\/text>/i);
+    expect(svg).toMatch(/fill="#1D2433"[^>]*>8<\/text>/i);
+  });
+
+  it('polar and radar: the radial values are drawn above the areas, on the card colour', () => {
+    for (const key of ['polar', 'radar']) {
+      const svg = chartSvg(CHARTS[key]!, { theme: 'light', width: 303, height: 294 }).body.toString('utf8');
+      const lastArea = svg.lastIndexOf('fill="#4E79A7"');
+      const top = key === 'polar' ? '>20</text>' : '>5</text>';
+      expect(lastArea, key).toBeGreaterThan(0);
+      expect(svg.indexOf(top), `${key}: ${top} after the areas`).toBeGreaterThan(lastArea);
+    }
+  });
+
   it('a chart without data and one that failed say so instead of an empty frame', async () => {
     const empty = decode((await chartPng({ name: 'Nothing yet', type: 'bar', chartData: null, chartDataUpdated: null }, { theme: 'light', width: 400, height: 240 })).body);
     const failed = decode((await chartPng({ name: 'Broken', type: 'line', chartData: null, chartDataUpdated: null, error: 'The source timed out' }, { theme: 'light', width: 400, height: 240 })).body);
@@ -186,6 +207,24 @@ describe('dashboard pictures', () => {
     const one = await PDFDocument.load(single.body);
     expect(one.getPageCount()).toBe(1);
     expect(Math.round(one.getPage(0).getHeight())).toBe(Math.round(total * 0.75));
+  });
+
+  it('the PNG encoder gives the same pixels as Skia\'s', async () => {
+    const canvas = createCanvas(320, 200);
+    const ctx = canvas.getContext('2d', { alpha: false });
+    ctx.fillStyle = '#f5f6f8';
+    ctx.fillRect(0, 0, 320, 200);
+    ctx.fillStyle = 'rgba(78, 121, 167, 0.5)';
+    ctx.beginPath();
+    ctx.arc(160, 100, 80, 0, 6);
+    ctx.fill();
+    ctx.fillStyle = '#E15759';
+    ctx.fillRect(10, 10, 40, 3);
+    const ours = decode(await encodeOpaquePng(canvas));
+    const skia = decode(await canvas.encode('png'));
+    expect([ours.width, ours.height]).toEqual([320, 200]);
+    expect(Buffer.compare(ours.data, skia.data)).toBe(0);
+    expect(pixel(ours, 20, 11)).toEqual([0xe1, 0x57, 0x59]);
   });
 
   it('an empty dashboard is a picture that says so', async () => {

@@ -65,6 +65,8 @@ function themed(options: Options): Options {
     if (axis === 'r') {
       scale['angleLines'] = { ...(scale['angleLines'] ?? {}), color: grid };
       scale['pointLabels'] = { ...(scale['pointLabels'] ?? {}), color: text };
+      // The radial values above the areas, on the card's colour (beneath, the areas hide them).
+      scale['ticks'] = { ...scale['ticks'], z: 1, showLabelBackdrop: true, backdropColor: cssVar('--card', '#ffffff') };
     }
   }
   return out;
@@ -88,13 +90,35 @@ function applyTickDensity(options: Options, chart: PublicChart): void {
   };
 }
 
-/** Values written on the points or bars (dataLabels), without another plugin package. */
+interface BarProps {
+  x: number;
+  y: number;
+  base: number;
+  width: number;
+  height: number;
+  horizontal: boolean;
+}
+
+/** Dark text on a light segment, white on a dark one (`#rrggbb` colours; others get `fallback`). */
+function labelColourOn(background: unknown, fallback: string): string {
+  const hex = typeof background === 'string' ? /^#([0-9a-f]{6})$/i.exec(background.trim())?.[1] : undefined;
+  if (!hex) return fallback;
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.55 ? '#ffffff' : '#1d2433';
+}
+
+/**
+ * Values written on the points or bars (dataLabels), without another plugin package: above each
+ * point or bar; in a stacked bar chart in the middle of each segment, and only when it fits there.
+ * The server's pictures draw the same (src/render/chartjs.ts).
+ */
 const dataLabels: Plugin = {
   id: 'plotlineDataLabels',
   afterDatasetsDraw(chart) {
     const { ctx } = chart;
+    const fg = cssVar('--fg', '#1d2433');
+    const stacked = (chart.config as { type?: string }).type === 'bar' && Object.values(chart.scales).some((scale) => Boolean((scale.options as { stacked?: unknown }).stacked));
     ctx.save();
-    ctx.fillStyle = cssVar('--fg', '#1d2433');
     ctx.font = '11px system-ui, sans-serif';
     ctx.textAlign = 'center';
     chart.data.datasets.forEach((dataset, i) => {
@@ -103,8 +127,23 @@ const dataLabels: Plugin = {
       meta.data.forEach((element, j) => {
         const value = dataset.data[j];
         if (typeof value !== 'number') return;
+        const text = String(value);
+        if (stacked) {
+          const bar = element.getProps(['x', 'y', 'base', 'width', 'height', 'horizontal'], true) as unknown as BarProps;
+          const along = Math.abs(bar.horizontal ? bar.x - bar.base : bar.y - bar.base);
+          const across = bar.horizontal ? bar.height : bar.width;
+          const textWidth = ctx.measureText(text).width;
+          const [needAlong, needAcross] = bar.horizontal ? [textWidth + 4, 13] : [13, textWidth + 2];
+          if (along < needAlong || across < needAcross) return;
+          ctx.fillStyle = labelColourOn((element.options as { backgroundColor?: unknown }).backgroundColor, fg);
+          ctx.textBaseline = 'middle';
+          ctx.fillText(text, bar.horizontal ? (bar.x + bar.base) / 2 : bar.x, bar.horizontal ? bar.y : (bar.y + bar.base) / 2);
+          return;
+        }
         const { x, y } = element.tooltipPosition(true);
-        if (typeof x === 'number' && typeof y === 'number') ctx.fillText(String(value), x, y - 6);
+        ctx.fillStyle = fg;
+        ctx.textBaseline = 'alphabetic';
+        if (typeof x === 'number' && typeof y === 'number') ctx.fillText(text, x, y - 6);
       });
     });
     ctx.restore();
