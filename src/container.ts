@@ -312,7 +312,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     clock,
   });
   projects.onSnapshotSchedule((actor, project, value) => deliveries.applySnapshotSchedule(actor, project, value));
-  const deliveryScheduler = new DeliveryScheduler(deliveriesRepo, deliveryRunner, { clock, tickMs: options.scheduler?.tickMs ?? 60_000, logger });
+  const deliveryScheduler = new DeliveryScheduler(deliveriesRepo, deliveryRunner, { clock, tickMs: options.scheduler?.tickMs ?? 60_000, historyDays: config.runHistoryDays, logger });
 
   const users = new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, passwords, signup: config.signup });
   const teams = new TeamsService({ db: store.db, teams: teamsRepo, users: usersRepo, access, apiKeys: apiKeysRepo });

@@ -450,6 +450,12 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     const runs = await ok('GET', `${url}/${sub.id}/runs`, owner.token);
     expect(runs.total).toBe(4);
     expect(runs.runs.every((r: { trigger: string; status: string; period: string }) => r.trigger === 'schedule' && r.status === 'sent' && r.period.startsWith('slot:'))).toBe(true);
+    // A month later (a Wednesday): that day's delivery, and the history older than PLOTLINE_RUN_HISTORY_DAYS (30) is gone.
+    clock.advance(31 * 24 * 3_600_000);
+    await tick();
+    expect(delivered()).toBe(5);
+    const kept = await ok('GET', `${url}/${sub.id}/runs`, owner.token);
+    expect(kept.total).toBe(1);
   });
 
   it("Chartbrew's snapshotSchedule on PUT /project/{id} is the dashboard's subscription of that origin", async () => {

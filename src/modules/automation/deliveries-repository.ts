@@ -237,6 +237,12 @@ export class DeliveriesRepository {
     return { ...run, id: row.id };
   }
 
+  /** Deletes runs started before `before` (the history is kept PLOTLINE_RUN_HISTORY_DAYS). */
+  async pruneRuns(before: string): Promise<number> {
+    const result = await this.db.deleteFrom('subscription_runs').where('startedAt', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async runs(teamId: number, subscriptionId: number, page: { limit: number; offset: number }): Promise<{ runs: SubscriptionRun[]; total: number }> {
     const base = this.db.selectFrom('subscription_runs').where('team_id', '=', teamId).where('subscription_id', '=', subscriptionId);
     const rows = await base.selectAll().orderBy('startedAt', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();

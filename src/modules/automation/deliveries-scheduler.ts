@@ -6,8 +6,12 @@ import { deliveryDue } from './deliveries-schedule.js';
 export interface DeliverySchedulerOptions {
   clock: () => Date;
   tickMs: number;
+  /** Delivery history is kept this many days. */
+  historyDays: number;
   logger: Logger;
 }
+
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
  * Scheduled deliveries, one tick a minute (and one at start) beside the refresh scheduler: every
@@ -21,6 +25,7 @@ export class DeliveryScheduler {
   private ticking: Promise<number> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly running = new Set<number>();
+  private lastPrune = 0;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
@@ -86,6 +91,11 @@ export class DeliveryScheduler {
           this.inFlight.delete(work);
         });
       this.inFlight.add(work);
+    }
+    if (now.getTime() - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now.getTime();
+      const pruned = await this.deliveries.pruneRuns(new Date(now.getTime() - this.options.historyDays * 86_400_000).toISOString());
+      if (pruned > 0) this.options.logger.info({ runs: pruned }, 'pruned delivery history');
     }
     if (claimed > 0) this.options.logger.info({ claimed }, 'delivery tick');
     return claimed;
