@@ -239,7 +239,8 @@ export class DeliveriesService {
 
     const recipients = input.recipients !== undefined ? await this.checkRecipients(teamId, input.recipients, `${base}.recipients`) : (current?.recipients ?? []);
     if (input.recipients !== undefined) fields.recipients = recipients;
-    if (recipients.length > 0 && !this.deps.notifier.emailConfigured) {
+    // Checked when addresses are written, so that a subscription can still be paused after SMTP went away.
+    if (input.recipients !== undefined && recipients.length > 0 && !this.deps.notifier.emailConfigured) {
       throw new BadRequestError('E-mail recipients need an SMTP server: set PLOTLINE_SMTP_URL on the server, or use Slack or a webhook', 'SMTP_NOT_CONFIGURED');
     }
 
