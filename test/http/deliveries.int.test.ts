@@ -277,6 +277,28 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect(seventh.json()).toMatchObject({ code: 'SUBSCRIPTION_LIMIT' });
   });
 
+  it('without SMTP: email recipients are refused, Slack and webhooks work, the status says so', async () => {
+    const bare = await buildTestApp({ store, env: { PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
+    try {
+      const person = await bare.signup('NoMail');
+      const bareCall: Call = (method, url, token, payload) => bare.request({ method: method as 'GET', url, ...(token ? { token } : {}), ...(payload === undefined ? {} : { payload: payload as object }) });
+      const d = await createDashboard(bareCall, person, source.url, { chart: { type: 'table' } });
+      const status = await bareCall('GET', `/project/${d.projectId}/delivery-status`, person.token);
+      expect(status.json()).toMatchObject({ email: false, slack: true });
+      const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+      const refused = await bareCall('POST', url, person.token, csvSubscription({ recipients: [person.email] }));
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'SMTP_NOT_CONFIGURED' });
+      const slackOnly = await bareCall('POST', url, person.token, csvSubscription({ slackWebhooks: [`${base}/slack/no-smtp-${store}`] }));
+      expect(slackOnly.statusCode, slackOnly.body).toBe(200);
+      const run = await bareCall('POST', `${url}/${slackOnly.json().id}/send`, person.token);
+      expect(run.json()).toMatchObject({ status: 'sent', deliveries: [{ medium: 'slack', ok: true }] });
+      expect(hooksAt(`/slack/no-smtp-${store}`)).toHaveLength(1);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('send now: the CSV by e-mail with a one-click unsubscribe, Slack blocks and a signed webhook; the run records each target', async () => {
     const d = await tableDashboard();
     const created = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, owner.token, csvSubscription({
