@@ -54,6 +54,7 @@ program
       [
         '',
         `Plotline is listening on ${server.address} (ready in ${Date.now() - started} ms)`,
+        `  editor:    ${server.address}/app/  (open it in a browser; on a new instance it starts with sign-up)`,
         `  data dir:  ${cfg.dataDir}`,
         `  store:     ${store}`,
         `  API docs:  ${server.address}/docs`,

@@ -72,11 +72,13 @@ describe.skipIf(!browserAvailable())('the editor in Chromium', () => {
     const started = Date.now();
     const dbUrl = new URL(db.url);
 
-    // GET / redirects to the editor, which asks to log in.
+    // GET / redirects to the editor; on this new instance it opens on sign-up, and offers to log in.
     const first = await page.goto(live.url + '/');
     expect(first?.url()).toBe(live.url + '/app/');
     expect(first?.headers()['content-security-policy']).toContain("script-src 'self'");
     expect(first?.headers()['content-security-policy']).not.toContain('unsafe-inline');
+    await page.getByRole('heading', { name: 'Welcome: create the first account' }).waitFor();
+    await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
     await axe(page, 'login');
     await page.getByRole('button', { name: 'Create an account' }).click();
@@ -135,7 +137,7 @@ describe.skipIf(!browserAvailable())('the editor in Chromium', () => {
     }
     await page.getByLabel('Default of status').fill('paid');
     await page.getByRole('button', { name: 'Save dataset' }).click();
-    await page.getByText('Saved.').waitFor();
+    await page.getByText('Saved: the query ran.').waitFor();
     await page.getByRole('button', { name: 'Run query' }).click();
     await expect.poll(() => page.getByTestId('run-meta').textContent(), { timeout: 20_000 }).toMatch(/^96 rows in \d+ ms$/);
     await page.getByLabel('Run value of status').fill('refunded');

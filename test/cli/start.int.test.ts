@@ -96,6 +96,8 @@ describe('npm start', () => {
     async (signal) => {
       const started = await npmStart();
       expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
+      // The banner names the editor's address, where a new instance starts with sign-up.
+      expect(started.output()).toContain(`editor:    ${started.url}/app/`);
       const slow = slowSignup(started.url);
       // The request is in flight (headers read, body half sent) when the signal arrives.
       await new Promise((resolve) => setTimeout(resolve, 200));

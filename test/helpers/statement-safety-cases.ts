@@ -188,7 +188,7 @@ export const POSTGRES_REFUSED: ReadonlyArray<readonly [sql: string, named: strin
   ['declare c cursor for select 1', 'DECLARE CURSOR is not'],
   ['grant select on guard to public', 'GRANT is not'],
   ['create extension if not exists dblink', 'CREATE EXTENSION is not'],
-  ['selec 1', 'could not be verified as read-only: the PostgreSQL parser says: syntax error at or near "selec"'],
+  ['selec 1', 'The SQL query has a syntax error (PostgreSQL parser): syntax error at or near "selec"'],
 ];
 
 export const MYSQL_READS: readonly string[] = [

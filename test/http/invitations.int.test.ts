@@ -232,6 +232,9 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('team invitations (%s)', (store
     expect(invitation.email).toBe(address.toLowerCase());
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toEqual([address.toLowerCase()]);
+    // The editor asks beforehand whether an invitation will be e-mailed.
+    const settings = await t.request({ method: 'GET', url: `/team/${owner.teamId}/invite/email`, token: owner.token });
+    expect(settings.json()).toEqual({ configured: true });
     expect(mails[0]!.text).toContain(url);
     expect(mails[0]!.text).toMatch(/From: Plotline <team@example\.com>/);
     expect(mails[0]!.text).toMatch(/projectViewer/);
@@ -271,9 +274,16 @@ describe('team invitations without SMTP, and with sign-up closed', () => {
     const closed = await t.request({ method: 'POST', url: '/user', payload: { name: 'Nope', email: 'nope@example.com', password: PASSWORD } });
     expect(closed.json()).toMatchObject({ code: 'SIGNUP_CLOSED' });
 
+    const settings = await t.request({ method: 'GET', url: `/team/${owner.teamId}/invite/email`, token: owner.token });
+    expect(settings.json()).toEqual({ configured: false });
+    expect((await t.request({ method: 'GET', url: `/team/${owner.teamId}/invite/email` })).statusCode).toBe(401);
     const res = await t.request({ method: 'POST', url: `/team/${owner.teamId}/invite`, token: owner.token, payload: { role: 'teamAdmin', email: 'lin@example.com' } });
     expect(res.json()).toMatchObject({ emailed: false, invitation: { email: 'lin@example.com', role: 'teamAdmin' } });
     expect(res.json().url).toMatch(/^http:\/\/localhost:4019\/invite\?token=pli_/);
+    // The link opens the editor's invitation page, token and all.
+    const opened = await t.request({ method: 'GET', url: new URL(res.json().url).pathname + new URL(res.json().url).search });
+    expect(opened.statusCode).toBe(302);
+    expect(opened.headers.location).toBe(`/app/invite${new URL(res.json().url).search}`);
     const signup = await t.request({ method: 'POST', url: '/user/invited', payload: { name: 'Lin', email: 'lin@example.com', password: PASSWORD, inviteToken: tokenOf(res.json().url) } });
     expect(signup.statusCode, signup.body).toBe(200);
     const teams = (await t.request({ method: 'GET', url: '/team', token: signup.json().token })).json();

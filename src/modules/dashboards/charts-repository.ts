@@ -344,6 +344,23 @@ export class ChartsRepository {
     return { id: row.id, team_id: row.team_id, name: row.name, legend: row.legend, project_ids: projectIds };
   }
 
+  /**
+   * Attaches a dataset of the team to one more dashboard (its `project_ids`), in the caller's
+   * transaction; already attached, nothing is written.
+   */
+  async attachDataset(teamId: number, datasetId: number, projectId: number, db: Db = this.db): Promise<void> {
+    const row = await db.selectFrom('datasets').select(['project_ids']).where('team_id', '=', teamId).where('id', '=', datasetId).executeTakeFirst();
+    if (!row) return;
+    const ids = fromJson<unknown[]>(row.project_ids, []).map(Number).filter(Number.isInteger);
+    if (ids.includes(projectId)) return;
+    await db
+      .updateTable('datasets')
+      .set({ project_ids: toJson([...ids, projectId]), updatedAt: now() } as never)
+      .where('team_id', '=', teamId)
+      .where('id', '=', datasetId)
+      .execute();
+  }
+
   private async withConfigs(rows: Selectable<ChartsTable>[], db: Db = this.db): Promise<Chart[]> {
     if (rows.length === 0) return [];
     const configRows = await db

@@ -4,7 +4,7 @@ import { allowsBreakdown, BREAKDOWN_CHART_TYPES, normalizeFieldPath } from '../.
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
-import { ownsAny, type Action, type Membership } from '../../platform/authorization.js';
+import { can, ownsAny, type Action, type Membership } from '../../platform/authorization.js';
 import { toIso } from '../../store/columns.js';
 import type { Db } from '../../store/index.js';
 import type { ProjectsService } from './projects-service.js';
@@ -167,9 +167,9 @@ export class ChartsService {
 
   async createConfig(actor: Actor, projectId: number, chartId: number, input: CreateCdcInput): Promise<ChartDatasetConfig> {
     const { project, membership } = await this.authorize(actor, projectId, chartId, 'chart:write');
-    const dataset = await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.deps.db);
     const order = input.order ?? (await this.deps.charts.nextConfigOrder(chartId));
     return this.deps.db.transaction().execute(async (trx) => {
+      const dataset = await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', trx);
       const created = await this.deps.charts.createConfig(chartId, this.newConfigFields(input, dataset, order), trx);
       await this.checkBreakdowns(projectId, chartId, trx, () => 'body.breakdown');
       await this.refreshSavedVisualization(projectId, chartId, trx);
@@ -181,8 +181,8 @@ export class ChartsService {
     const { project, membership } = await this.authorize(actor, projectId, chartId, 'chart:write');
     const cdcId = rawCdcId.toLowerCase();
     if (!(await this.deps.charts.findConfig(chartId, cdcId))) throw new NotFoundError('Chart dataset config');
-    if (input.dataset_id !== undefined) await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', this.deps.db);
     return this.deps.db.transaction().execute(async (trx) => {
+      if (input.dataset_id !== undefined) await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', trx);
       const updated = await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(input), trx);
       if (!updated) throw new NotFoundError('Chart dataset config');
       if (input.breakdown !== undefined) await this.checkBreakdowns(projectId, chartId, trx, () => 'body.breakdown');
@@ -302,13 +302,20 @@ export class ChartsService {
   }
 
   /**
-   * A config may only draw a dataset of the dashboard's team, and for project roles one of their own
-   * projects. Unknown, foreign and not-own ids get the same answer, so nothing leaks across tenants.
+   * A config may only draw a dataset of the dashboard's team that the caller may read (for project
+   * roles, one attached to one of their own projects). Unknown, foreign and not-own ids get the same
+   * answer, so nothing leaks across tenants. The caller may edit this dashboard (decided before), so a
+   * dataset not yet attached to it is attached here, in the config's transaction: any dataset of the
+   * team can be used on any dashboard its user may edit, and the dashboard's members see it afterwards.
    */
   private async dataset(project: ProjectRef, membership: Membership, datasetId: number, path: string, db: Db): Promise<DatasetRef> {
     const dataset = await this.deps.charts.datasetInTeam(project.team_id, datasetId, db);
-    if (!dataset || !ownsAny(membership, dataset.project_ids)) {
+    if (!dataset || !can(membership, 'dataset:read') || !ownsAny(membership, dataset.project_ids)) {
       throw ValidationError.field(path, 'is not a dataset of this team that you may use');
+    }
+    if (!dataset.project_ids.includes(project.id)) {
+      await this.deps.charts.attachDataset(project.team_id, datasetId, project.id, db);
+      return { ...dataset, project_ids: [...dataset.project_ids, project.id] };
     }
     return dataset;
   }

@@ -75,6 +75,11 @@ export const pageRoutes: FastifyPluginAsync<PageOptions> = async (app, options) 
   // clear of these pages.
   app.get('/', hidden, async (_request, reply) => reply.redirect('/app/', 302));
   app.get('/app', hidden, async (_request, reply) => reply.redirect('/app/', 301));
+  // An invitation link (`{APP_URL}/invite?token=…`) opens the editor's page that signs its holder up into the team.
+  app.get('/invite', hidden, async (request, reply) => {
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    return reply.redirect(`/app/invite${query}`, 302);
+  });
   app.get('/app/', hidden, page('app/index.html', false));
   app.get('/app/*', hidden, page('app/index.html', false));
   app.get('/report/:brewName', hidden, page('report.html', false));

@@ -136,6 +136,16 @@ export class PreparedDataset {
     this.parts = parts;
   }
 
+  /**
+   * The same prepared dataset with these bindings on `request` in place of its own of the same
+   * names: an unsaved draft's variables, for a draft run. Nothing is read or written.
+   */
+  withRequestBindings(request: DataRequestRecord, bindings: readonly VariableBinding[]): PreparedDataset {
+    const names = new Set(bindings.map((b) => b.name));
+    const kept = this.parts.bindings.filter((b) => !(b.entity_type === 'DataRequest' && b.entity_id === String(request.id) && names.has(b.name)));
+    return new PreparedDataset({ runner: this.runner, teamId: this.teamId, dataset: this.dataset, parts: { ...this.parts, bindings: [...kept, ...bindings] } });
+  }
+
   /** The main request and every join target, in join order. */
   private needed(): { main: DataRequestRecord; needed: DataRequestRecord[] } {
     const { requests } = this.parts;
@@ -303,12 +313,13 @@ export class PreparedDataset {
   }
 
   /** One data request alone (no joins), for `…/dataRequests/{id}/request`. */
-  async runRequest(request: DataRequestRecord, inputs: RunInputs): Promise<{ data: ResultData; meta: RunMeta }> {
+  async runRequest(request: DataRequestRecord, inputs: RunInputs, signal?: AbortSignal): Promise<{ data: ResultData; meta: RunMeta }> {
     const result = await this.runner.registry.run(this.connectionOf(request).source, request, {
       variables: this.resolve(request, inputs),
       timeoutMs: this.runner.settings.timeoutMs,
       rowLimit: this.runner.settings.rowLimit,
       byteLimit: this.runner.settings.byteLimit,
+      ...(signal ? { signal } : {}),
     });
     this.ran([request]);
     return result.meta.truncated ? { ...result, meta: { ...result.meta, ...cutOf([result.meta], this.runner.settings.rowLimit) } } : result;

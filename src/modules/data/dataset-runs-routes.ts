@@ -4,8 +4,9 @@ import { actorOf } from '../../platform/auth.js';
 import { Id, parseJsonObjectQuery, parseQueryBool, Ref } from '../../platform/http-schemas.js';
 import { parseFilters } from './dataset-runs-filters.js';
 import { parseRuntimeVariables } from './dataset-runs-filters.js';
-import { DataRequestRun, DatasetRun, RunBody, RunQuery } from './dataset-runs-schemas.js';
+import { DataRequestRun, DatasetRun, DraftRunBody, RunBody, RunQuery } from './dataset-runs-schemas.js';
 import type { FastifyReply } from 'fastify';
+import { closeSignal } from '../../platform/close-signal.js';
 import type { DatasetRunAnswer, DatasetRunsService } from './dataset-runs-service.js';
 
 const DatasetParams = Type.Object({ team_id: Id, dataset_id: Id });
@@ -30,13 +31,43 @@ export const datasetRunRoutes: FastifyPluginAsyncTypebox<{ runs: DatasetRunsServ
         response: { 200: Ref(DataRequestRun) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { variables, limit, offset } = request.body ?? {};
-      return runs.runDataRequest(actorOf(request), request.params.team_id, request.params.dataset_id, request.params.id, {
-        variables: parseRuntimeVariables(variables),
-        limit,
-        offset,
-      });
+      return runs.runDataRequest(
+        actorOf(request),
+        request.params.team_id,
+        request.params.dataset_id,
+        request.params.id,
+        { variables: parseRuntimeVariables(variables), limit, offset },
+        closeSignal(reply),
+      );
+    },
+  );
+
+  app.post(
+    '/team/:team_id/datasets/:dataset_id/dataRequests/:id/draft',
+    {
+      schema: {
+        tags: ['data requests'],
+        operationId: 'runDataRequestDraft',
+        summary: 'Run an unsaved draft of a data request (its query replaced, nothing saved)',
+        description:
+          'Runs `query` in place of the saved query, on the request\'s connection with its variable bindings, the same statement check, bound variables and limits. Needs the right to write datasets. A client that goes away cancels the query on the source.',
+        params: RequestParams,
+        body: Ref(DraftRunBody, { examples: [{ query: 'select status, count(*) as n from orders where status = {{status}} group by 1', variables: { status: 'paid' }, limit: 100 }] }),
+        response: { 200: Ref(DataRequestRun) },
+      },
+    },
+    async (request, reply) => {
+      const { query, variables, limit, variableBindings } = request.body;
+      return runs.runDraft(
+        actorOf(request),
+        request.params.team_id,
+        request.params.dataset_id,
+        request.params.id,
+        { query, variables: parseRuntimeVariables(variables), ...(limit !== undefined ? { limit } : {}), ...(variableBindings ? { variableBindings } : {}) },
+        closeSignal(reply),
+      );
     },
   );
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { QueryBool, Ref } from '../../platform/http-schemas.js';
+import { BindingTypeSchema } from './datasets-schemas.js';
 
 const Limit = Type.Integer({ minimum: 0, maximum: 10_000_000 });
 
@@ -26,6 +27,25 @@ export const RunBody = Type.Union([
   }),
   Type.Null(),
 ], { $id: 'RunInput' });
+
+export const DraftRunBody = Type.Object(
+  {
+    query: Type.String({ maxLength: 200_000, description: 'The SQL (or query text) to run instead of the saved one; it is not saved' }),
+    variables: Type.Optional(RuntimeVariables),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+    variableBindings: Type.Optional(
+      Type.Array(
+        Type.Object({
+          name: Type.String({ minLength: 1, maxLength: 200 }),
+          type: Type.Optional(BindingTypeSchema),
+          default_value: Type.Optional(Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()])),
+        }),
+        { maxItems: 100, description: "The draft's variables as the editor shows them, in place of the request's bindings of the same names (nothing saved); one without a default runs as NULL and is listed in `variablesWithoutValue`" },
+      ),
+    ),
+  },
+  { $id: 'DraftRunInput', description: 'An unsaved version of a data request, run on its connection with the same checks as a saved one' },
+);
 
 export const RunQuery = Type.Object({
   noSource: Type.Optional(QueryBool),
@@ -67,4 +87,4 @@ export const DataRequestRun = Type.Object({
 }, { $id: 'DataRequestRun' });
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const DATASET_RUN_COMPONENTS = [RunBody, RunMeta, DatasetRun, DataRequestRun];
+export const DATASET_RUN_COMPONENTS = [RunBody, DraftRunBody, RunMeta, DatasetRun, DataRequestRun];

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { NotFoundError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import type { ResultData, RunMeta } from '../../sources/index.js';
-import type { DatasetsService } from './datasets-service.js';
+import { checkBinding, type DatasetsService } from './datasets-service.js';
+import type { BindingType } from './data-requests-repository.js';
 import type { DatasetView } from './datasets-schemas.js';
 import type { DatasetRunner, PreparedDataset, RunInputs } from './dataset-runner.js';
 import type { RuntimeFilter } from './dataset-runs-filters.js';
@@ -14,6 +15,14 @@ export interface DatasetRunOptions {
   noSource?: boolean;
   limit?: number;
   offset?: number;
+}
+
+/** An unsaved version of a data request (`POST …/dataRequests/{id}/draft`). */
+export interface DraftRun {
+  query: string;
+  variables?: Record<string, unknown>;
+  limit?: number;
+  variableBindings?: { name: string; type?: BindingType; default_value?: string | null }[];
 }
 
 /** `{options, data, meta, cache}` as JSON, written in chunks. */
@@ -29,16 +38,49 @@ export class DatasetRunsService {
   constructor(private readonly deps: DatasetRunsDeps) {}
 
   /** `POST …/datasets/{id}/dataRequests/{rid}/request`. */
-  async runDataRequest(actor: Actor, teamId: number, datasetId: number, requestId: number, options: DatasetRunOptions) {
+  async runDataRequest(actor: Actor, teamId: number, datasetId: number, requestId: number, options: DatasetRunOptions, signal?: AbortSignal) {
     const { view, prepared } = await this.prepare(actor, teamId, datasetId);
     const request = prepared.parts.requests.find((r) => r.id === requestId);
     if (!request) throw new NotFoundError('Data request');
     const inputs: RunInputs = { variables: options.variables ?? {} };
     const variablesWithoutValue = prepared.variablesWithoutValue(inputs, request);
-    const result = await prepared.runRequest(request, inputs);
+    const result = await prepared.runRequest(request, inputs, signal);
     return {
       options: view,
       dataRequest: { responseData: { data: page(result.data, options), configuration: request.configuration }, meta: result.meta },
+      variablesWithoutValue,
+    };
+  }
+
+  /**
+   * `POST …/dataRequests/{rid}/draft`: the request with the SQL on the editor's screen in place of
+   * the saved one, nothing saved. Running text that is not saved is editing: it needs the right to
+   * write datasets. The run is the saved request's in all else (its connection and bindings, the
+   * statement check, bound variables, the row, byte and time limits), and `signal` cancels it on the
+   * source when the caller goes away.
+   */
+  async runDraft(actor: Actor, teamId: number, datasetId: number, requestId: number, draft: DraftRun, signal?: AbortSignal) {
+    const { view, prepared: loaded } = await this.prepare(actor, teamId, datasetId, 'dataset:write');
+    const saved = loaded.parts.requests.find((r) => r.id === requestId);
+    if (!saved) throw new NotFoundError('Data request');
+    const request = { ...saved, query: draft.query };
+    const at = new Date().toISOString();
+    const bindings = (draft.variableBindings ?? []).map((b, i) => ({
+      ...checkBinding({ name: b.name, type: b.type ?? 'string', default_value: b.default_value ?? null }, `body.variableBindings.${i}`),
+      required: false,
+      id: -(i + 1),
+      entity_type: 'DataRequest',
+      entity_id: String(request.id),
+      createdAt: at,
+      updatedAt: at,
+    }));
+    const prepared = bindings.length > 0 ? loaded.withRequestBindings(request, bindings) : loaded;
+    const inputs: RunInputs = { variables: draft.variables ?? {} };
+    const variablesWithoutValue = prepared.variablesWithoutValue(inputs, request);
+    const result = await prepared.runRequest(request, inputs, signal);
+    return {
+      options: view,
+      dataRequest: { responseData: { data: page(result.data, { limit: draft.limit }), configuration: request.configuration }, meta: result.meta },
       variablesWithoutValue,
     };
   }
@@ -63,8 +105,8 @@ export class DatasetRunsService {
   }
 
   /** Authorizes once and reads what the run needs once; the answer's dataset view comes from the same reads. */
-  private async prepare(actor: Actor, teamId: number, datasetId: number): Promise<{ view: DatasetView; prepared: PreparedDataset }> {
-    const { membership, dataset } = await this.deps.datasets.load(actor, teamId, datasetId, 'dataset:run');
+  private async prepare(actor: Actor, teamId: number, datasetId: number, action: 'dataset:run' | 'dataset:write' = 'dataset:run'): Promise<{ view: DatasetView; prepared: PreparedDataset }> {
+    const { membership, dataset } = await this.deps.datasets.load(actor, teamId, datasetId, action);
     const prepared = await this.deps.runner.prepareOne(teamId, dataset);
     const view = this.deps.datasets.viewOf(membership, dataset, { ...prepared.parts, connections: prepared.parts.connections.values() });
     return { view, prepared };

@@ -47,6 +47,20 @@ export const invitationRoutes: FastifyPluginAsyncTypebox<{ invitations: Invitati
     async (request) => invitations.list(actorOf(request), request.params.team_id),
   );
 
+  app.get(
+    '/team/:team_id/invite/email',
+    {
+      schema: {
+        tags,
+        operationId: 'getInvitationEmail',
+        summary: 'Whether invitations that name an address are e-mailed (an SMTP server is configured on this instance)',
+        params: TeamParams,
+        response: { 200: Type.Object({ configured: Type.Boolean() }, { description: 'False: share the link yourself' }) },
+      },
+    },
+    async (request) => invitations.emailSettings(actorOf(request), request.params.team_id),
+  );
+
   app.delete(
     '/team/:team_id/invite/:invite_id',
     {

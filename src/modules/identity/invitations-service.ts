@@ -65,6 +65,12 @@ export class InvitationsService {
     this.clock = deps.clock ?? (() => new Date());
   }
 
+  /** Whether an invitation naming an address is e-mailed: an SMTP server is configured (PLOTLINE_SMTP_URL). */
+  async emailSettings(actor: Actor, teamId: number): Promise<{ configured: boolean }> {
+    await this.deps.access.require(actor, teamId, 'members:manage');
+    return { configured: this.deps.mailer.configured };
+  }
+
   async create(actor: Actor, teamId: number, input: NewInvitationInput): Promise<CreatedInvitation> {
     const membership = await this.deps.access.require(actor, teamId, 'members:manage');
     const role = input.role ?? 'projectViewer';

@@ -1,5 +1,5 @@
 import { InvalidQueryError } from '../errors.js';
-import { refuse, unverifiable } from './refusal.js';
+import { refuse, syntaxError } from './refusal.js';
 
 /**
  * The Postgres statement check: the text is parsed by Postgres's own parser (libpg-query, the
@@ -136,7 +136,7 @@ export async function assertReadOnlyPostgres(sql: string): Promise<void> {
   try {
     tree = parseSync(sql) as typeof tree;
   } catch (error) {
-    throw unverifiable('PostgreSQL', (error as Error).message);
+    throw syntaxError('PostgreSQL', (error as Error).message);
   }
   const statements = tree.stmts ?? [];
   if (statements.length === 0) throw new InvalidQueryError('The SQL query is empty');

@@ -6,7 +6,7 @@ import './app.css';
 import { api, ok } from './api/client';
 import { keys, meQuery, teamsQuery } from './api/queries';
 import { Link, match, Router, useRouter } from './router';
-import { AuthScreen } from './screens/Auth';
+import { AuthScreen, InviteScreen } from './screens/Auth';
 import { Connections } from './screens/Connections';
 import { Dashboards } from './screens/Dashboards';
 import { Datasets } from './screens/Datasets';
@@ -42,8 +42,11 @@ function App() {
     },
   });
 
+  const { path } = useRouter();
   if (me.isPending) return <Loading what="your workspace" />;
   if (me.isError) return <ErrorBox error={me.error} retry={() => void me.refetch()} />;
+  // An invitation link opens here, signed in or not.
+  if (match('/invite', path)) return <InviteScreen signedIn={me.data !== null} />;
   if (me.data === null) return <AuthScreen />;
   if (teams.isPending) return <Loading what="your workspace" />;
   if (teams.isError) return <ErrorBox error={teams.error} retry={() => void teams.refetch()} />;
@@ -78,7 +81,8 @@ function Shell({ session }: { session: Session }) {
   else if (match('/datasets', path)) screen = <Datasets />;
   else if (match('/members', path)) screen = <Members />;
   else if (match('/keys', path)) screen = <ApiKeys />;
-  else screen = <Dashboards />;
+  else if (path === '/') screen = <Dashboards />;
+  else screen = <NotFound path={path} />;
   return (
     <div className="shell">
       <header className="topbar">
@@ -122,6 +126,23 @@ function Shell({ session }: { session: Session }) {
         </ScreenBoundary>
       </main>
     </div>
+  );
+}
+
+/** An /app/… address that is no screen: said so, with the way back. */
+function NotFound({ path }: { path: string }) {
+  return (
+    <section aria-labelledby="not-found-title">
+      <h1 id="not-found-title">Page not found</h1>
+      <div className="empty" data-state="not-found">
+        <p>
+          There is no page at <code>/app{path}</code>. It may have moved, or the link is mistyped.
+        </p>
+        <p>
+          <Link to="/">Back to your dashboards</Link>
+        </p>
+      </div>
+    </section>
   );
 }
 

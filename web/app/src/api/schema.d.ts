@@ -484,6 +484,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/team/{team_id}/invite/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether invitations that name an address are e-mailed (an SMTP server is configured on this instance) */
+        get: operations["getInvitationEmail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/team/{team_id}/invite/{invite_id}": {
         parameters: {
             query?: never;
@@ -725,6 +742,26 @@ export interface paths {
         put?: never;
         /** Run one data request */
         post: operations["runDataRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/{team_id}/datasets/{dataset_id}/dataRequests/{id}/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run an unsaved draft of a data request (its query replaced, nothing saved)
+         * @description Runs `query` in place of the saved query, on the request's connection with its variable bindings, the same statement check, bound variables and limits. Needs the right to write datasets. A client that goes away cancels the query on the source.
+         */
+        post: operations["runDataRequestDraft"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2997,6 +3034,26 @@ export interface components {
             limit?: number;
             offset?: number;
         } | null;
+        /** @description An unsaved version of a data request, run on its connection with the same checks as a saved one */
+        DraftRunInput: {
+            /** @description The SQL (or query text) to run instead of the saved one; it is not saved */
+            query: string;
+            /** @description Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables */
+            variables?: {
+                [key: string]: unknown;
+            } | unknown[];
+            limit?: number;
+            /** @description The draft's variables as the editor shows them, in place of the request's bindings of the same names (nothing saved); one without a default runs as NULL and is listed in `variablesWithoutValue` */
+            variableBindings?: {
+                name: string;
+                /**
+                 * @description How values are parsed, checked and bound: a scalar, or a list of them (`string[]`, …: a JSON array, or comma-separated text)
+                 * @enum {unknown}
+                 */
+                type?: "string" | "number" | "boolean" | "date" | "string[]" | "number[]" | "boolean[]" | "date[]";
+                default_value?: string | null;
+            }[];
+        };
         RunMeta: {
             columns: ({
                 name: string;
@@ -6790,6 +6847,38 @@ export interface operations {
             500: components["responses"]["Error"];
         };
     };
+    getInvitationEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description False: share the link yourself */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        configured: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
     revokeInvitation: {
         parameters: {
             query?: never;
@@ -7602,6 +7691,51 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["RunInput"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataRequestRun"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    runDataRequestDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: number;
+                dataset_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "select status, count(*) as n from orders where status = {{status}} group by 1",
+                 *       "variables": {
+                 *         "status": "paid"
+                 *       },
+                 *       "limit": 100
+                 *     }
+                 */
+                "application/json": components["schemas"]["DraftRunInput"];
             };
         };
         responses: {

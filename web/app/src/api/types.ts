@@ -28,6 +28,7 @@ export type DataRequest = Schemas['DataRequest'];
 export type Join = NonNullable<NonNullable<Schemas['UpdateDataset']['joinSettings']>['joins']>[number];
 export type RunResult = Schemas['DatasetRun'];
 export type RunMeta = Schemas['RunMeta'];
+export type DraftBinding = NonNullable<Schemas['DraftRunInput']['variableBindings']>[number];
 
 export type Connection = Schemas['Connection'];
 export type ConnectionBody = Schemas['CreateConnection'];

@@ -5,7 +5,7 @@ import { api, ok } from '../api/client';
 import { CONDITION_OPERATORS, conditionsOf, oneOf } from '../api/narrow';
 import { chartPreviewQuery, chartQuery, chartsQuery, datasetColumnsQuery, datasetsQuery, keys } from '../api/queries';
 import type { Chart, ChartPreview, ChartType, Condition, Dataset, Operation, TimeInterval } from '../api/types';
-import { useRouter } from '../router';
+import { Link, useRouter } from '../router';
 import { useSession } from '../session';
 import { useSettled } from '../settled';
 import { Empty, ErrorBox, Field, Load } from '../ui';
@@ -23,7 +23,8 @@ const column = (path: string | null | undefined) => (path ?? '').replace(/^root\
 
 export function ChartEditor({ projectId, chartId }: { projectId: number; chartId: number | null }) {
   const { team } = useSession();
-  const datasets = useQuery({ ...datasetsQuery(team.id), select: (all) => all.filter((d) => d.project_ids.includes(projectId)) });
+  // Every dataset of the team the user may use (the API lists those); one not yet on this dashboard is attached when the chart is saved. This dashboard's come first.
+  const datasets = useQuery({ ...datasetsQuery(team.id), select: (all) => [...all].sort((a, b) => Number(b.project_ids.includes(projectId)) - Number(a.project_ids.includes(projectId))) });
   // Editing reads the chart; creating reads the dashboard's charts, whose count places the new one below them.
   const saved = useQuery({ ...chartQuery(projectId, chartId ?? 0), enabled: chartId !== null });
   const others = useQuery({ ...chartsQuery(projectId), enabled: chartId === null });
@@ -32,7 +33,9 @@ export function ChartEditor({ projectId, chartId }: { projectId: number; chartId
       {(list) =>
         list.length === 0 ? (
           <Empty>
-            <p>This dashboard has no dataset yet: create one under Datasets first.</p>
+            <p>
+              Your team has no dataset yet: create one under <Link to="/datasets">Datasets</Link> first.
+            </p>
           </Empty>
         ) : (
           <Form projectId={projectId} datasets={list} chart={chart} slot={slot} />

@@ -16,9 +16,10 @@ export function Datasets() {
   const projects = useQuery(projectsQuery(team.id));
   const [name, setName] = useState('');
   const [connectionId, setConnectionId] = useState<number | null>(null);
+  // A new dataset is on no dashboard yet (a project role's goes to its own dashboards): a chart that uses it attaches it.
   const create = useMutation({
-    mutationFn: ({ connection, projectIds }: { connection: number | null; projectIds: number[] }) =>
-      ok(api.POST('/team/{team_id}/datasets/quick-create', { params: { path: { team_id: team.id } }, body: { name, project_ids: projectIds, dataRequests: [{ connection_id: connection, query: 'select 1 as value' }] } })),
+    mutationFn: ({ connection }: { connection: number | null }) =>
+      ok(api.POST('/team/{team_id}/datasets/quick-create', { params: { path: { team_id: team.id } }, body: { name, dataRequests: [{ connection_id: connection, query: 'select 1 as value' }] } })),
     onSuccess: (created) => {
       void client.invalidateQueries({ queryKey: keys.datasets(team.id) });
       navigate(`/datasets/${created.id}`);
@@ -26,7 +27,7 @@ export function Datasets() {
   });
   const submit = (event: FormEvent, conns: Connection[]) => {
     event.preventDefault();
-    create.mutate({ connection: connectionId ?? conns[0]?.id ?? null, projectIds: projects.data?.map((p) => p.id) ?? [] });
+    create.mutate({ connection: connectionId ?? conns[0]?.id ?? null });
   };
   return (
     <section aria-labelledby="datasets-title">
@@ -38,10 +39,19 @@ export function Datasets() {
               <p>No dataset yet: a dataset is a query on one of your connections.</p>
             </Empty>
           ) : (
-            <ul className="rows">
+            <ul className="rows panel">
               {list.map((d) => (
                 <li key={d.id}>
                   <Link to={`/datasets/${d.id}`}>{d.name ?? `Dataset ${d.id}`}</Link>
+                  <span className="muted">
+                    {d.DataRequests[0]?.Connection?.name ?? 'no connection'} ·{' '}
+                    {d.project_ids.length === 0
+                      ? 'on no dashboard yet'
+                      : (projects.data ?? [])
+                          .filter((p) => d.project_ids.includes(p.id))
+                          .map((p) => p.dashboardTitle || p.name)
+                          .join(', ') || `${d.project_ids.length} dashboard(s)`}
+                  </span>
                 </li>
               ))}
             </ul>

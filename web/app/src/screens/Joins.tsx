@@ -41,7 +41,8 @@ export function Joins({ dataset, main, requests }: { dataset: Dataset; main: Dat
   const [rows, setRows] = useState<JoinRow[]>(() => joinsOf(dataset.joinSettings.joins).map((j) => ({ ...j, key: crypto.randomUUID() })));
   const [result, setResult] = useState<RunResult | null>(null);
   const [message, setMessage] = useState<string | null>(null);
-  const mainColumns = useColumns(team.id, dataset.id, main);
+  // Read only when there is a request to join it to: opening a dataset runs nothing behind the screen.
+  const mainColumns = useColumns(team.id, dataset.id, others.length > 0 ? main : undefined);
   const path = { team_id: team.id, dataset_id: dataset.id };
   const reload = () => client.invalidateQueries({ queryKey: keys.dataset(team.id, dataset.id) });
 
@@ -180,7 +181,7 @@ function JoinedRequest({ name, datasetId, request, connections, onRemove, busy }
           ))}
         </select>
       </Field>
-      <SqlEditor value={query} onChange={setQuery} label={`SQL of ${name}`} />
+      <SqlEditor initialValue={request.query ?? ''} onChange={setQuery} label={`SQL of ${name}`} />
       <ErrorBox error={save.error} />
       <Success message={saved ? `${name} saved.` : null} />
       <div className="actions">

@@ -14,14 +14,14 @@ function truncationNote(meta: RunMeta): string {
 }
 
 /** The first rows of a dataset run, with how many there were and what cut them. */
-export function RunPreview({ result, title = 'Preview' }: { result: RunResult; title?: string }) {
+export function RunPreview({ result, title = 'Preview' }: { result: Pick<RunResult, 'data' | 'meta'>; title?: string }) {
   const rows = rowsOf(result.data).slice(0, 100);
   // A joined result's fields come from several requests: read them from the rows.
   const columns = [...new Set([...result.meta.columns.map((c) => c.name), ...rows.flatMap((row) => Object.keys(row))])];
   return (
     <div className="panel">
       <h2>{title}</h2>
-      <p className="muted" data-testid={title === 'Preview' ? 'run-meta' : `${title.toLowerCase().replace(/\W+/g, '-')}-meta`}>
+      <p className="muted" data-testid={title === 'Preview' || title === 'Last saved preview' ? 'run-meta' : `${title.toLowerCase().replace(/\W+/g, '-')}-meta`}>
         {result.meta.rowCount} rows in {Math.round(result.meta.durationMs)} ms{truncationNote(result.meta)}
       </p>
       {rows.length === 0 ? (

@@ -6,27 +6,30 @@ import { keys, membersQuery, personalKeysQuery, teamKeysQuery } from '../api/que
 import type { PersonalApiKey, Role } from '../api/types';
 import { useSession } from '../session';
 import { Empty, ErrorBox, Field, Load, mutationsState } from '../ui';
+import { DashboardPicker, isProjectRole } from './DashboardPicker';
+import { Invitations } from './Invitations';
 
 const ROLES: Role[] = ['teamOwner', 'teamAdmin', 'projectAdmin', 'projectEditor', 'projectViewer'];
 const roleOf = (value: string) => oneOf(ROLES, value) ?? 'projectViewer';
-
 export function Members() {
   const { team, me } = useSession();
   const client = useQueryClient();
   const members = useQuery(membersQuery(team.id));
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('projectViewer');
+  const [projects, setProjects] = useState<number[]>([]);
   const path = { team_id: team.id };
   const reload = () => client.invalidateQueries({ queryKey: keys.members(team.id) });
   const add = useMutation({
-    mutationFn: () => ok(api.POST('/team/{team_id}/members', { params: { path }, body: { email, role } })),
+    mutationFn: () => ok(api.POST('/team/{team_id}/members', { params: { path }, body: { email, role, ...(isProjectRole(role) ? { projects } : {}) } })),
     onSuccess: () => {
       setEmail('');
       return reload();
     },
   });
   const change = useMutation({
-    mutationFn: ({ userId, next }: { userId: number; next: Role }) => ok(api.PUT('/team/{team_id}/members/{user_id}', { params: { path: { ...path, user_id: userId } }, body: { role: next } })),
+    mutationFn: ({ userId, next, projects: covered }: { userId: number; next?: Role; projects?: number[] }) =>
+      ok(api.PUT('/team/{team_id}/members/{user_id}', { params: { path: { ...path, user_id: userId } }, body: { ...(next ? { role: next } : {}), ...(covered ? { projects: covered } : {}) } })),
     onSuccess: reload,
   });
   const remove = useMutation({
@@ -55,6 +58,7 @@ export function Members() {
                     <th scope="col">Name</th>
                     <th scope="col">Email</th>
                     <th scope="col">Role</th>
+                    <th scope="col">Dashboards</th>
                     <th scope="col">
                       <span className="sr-only">Actions</span>
                     </th>
@@ -66,15 +70,25 @@ export function Members() {
                       <td>{m.name}</td>
                       <td>{m.email}</td>
                       <td>
-                        <select aria-label={`Role of ${m.name}`} value={m.role} onChange={(e) => change.mutate({ userId: m.id, next: roleOf(e.target.value) })}>
+                        <select aria-label={`Role of ${m.name}`} value={m.role} onChange={(e) => change.mutate({ userId: m.user_id, next: roleOf(e.target.value) })}>
                           {ROLES.map((r) => (
                             <option key={r}>{r}</option>
                           ))}
                         </select>
                       </td>
                       <td>
-                        <button type="button" className="danger" onClick={() => remove.mutate(m.id)}>
-                          {m.id === me.id ? 'Leave' : 'Remove'}
+                        {isProjectRole(m.role) ? (
+                          <details>
+                            <summary>{m.projects.length === 0 ? 'None yet' : `${m.projects.length} dashboard${m.projects.length === 1 ? '' : 's'}`}</summary>
+                            <DashboardPicker label={`Dashboards of ${m.name}`} value={m.projects} onChange={(next) => change.mutate({ userId: m.user_id, projects: next })} />
+                          </details>
+                        ) : (
+                          <span className="muted">All</span>
+                        )}
+                      </td>
+                      <td>
+                        <button type="button" className="danger" onClick={() => remove.mutate(m.user_id)}>
+                          {m.user_id === me.id ? 'Leave' : 'Remove'}
                         </button>
                       </td>
                     </tr>
@@ -96,10 +110,12 @@ export function Members() {
             ))}
           </select>
         </Field>
+        {isProjectRole(role) ? <DashboardPicker label="Dashboards of the new member" value={projects} onChange={setProjects} /> : null}
         <button type="submit" className="primary" disabled={busy}>
           Add member
         </button>
       </form>
+      <Invitations />
     </section>
   );
 }
@@ -146,11 +162,12 @@ function TeamKeys() {
   const apiKeys = useQuery(teamKeysQuery(team.id));
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('projectViewer');
+  const [projects, setProjects] = useState<number[]>([]);
   const [shown, setShown] = useState<string | null>(null);
   const path = { team_id: team.id };
   const reload = () => client.invalidateQueries({ queryKey: keys.teamKeys(team.id) });
   const create = useMutation({
-    mutationFn: () => ok(api.POST('/team/{team_id}/apikey', { params: { path }, body: { name, role } })),
+    mutationFn: () => ok(api.POST('/team/{team_id}/apikey', { params: { path }, body: { name, role, ...(isProjectRole(role) ? { projects } : {}) } })),
     onSuccess: ({ token }) => {
       setShown(token);
       setName('');
@@ -177,7 +194,11 @@ function TeamKeys() {
               {list.map((k) => (
                 <li key={k.id}>
                   <span>
-                    {k.name} <span className="muted">({k.role})</span>
+                    {k.name}{' '}
+                    <span className="muted">
+                      ({k.role}
+                      {isProjectRole(k.role) ? `, ${k.projects.length} dashboard${k.projects.length === 1 ? '' : 's'}` : ''})
+                    </span>
                   </span>
                   <button type="button" className="danger" onClick={() => remove.mutate(k.id)}>
                     Delete
@@ -199,6 +220,7 @@ function TeamKeys() {
             ))}
           </select>
         </Field>
+        {isProjectRole(role) ? <DashboardPicker label="Dashboards the key reaches" value={projects} onChange={setProjects} /> : null}
         <button type="submit" className="primary" disabled={busy}>
           Create key
         </button>
