@@ -14,6 +14,8 @@ import { datasetRunRoutes } from './modules/data/dataset-runs-routes.js';
 import { datasetValuesRoutes } from './modules/data/dataset-values-routes.js';
 import { chartPreviewRoutes } from './modules/dashboards/chart-preview-routes.js';
 import { refreshRoutes } from './modules/automation/refreshes-routes.js';
+import { deliveryRoutes } from './modules/automation/deliveries-routes.js';
+import { publicDeliveryRoutes } from './modules/automation/deliveries-public-routes.js';
 import { alertRoutes } from './modules/automation/alerts-routes.js';
 import { integrationRoutes } from './modules/automation/integrations-routes.js';
 import { savedQueryRoutes } from './modules/data/saved-queries-routes.js';
@@ -191,7 +193,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
   installMetrics(app, {
     defaultMetrics: options.defaultMetrics ?? true,
     dataPath: container.metrics,
-    extra: [container.refreshMetrics.registry, container.pictureMetrics.registry],
+    extra: [container.refreshMetrics.registry, container.deliveryMetrics.registry, container.pictureMetrics.registry],
     token: config.metricsToken,
   });
 
@@ -237,6 +239,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     limits: { share: limits.share ?? config.shareRateLimit, authenticated: limits.authenticated ?? config.rateLimit.authenticated },
   });
   await app.register(publicExportRoutes, { exports: container.exports, rateLimit: limits.share ?? config.shareRateLimit });
+  await app.register(publicDeliveryRoutes, { deliveries: container.deliveries, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(publicImageRoutes, { snapshots: container.snapshots, rateLimit: limits.share ?? config.shareRateLimit });
   await app.register(pageRoutes, {});
 
@@ -255,6 +258,7 @@ export async function buildApp(container: Container, options: AppOptions = {}): 
     await scope.register(chartPreviewRoutes, { previews: container.chartPreviews });
     await scope.register(refreshRoutes, { refreshes: container.refreshes });
     await scope.register(alertRoutes, { alerts: container.alerts });
+    await scope.register(deliveryRoutes, { deliveries: container.deliveries });
     await scope.register(integrationRoutes, { integrations: container.integrations });
     await scope.register(savedQueryRoutes, { savedQueries: container.savedQueries });
     await scope.register(projectRoutes, { projects: container.projects });

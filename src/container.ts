@@ -62,6 +62,13 @@ import { SavedQueriesRepository } from './modules/data/saved-queries-repository.
 import { SavedQueriesService } from './modules/data/saved-queries-service.js';
 import { OutboundClient, OutboundPolicy } from './sources/index.js';
 import { RefreshService } from './modules/automation/refreshes-service.js';
+import { DeliveriesRepository } from './modules/automation/deliveries-repository.js';
+import { DeliveriesService } from './modules/automation/deliveries-service.js';
+import { DeliveryLinks } from './modules/automation/deliveries-links.js';
+import { DeliveryMetrics } from './modules/automation/deliveries-metrics.js';
+import type { DeliveryPictures } from './modules/automation/deliveries-pictures.js';
+import { DeliveryRunner } from './modules/automation/deliveries-runner.js';
+import { DeliveryScheduler } from './modules/automation/deliveries-scheduler.js';
 import { createSourceRegistry, type SourceRegistry, type SourceRegistryOptions } from './sources/index.js';
 import { createStore, migrateToLatest, type Store } from './store/index.js';
 
@@ -112,6 +119,11 @@ export interface Container {
   /** Started by `serve` (PLOTLINE_SCHEDULER=on) and `worker`; tests tick it by hand. */
   readonly scheduler: Scheduler;
   readonly exports: ExportService;
+  /** Scheduled deliveries of dashboards and charts (subscriptions). */
+  readonly deliveries: DeliveriesService;
+  readonly deliveryMetrics: DeliveryMetrics;
+  /** Started with the refresh scheduler (PLOTLINE_SCHEDULER=on, `worker`); tests tick it by hand. */
+  readonly deliveryScheduler: DeliveryScheduler;
   /** Pictures of charts and dashboards (PNG, SVG, PDF) and signed links to them. */
   readonly snapshots: SnapshotsService;
   readonly pictureMetrics: PictureMetrics;
@@ -241,7 +253,9 @@ export async function createContainer(config: Config, options: ContainerOptions 
   const mailer = new Mailer({ url: config.smtpUrl, from: config.smtpFrom });
   const notifier = new AlertNotifier({ http: alertHttp, policy: alertPolicy, mailer });
   const integrations = new IntegrationsService({ integrations: new IntegrationsRepository(store.db), access, secrets, notifier });
-  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, integrations, clock, logger });
+  // Deliveries and alerts draw through the snapshots service (a narrow port of theirs).
+  const pictures: DeliveryPictures = snapshots;
+  const alerts = new AlertsService({ alerts: new AlertsRepository(store.db), charts, access, secrets, notifier, integrations, clock, logger, pictures });
   const refreshes = new RefreshService({
     history: refreshRepo,
     charts,
@@ -264,6 +278,41 @@ export async function createContainer(config: Config, options: ContainerOptions 
     logger,
     metrics: refreshMetrics,
   });
+
+  // Deliveries: subscriptions, their runs and their own tick beside the refresh scheduler.
+  const deliveriesRepo = new DeliveriesRepository(store.db);
+  const deliveryMetrics = new DeliveryMetrics();
+  const deliveryLinks = new DeliveryLinks(config.shareSecret, config.baseUrl);
+  const deliveryRunner = new DeliveryRunner({
+    deliveries: deliveriesRepo,
+    projects,
+    charts,
+    refreshes,
+    pictures,
+    notifier,
+    integrations,
+    access,
+    secrets,
+    links: deliveryLinks,
+    metrics: deliveryMetrics,
+    settings: { attempts: config.deliveries.attempts, backoffMs: config.deliveries.backoffMs, clock },
+    logger,
+  });
+  const deliveries = new DeliveriesService({
+    deliveries: deliveriesRepo,
+    projects,
+    charts,
+    access,
+    secrets,
+    notifier,
+    integrations,
+    runner: deliveryRunner,
+    links: deliveryLinks,
+    limits: { maxRecipients: config.deliveries.maxRecipients, maxPerTeam: config.deliveries.maxPerTeam },
+    clock,
+  });
+  projects.onSnapshotSchedule((actor, project, value) => deliveries.applySnapshotSchedule(actor, project, value));
+  const deliveryScheduler = new DeliveryScheduler(deliveriesRepo, deliveryRunner, { clock, tickMs: options.scheduler?.tickMs ?? 60_000, historyDays: config.runHistoryDays, logger });
 
   const users = new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, passwords, signup: config.signup });
   const teams = new TeamsService({ db: store.db, teams: teamsRepo, users: usersRepo, access, apiKeys: apiKeysRepo });
@@ -319,9 +368,13 @@ export async function createContainer(config: Config, options: ContainerOptions 
     refreshMetrics,
     scheduler,
     exports: new ExportService({ chartRuns, datasets, runner, viewer: shareViewer }),
+    deliveries,
+    deliveryMetrics,
+    deliveryScheduler,
     snapshots,
     pictureMetrics,
     async close() {
+      await deliveryScheduler.stop();
       await scheduler.stop();
       await mailer.close();
       await alertHttp.close();
@@ -332,3 +385,4 @@ export async function createContainer(config: Config, options: ContainerOptions 
     },
   };
 }
+

@@ -76,6 +76,7 @@ program
     const container = await createContainer(cfg).catch(fail);
     for (const notice of cfg.notices) container.logger.warn(notice);
     await container.scheduler.start();
+    container.deliveryScheduler.start();
     // The scheduler's timer does not hold the process open; a worker has nothing else that does.
     const keepAlive = setInterval(() => undefined, 1 << 30);
     const mode = cfg.redisUrl ? 'BullMQ queue on REDIS_URL' : 'in-process (claims in the store)';
@@ -167,9 +168,10 @@ program
     try {
       const { reencrypted, keyId } = await container.connections.rotateEncryptionKey(newKey);
       const integrations = await container.integrations.rotateEncryptionKey(newKey);
+      const subscriptions = await container.deliveries.rotateEncryptionKey(newKey);
       process.stdout.write(
         [
-          `re-encrypted ${reencrypted + integrations} secret value(s) with key ${keyId}`,
+          `re-encrypted ${reencrypted + integrations + subscriptions} secret value(s) with key ${keyId}`,
           'now set PLOTLINE_ENCRYPTION_KEY to the new key' +
             (cfg.database.kind === 'sqlite' ? ` (or write it to ${cfg.dataDir}/encryption.key)` : '') +
             ', keep the old one in PLOTLINE_PREVIOUS_ENCRYPTION_KEYS until every instance has restarted, and restart',

@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox';
 import { ALERT_COMPONENTS } from './modules/automation/alerts-schemas.js';
 import { INTEGRATION_COMPONENTS } from './modules/automation/integrations-schemas.js';
+import { SUBSCRIPTION_COMPONENTS } from './modules/automation/deliveries-schemas.js';
 import { REFRESH_COMPONENTS } from './modules/automation/refreshes-schemas.js';
 import { CHART_COMPONENTS } from './modules/dashboards/charts-schemas.js';
 import { DASHBOARD_FILTER_COMPONENTS } from './modules/dashboards/dashboard-filters-schemas.js';
@@ -49,5 +50,6 @@ export const COMPONENT_SCHEMAS: readonly TSchema[] = [
   ...SNAPSHOT_COMPONENTS,
   ...ALERT_COMPONENTS,
   ...INTEGRATION_COMPONENTS,
+  ...SUBSCRIPTION_COMPONENTS,
   ...REFRESH_COMPONENTS,
 ];

@@ -19,7 +19,10 @@ export async function startServer(config: Config, { handleSignals = true } = {})
   const exposed = metricsExposureWarning(config);
   if (exposed) app.log.warn({ variable: 'PLOTLINE_METRICS_TOKEN', host: config.host }, exposed);
   const address = await app.listen({ port: config.port, host: config.host });
-  if (config.scheduler === 'on') await container.scheduler.start();
+  if (config.scheduler === 'on') {
+    await container.scheduler.start();
+    container.deliveryScheduler.start();
+  }
 
   // Drain: stop accepting, let in-flight requests finish (bounded by PLOTLINE_SHUTDOWN_TIMEOUT_MS),
   // then close source pools, Redis and the store. Past the bound, pools close anyway (cancelling

@@ -79,6 +79,8 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** Sender address of alert email. */
   readonly smtpFrom: string;
+  /** Scheduled deliveries: limits, and the tries of a failed send. */
+  readonly deliveries: { readonly maxRecipients: number; readonly maxPerTeam: number; readonly attempts: number; readonly backoffMs: number };
   /** Messages for the operator about what boot did (generated keys, …), logged once the logger exists. */
   readonly notices: readonly string[];
 }
@@ -192,6 +194,12 @@ export function loadConfig(env: Env = process.env): Config {
     runHistoryDays: vars.PLOTLINE_RUN_HISTORY_DAYS,
     smtpUrl: vars.PLOTLINE_SMTP_URL,
     smtpFrom: vars.PLOTLINE_SMTP_FROM,
+    deliveries: Object.freeze({
+      maxRecipients: vars.PLOTLINE_SUBSCRIPTION_MAX_RECIPIENTS,
+      maxPerTeam: vars.PLOTLINE_TEAM_MAX_SUBSCRIPTIONS,
+      attempts: vars.PLOTLINE_DELIVERY_ATTEMPTS,
+      backoffMs: vars.PLOTLINE_DELIVERY_BACKOFF_MS,
+    }),
     notices: Object.freeze(notices),
   });
 }

@@ -113,9 +113,13 @@ export const Variables = Type.Object({
   PLOTLINE_MAX_CONNECTIONS_PER_ADDRESS: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 256, description: 'open connections per client address (`0`: no cap; raise it behind a reverse proxy)' }),
   PLOTLINE_SCHEDULER: Type.Enum(['on', 'off'], { default: 'on', description: '`off`: this process serves HTTP only and runs no scheduled refreshes (run `plotline worker` elsewhere)' }),
   PLOTLINE_REFRESH_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2, description: 'refreshes at once per process, and charts at once inside one dashboard refresh (1–64)' }),
-  PLOTLINE_RUN_HISTORY_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'refresh history kept this many days, then pruned by the scheduler' }),
+  PLOTLINE_RUN_HISTORY_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'refresh and delivery history kept this many days, then pruned by the scheduler' }),
   PLOTLINE_SMTP_URL: Type.Optional(checked({ secret: true, description: '`smtp://user:pass@host:587` or `smtps://…` for alert email and team invitations; unset = the email medium of alerts is refused and invitation links are not e-mailed' }, smtpUrlProblem)),
   PLOTLINE_SMTP_FROM: checked({ default: 'Plotline <plotline@localhost>', description: 'sender of alert and invitation email' }, emailSenderProblem),
+  PLOTLINE_SUBSCRIPTION_MAX_RECIPIENTS: Type.Integer({ minimum: 1, maximum: 10_000, default: 50, description: 'recipients (emails, Slack webhooks, webhooks) one subscription may have; more is a 400' }),
+  PLOTLINE_TEAM_MAX_SUBSCRIPTIONS: Type.Integer({ minimum: 1, maximum: 100_000, default: 100, description: 'subscriptions one team may have; one more is a 400' }),
+  PLOTLINE_DELIVERY_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 4, description: 'tries of each send of a delivery before it gives up (marked failed, logged, counted)' }),
+  PLOTLINE_DELIVERY_BACKOFF_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000, description: 'wait before the second try of a failed send; doubled before each further try' }),
 });
 
 export type Variables = StaticDecode<typeof Variables>;

@@ -22,6 +22,8 @@ export interface TeamDirectory {
 export interface TeamSettings {
   showBranding: boolean;
   allowReportExport?: boolean;
+  /** Scheduled deliveries may go to addresses outside the team. */
+  allowExternalRecipients?: boolean;
 }
 
 /**

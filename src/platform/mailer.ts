@@ -7,6 +7,13 @@ export interface MailerSettings {
   from: string;
 }
 
+/** What a message may carry besides its text: an HTML part, files (inline ones named by `cid`), headers. */
+export interface MailExtras {
+  html?: string;
+  attachments?: { filename: string; content: Buffer; contentType: string; cid?: string }[];
+  headers?: Record<string, string>;
+}
+
 /** What became of one message: delivered to the SMTP server, or why not (never the server's credentials). */
 export interface MailResult {
   ok: boolean;
@@ -38,11 +45,11 @@ export class Mailer {
     return this.transport;
   }
 
-  async send(to: string[], subject: string, text: string): Promise<MailResult> {
+  async send(to: string[], subject: string, text: string, extras: MailExtras = {}): Promise<MailResult> {
     if (!this.settings.url) return { ok: false, detail: 'No SMTP server is configured (PLOTLINE_SMTP_URL)' };
     try {
       const mail = await this.open(this.settings.url);
-      const info = await mail.sendMail({ from: this.settings.from, to, subject, text });
+      const info = await mail.sendMail({ from: this.settings.from, to, subject, text, ...extras });
       return { ok: info.rejected.length === 0, detail: String(info.response ?? 'sent').slice(0, 200) };
     } catch (error) {
       const code = (error as { code?: string }).code;

@@ -39,6 +39,7 @@ import { invitations } from './migrations/0017-invitations.js';
 import { savedQueriesIntegrations } from './migrations/0018-saved-queries-integrations.js';
 import { chartVisualization } from './migrations/0019-chart-visualization.js';
 import { cdcBreakdown } from './migrations/0020-cdc-breakdown.js';
+import { deliveries } from './migrations/0021-deliveries.js';
 import { dashboardTemplates } from './migrations/0023-dashboard-templates.js';
 import type { Database } from './types.js';
 
@@ -253,6 +254,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0018-saved-queries-integrations': savedQueriesIntegrations(dialect),
     '0019-chart-visualization': chartVisualization(dialect),
     '0020-cdc-breakdown': cdcBreakdown(dialect),
+    '0021-deliveries': deliveries(dialect),
     '0023-dashboard-templates': dashboardTemplates(dialect),
   };
 }

@@ -80,6 +80,8 @@ export interface TeamsTable {
   showBranding: Bool;
   allowReportRefresh: Bool;
   allowReportExport: Bool;
+  /** Deliveries may go to addresses outside the team (migration 0021). */
+  allowExternalRecipients: Bool;
   createdAt: Created;
   updatedAt: Timestamp;
 }
@@ -460,6 +462,49 @@ export interface DashboardViewVersionsTable {
   version: number;
 }
 
+/** A scheduled delivery of a dashboard or one chart (migration 0021). */
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  team_id: number;
+  project_id: number;
+  chart_id: number | null;
+  name: string | null;
+  schedule: Json;
+  format: string;
+  theme: Generated<string>;
+  filters: Json;
+  recipients: Json;
+  integration_ids: Json;
+  /** Encrypted JSON array of Slack incoming-webhook URLs (secret). */
+  slack_urls: string | null;
+  /** Encrypted webhook URL (secret). */
+  webhook_url: string | null;
+  /** Encrypted HMAC key of the webhook signature (secret). */
+  webhook_secret: string | null;
+  /** `api`, or `snapshotSchedule` for the one Chartbrew's `PUT /project/{id}` field writes. */
+  origin: Generated<string>;
+  active: Bool;
+  lastSentAt: TimestampNullable;
+  created_by: number | null;
+  createdAt: Created;
+  updatedAt: Timestamp;
+}
+
+/** One delivery of a subscription: what went where, and what became of it. */
+export interface SubscriptionRunsTable {
+  id: Generated<number>;
+  subscription_id: number;
+  team_id: number;
+  trigger: string;
+  period: string | null;
+  status: string;
+  startedAt: Timestamp;
+  durationMs: number;
+  dataUpdatedAt: TimestampNullable;
+  deliveries: Json;
+  errorMessage: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -487,6 +532,8 @@ export interface Database {
   saved_queries: SavedQueriesTable;
   integrations: IntegrationsTable;
   alert_integrations: AlertIntegrationsTable;
+  subscriptions: SubscriptionsTable;
+  subscription_runs: SubscriptionRunsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -140,7 +140,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('integrations and alerts that u
     expect((await call('GET', `/team/${owner.teamId}/integration/${created.id}`, owner.token)).statusCode).toBe(404);
   });
 
-  it("an alert saved with Chartbrew's alertIntegrations notifies them (webhook signed, Slack as text), and an edit turns one off", async () => {
+  it("an alert saved with Chartbrew's alertIntegrations notifies them (webhook signed, Slack as a message with the chart's picture link), and an edit turns one off", async () => {
     hooks.length = 0;
     await source.exec('delete from metrics; insert into metrics values (1), (2)');
     const d = await createDashboard(call, owner, source.url);
@@ -180,7 +180,13 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('integrations and alerts that u
     expect(toHook.headers['x-plotline-signature']).toBe(`sha256=${createHmac('sha256', webhook.webhookSecret).update(toHook.body).digest('hex')}`);
     expect(JSON.parse(toHook.body)).toMatchObject({ event: 'alert.triggered', alert: { id: alert.id }, chart: { id: d.chartId }, value: 13 });
     const toSlack = hooks.find((h) => h.path.startsWith('/services'))!;
-    expect(JSON.parse(toSlack.body)).toEqual({ text: expect.stringContaining('13') });
+    expect(JSON.parse(toSlack.body)).toEqual({
+      text: expect.stringContaining('13'),
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: expect.stringContaining('13') } },
+        { type: 'image', image_url: expect.stringMatching(/\/image\/[\w-]+\.[\w-]+\.[\w-]+/), alt_text: expect.any(String) },
+      ],
+    });
 
     const events = (await ok('GET', `/project/${d.projectId}/chart/${d.chartId}/alert/${alert.id}`)).events;
     expect(events[0].deliveries).toEqual([

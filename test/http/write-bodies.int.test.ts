@@ -21,6 +21,8 @@ interface World {
   integrationId: number;
   filterId: string;
   dashboardTemplateId: number;
+  subscriptionId: number;
+  chartSubscriptionId: number;
 }
 
 /** One PUT route: where its resource is read, and where it is written. */
@@ -107,6 +109,14 @@ const PUT_CASES: Record<string, PutCase> = {
     read: (w) => ({ url: `/team/${w.teamId}/integration/${w.integrationId}` }),
     write: (w) => `/team/${w.teamId}/integration/${w.integrationId}`,
   },
+  '/project/{id}/subscriptions/{sid}': {
+    read: (w) => ({ url: `/project/${w.projectId}/subscriptions/${w.subscriptionId}` }),
+    write: (w) => `/project/${w.projectId}/subscriptions/${w.subscriptionId}`,
+  },
+  '/project/{project_id}/chart/{id}/subscriptions/{sid}': {
+    read: (w) => ({ url: `/project/${w.projectId}/chart/${w.chartId}/subscriptions/${w.chartSubscriptionId}` }),
+    write: (w) => `/project/${w.projectId}/chart/${w.chartId}/subscriptions/${w.chartSubscriptionId}`,
+  },
   '/team/{team_id}/template/{template_id}': {
     read: (w) => ({ url: `/team/${w.teamId}/template/custom/${w.dashboardTemplateId}` }),
     write: (w) => `/team/${w.teamId}/template/${w.dashboardTemplateId}`,
@@ -175,6 +185,19 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('write bodies: answers sent bac
     w.dashboardTemplateId = (await ok('POST', `/team/${w.teamId}/template`, { project_id: w.projectId, name: 'Sales board' })).id as number;
     w.alertId = (
       await ok('POST', `/project/${w.projectId}/chart/${w.chartId}/alert`, { type: 'anomaly', alertIntegrations: [{ integration_id: w.integrationId, enabled: true }] })
+    ).id as number;
+    w.subscriptionId = (
+      await ok('POST', `/project/${w.projectId}/subscriptions`, {
+        schedule: { frequency: 'weekly', dayOfWeek: 'monday', time: { hour: 9, minute: 0 }, timezone: 'Europe/Paris' },
+        format: 'pdf',
+        filters: { filters: [], variables: { country: 'FR' } },
+        slackWebhooks: ['http://127.0.0.1:9/services/T1/B1/xyz'],
+        integrations: [w.integrationId],
+        webhook: { url: 'http://127.0.0.1:9/hook?token=abc' },
+      })
+    ).id as number;
+    w.chartSubscriptionId = (
+      await ok('POST', `/project/${w.projectId}/chart/${w.chartId}/subscriptions`, { schedule: { frequency: 'monthly', dayOfMonth: 31 }, format: 'png', theme: 'dark', webhook: { url: 'http://127.0.0.1:9/hook' } })
     ).id as number;
   });
   afterAll(() => t?.close());

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { AppError } from '../../errors/index.js';
-import type { Mailer } from '../../platform/mailer.js';
+import type { MailExtras, Mailer } from '../../platform/mailer.js';
 import { TargetNotAllowedError, type OutboundClient, type OutboundPolicy } from '../../sources/index.js';
 import type { Delivery } from './alerts-repository.js';
 
@@ -66,8 +66,29 @@ export class AlertNotifier {
     }
   }
 
-  async email(recipients: string[], subject: string, text: string): Promise<Delivery> {
-    const result = await this.deps.mailer.send(recipients, subject, text);
+  /** A JSON POST without a signature (Slack incoming webhooks), through the same client and policy. */
+  async postJson(url: string, payload: unknown): Promise<Delivery> {
+    try {
+      const response = await this.deps.http.request({
+        url,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Plotline-Deliveries' },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+        maxBytes: WEBHOOK_MAX_RESPONSE,
+      });
+      return { medium: 'webhook', ok: response.status >= 200 && response.status < 300, detail: `HTTP ${response.status}` };
+    } catch (error) {
+      return { medium: 'webhook', ok: false, detail: error instanceof AppError ? `${error.code}: ${error.message}` : 'The webhook could not be reached' };
+    }
+  }
+
+  get mailer(): Mailer {
+    return this.deps.mailer;
+  }
+
+  async email(recipients: string[], subject: string, text: string, extras?: MailExtras): Promise<Delivery> {
+    const result = await this.deps.mailer.send(recipients, subject, text, extras);
     return { medium: 'email', ...result };
   }
 }

@@ -12,6 +12,8 @@ import type { AlertNotifier } from './alerts-notifier.js';
 import type { AlertFields, AlertMediums, AlertRecord, AlertsRepository, Delivery } from './alerts-repository.js';
 import type { AlertView, CreateAlertInput, UpdateAlertInput } from './alerts-schemas.js';
 import type { AlertIntegration, IntegrationsService } from './integrations-service.js';
+import type { DeliveryPictures } from './deliveries-pictures.js';
+import { slackMessage } from './deliveries-runner.js';
 
 /** Chart types whose chartData has no numeric series to check. */
 const UNSUPPORTED_CHART_TYPES = new Set(['markdown', 'table', 'matrix']);
@@ -25,7 +27,12 @@ export interface AlertsDeps {
   integrations: IntegrationsService;
   clock: () => Date;
   logger: Logger;
+  /** The chart's picture at the moment an alert triggers (email: inline PNG; Slack and webhooks: a signed link). */
+  pictures?: DeliveryPictures;
 }
+
+/** A signed picture link in an alert lives a week. */
+const ALERT_IMAGE_SECONDS = 7 * 86_400;
 
 /**
  * Chart alerts: CRUD for editors of the chart, and the check after every refresh. A triggered
@@ -104,19 +111,48 @@ export class AlertsService implements AlertChecker {
   private async deliver(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number): Promise<Delivery[]> {
     const deliveries: Delivery[] = [];
     const title = alert.name ?? chart.name ?? `Chart ${chart.id}`;
+    const picture = await this.picture(alert, chart);
+    const payload = { ...this.payload(alert, chart, value, message, at, runId), imageUrl: picture.imageUrl };
     const webhook = alert.mediums.webhook;
     if (webhook?.enabled && webhook.url && alert.webhookSecret) {
-      deliveries.push(await this.deps.notifier.webhook(webhook.url, this.deps.secrets.decrypt(alert.webhookSecret), this.payload(alert, chart, value, message, at, runId)));
+      deliveries.push(await this.deps.notifier.webhook(webhook.url, this.deps.secrets.decrypt(alert.webhookSecret), payload));
     }
-    deliveries.push(...(await this.deps.integrations.notify(alert.team_id, alert.id, { payload: this.payload(alert, chart, value, message, at, runId), text: `${title}: ${message}` })));
+    const slack = picture.imageUrl ? slackMessage({ title, freshness: message, imageUrl: picture.imageUrl }) : undefined;
+    deliveries.push(...(await this.deps.integrations.notify(alert.team_id, alert.id, { payload, text: `${title}: ${message}`, ...(slack ? { slack } : {}) })));
     // Someone who has left the team since the alert was written gets nothing.
     const members = alert.mediums.email?.enabled ? await this.deps.access.memberEmails(alert.team_id) : new Set<string>();
     const recipients = alert.recipients.filter((email) => members.has(email));
     if (alert.mediums.email?.enabled && recipients.length > 0) {
       const text = `${message}.\n\nChart: ${chart.name ?? chart.id} (dashboard ${chart.project_id})\nAlert: ${title} (${alert.type})\nAt: ${at.toISOString()}\n`;
-      deliveries.push(await this.deps.notifier.email(recipients, `[Plotline] ${title}: ${message}`, text));
+      const extras = picture.png
+        ? {
+            html: `<p>${escapeHtml(message)}.</p><p><img src="cid:chart" alt="${escapeHtml(title)}" style="max-width:100%"></p><p>Chart: ${escapeHtml(chart.name ?? String(chart.id))}<br>Alert: ${escapeHtml(title)} (${alert.type})<br>At: ${at.toISOString()}</p>`,
+            attachments: [{ filename: 'chart.png', content: picture.png, contentType: 'image/png', cid: 'chart' }],
+          }
+        : undefined;
+      deliveries.push(await this.deps.notifier.email(recipients, `[Plotline] ${title}: ${message}`, text, extras));
     }
     return deliveries;
+  }
+
+  /** The chart as it is now (its data just checked), drawn once for every medium; an alert still goes without it. */
+  private async picture(alert: AlertRecord, chart: Chart): Promise<{ png?: Buffer; imageUrl: string | null }> {
+    const pictures = this.deps.pictures;
+    if (!pictures) return { imageUrl: null };
+    const scope = { teamId: alert.team_id, projectId: chart.project_id, chartId: chart.id };
+    let imageUrl: string | null = null;
+    try {
+      imageUrl = pictures.signImageLink(scope, { format: 'png', expiresInSeconds: ALERT_IMAGE_SECONDS }) || null;
+    } catch (err) {
+      this.deps.logger.warn({ err, alertId: alert.id }, 'alert picture link could not be signed');
+    }
+    if (!alert.mediums.email?.enabled) return { imageUrl };
+    try {
+      return { png: (await pictures.chartPicture(scope, { format: 'png' })).body, imageUrl };
+    } catch (err) {
+      this.deps.logger.warn({ err, alertId: alert.id }, 'alert picture could not be drawn; the e-mail goes without it');
+      return { imageUrl };
+    }
   }
 
   /** What a webhook (the alert's own, or a webhook integration) receives, signed. */
@@ -206,4 +242,8 @@ export class AlertsService implements AlertChecker {
     }
     return fields;
   }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

@@ -23,6 +23,8 @@ export interface AlertMessage {
   payload: unknown;
   /** The one line of a Slack message. */
   text: string;
+  /** A whole Slack message (blocks with the chart's picture), sent instead of `{text}` when given. */
+  slack?: unknown;
 }
 
 export type { AlertIntegration };
@@ -116,12 +118,30 @@ export class IntegrationsService {
     const deliveries: Delivery[] = [];
     for (const integration of await this.deps.integrations.enabledFor(alertId, teamId)) {
       const url = this.deps.secrets.decrypt(integration.url);
-      const body = integration.slackMode ? { text: message.text } : message.payload;
+      const body = integration.slackMode ? (message.slack ?? { text: message.text }) : message.payload;
       // The notifier's client applies the address policy again: an address may have changed since it was saved.
       const sent = await this.deps.notifier.webhook(url, this.deps.secrets.decrypt(integration.webhookSecret), body);
       deliveries.push({ medium: 'integration', integration_id: integration.id, ok: sent.ok, detail: `${integration.name}: ${sent.detail}` });
     }
     return deliveries;
+  }
+
+  /** The team's integrations among `ids`, with their URL and key decrypted (for a delivery). */
+  async targets(teamId: number, ids: readonly number[]): Promise<{ id: number; name: string; url: string; secret: string; slackMode: boolean }[]> {
+    if (ids.length === 0) return [];
+    const wanted = new Set(ids);
+    return (await this.deps.integrations.list(teamId))
+      .filter((r) => wanted.has(r.id))
+      .map((r) => ({ id: r.id, name: r.name, url: this.deps.secrets.decrypt(r.url), secret: this.deps.secrets.decrypt(r.webhookSecret), slackMode: r.slackMode }));
+  }
+
+  /** Checks that every id is an integration of the team (400 naming the first that is not). */
+  async checkIds(teamId: number, ids: readonly number[], path: string): Promise<number[]> {
+    const known = new Set((await this.deps.integrations.list(teamId)).map((r) => r.id));
+    ids.forEach((id, i) => {
+      if (!known.has(id)) throw ValidationError.field(`${path}.${i}`, 'is not an integration of this team');
+    });
+    return [...new Set(ids)];
   }
 
   /**

@@ -66,13 +66,13 @@ export class ImageTokens {
     return `${body}.${createHmac('sha256', this.secret).update(body).digest('base64url')}`;
   }
 
-  /** Signature (HS256 only), type, audience and `exp`; 401 IMAGE_LINK_INVALID or IMAGE_LINK_EXPIRED. */
-  async verify(token: string): Promise<ImageClaims> {
+  /** Signature (HS256 only), type, audience and `exp` (against `now`, the clock that issued it); 401 IMAGE_LINK_INVALID or IMAGE_LINK_EXPIRED. */
+  async verify(token: string, now: Date = new Date()): Promise<ImageClaims> {
     if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) throw new ImageTokenError(false);
     const { errors, jwtVerify } = await loadJose();
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(token, await this.hmacKey(), { algorithms: ['HS256'], audience: IMAGE_AUDIENCE, typ: IMAGE_TYPE, requiredClaims: ['iat', 'exp'] }));
+      ({ payload } = await jwtVerify(token, await this.hmacKey(), { algorithms: ['HS256'], audience: IMAGE_AUDIENCE, typ: IMAGE_TYPE, requiredClaims: ['iat', 'exp'], currentDate: now }));
     } catch (error) {
       throw new ImageTokenError(error instanceof errors.JWTExpired);
     }

@@ -113,7 +113,16 @@ export const CreateProject = WriteBody(
   { $id: 'CreateProject', answer: [Project, ProjectListItem], ignored: CHARTBREW_PROJECT_KEYS },
 );
 export const UpdateProject = WriteBody(
-  { name: Opt(ProjectName), ...projectFields },
+  {
+    name: Opt(ProjectName),
+    ...projectFields,
+    snapshotSchedule: Opt(
+      Type.Unknown({
+        description:
+          "Chartbrew's e-mail/Slack snapshot schedule (`frequency` daily|weekly, `time`, `dayOfWeek`, `daysOfWeek`, `timezone`, `mediums.email.enabled`, `customEmails`, `integrations[].integration_id`): written onto the dashboard's subscription of origin `snapshotSchedule`; null or \"\" deletes it",
+      }),
+    ),
+  },
   { $id: 'UpdateProject', answer: [Project, ProjectListItem], ignored: CHARTBREW_PROJECT_KEYS },
 );
 export type ProjectInput = Static<typeof UpdateProject>;

@@ -41,8 +41,18 @@ export interface ProjectsDeps {
   clock: () => Date;
 }
 
+/** Takes Chartbrew's `snapshotSchedule` of a dashboard update (the automation context's deliveries). */
+export type SnapshotScheduleHandler = (actor: Actor, project: { id: number; team_id: number; timezone: string | null }, snapshotSchedule: unknown) => Promise<void>;
+
 export class ProjectsService {
+  private snapshotSchedules: SnapshotScheduleHandler | undefined;
+
   constructor(private readonly deps: ProjectsDeps) {}
+
+  /** Set by the composition root: deliveries live in a context above this one. */
+  onSnapshotSchedule(handler: SnapshotScheduleHandler): void {
+    this.snapshotSchedules = handler;
+  }
 
   /**
    * The access check of every route under /project/{id}: a dashboard of a team the actor is not in
@@ -108,7 +118,12 @@ export class ProjectsService {
 
   async update(actor: Actor, projectId: number, input: ProjectInput): Promise<JsonBody> {
     const { project, membership, viewVersion } = await this.authorize(actor, projectId, 'project:update');
-    const fields = await this.prepare(input, membership, project);
+    const { snapshotSchedule, ...rest } = input;
+    const fields = await this.prepare(rest, membership, project);
+    if (snapshotSchedule !== undefined) {
+      if (!this.snapshotSchedules) throw ValidationError.field('body.snapshotSchedule', 'is not supported by this server');
+      await this.snapshotSchedules(actor, { id: project.id, team_id: project.team_id, timezone: fields.timezone ?? project.timezone }, snapshotSchedule);
+    }
     // `passwordProtected: true` with no password set is accepted: the report stays closed to
     // anonymous viewers (no password can match) until one is set. It fails closed, never open.
     const updated = await this.deps.projects.update(project.team_id, projectId, fields);

@@ -18,6 +18,8 @@ export interface Team {
   showBranding: boolean;
   allowReportRefresh: boolean;
   allowReportExport: boolean;
+  /** Scheduled deliveries may go to addresses outside the team. */
+  allowExternalRecipients: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -32,6 +34,7 @@ function toTeam(row: TeamRow): Team {
     showBranding: toBool(row.showBranding),
     allowReportRefresh: toBool(row.allowReportRefresh),
     allowReportExport: toBool(row.allowReportExport),
+    allowExternalRecipients: toBool(row.allowExternalRecipients),
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
   };
@@ -54,6 +57,7 @@ export class TeamsRepository implements TeamDirectory {
         showBranding: input.showBranding ?? true,
         allowReportRefresh: input.allowReportRefresh ?? false,
         allowReportExport: input.allowReportExport ?? false,
+        allowExternalRecipients: input.allowExternalRecipients ?? false,
         createdAt: at,
         updatedAt: at,
       })

@@ -22,6 +22,7 @@ export const Team = Type.Object({
   showBranding: Type.Optional(Type.Boolean()),
   allowReportRefresh: Type.Optional(Type.Boolean()),
   allowReportExport: Type.Optional(Type.Boolean()),
+  allowExternalRecipients: Type.Optional(Type.Boolean({ description: 'Scheduled deliveries may e-mail addresses outside the team (default false)' })),
   TeamRoles: Type.Array(Ref(TeamRole)),
   Projects: Type.Optional(Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }))),
   createdAt: Type.Optional(Timestamp),
@@ -38,6 +39,7 @@ export const CreateTeam = WriteBody({
   showBranding: Type.Optional(Type.Boolean()),
   allowReportRefresh: Type.Optional(Type.Boolean()),
   allowReportExport: Type.Optional(Type.Boolean()),
+  allowExternalRecipients: Type.Optional(Type.Boolean()),
 }, { $id: 'CreateTeam', answer: Team, ignored: CHARTBREW_TEAM_KEYS });
 
 export const UpdateTeam = WriteBody({
@@ -45,6 +47,7 @@ export const UpdateTeam = WriteBody({
   showBranding: Type.Optional(Type.Boolean()),
   allowReportRefresh: Type.Optional(Type.Boolean()),
   allowReportExport: Type.Optional(Type.Boolean()),
+  allowExternalRecipients: Type.Optional(Type.Boolean()),
 }, { $id: 'UpdateTeam', answer: Team, ignored: CHARTBREW_TEAM_KEYS });
 
 export const Member = Type.Object({

@@ -65,6 +65,7 @@ export class TeamsService {
       ...(patch.showBranding !== undefined ? { showBranding: patch.showBranding } : {}),
       ...(patch.allowReportRefresh !== undefined ? { allowReportRefresh: patch.allowReportRefresh } : {}),
       ...(patch.allowReportExport !== undefined ? { allowReportExport: patch.allowReportExport } : {}),
+      ...(patch.allowExternalRecipients !== undefined ? { allowExternalRecipients: patch.allowExternalRecipients } : {}),
     };
     const team = await this.deps.teams.update(teamId, changes);
     if (!team) throw new NotFoundError('Team');

@@ -255,6 +255,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/subscription/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The unsubscribe confirmation page of a delivery e-mail (changes nothing) */
+        get: operations["unsubscribePage"];
+        put?: never;
+        /** Unsubscribe the address of the link from its delivery (also the RFC 8058 one-click target) */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/image/{token}": {
         parameters: {
             query?: never;
@@ -888,6 +906,165 @@ export interface paths {
         post?: never;
         /** Delete an alert */
         delete: operations["deleteProjectByProjectIdChartByIdAlertByAlertId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/delivery-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What this dashboard's deliveries can use: email (an SMTP server), Slack, the team's setting for outside addresses */
+        get: operations["getProjectDeliveryStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the dashboard's scheduled deliveries */
+        get: operations["listProjectSubscriptions"];
+        put?: never;
+        /** Create a scheduled delivery of the dashboard (a webhook's signing key is shown in this answer only) */
+        post: operations["createProjectSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/subscriptions/{sid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A scheduled delivery */
+        get: operations["getProjectSubscription"];
+        /** Update a scheduled delivery (`active: false` pauses it, `true` resumes it) */
+        put: operations["updateProjectSubscription"];
+        post?: never;
+        /** Delete a scheduled delivery */
+        delete: operations["deleteProjectSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/subscriptions/{sid}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send now: refresh, draw and send to every recipient (one try each; scheduled deliveries retry); answers the recorded run */
+        post: operations["sendProjectSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{id}/subscriptions/{sid}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delivery history, newest first */
+        get: operations["listProjectSubscriptionRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the chart's scheduled deliveries */
+        get: operations["listChartSubscriptions"];
+        put?: never;
+        /** Create a scheduled delivery of the chart (a webhook's signing key is shown in this answer only) */
+        post: operations["createChartSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/subscriptions/{sid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A scheduled delivery */
+        get: operations["getChartSubscription"];
+        /** Update a scheduled delivery (`active: false` pauses it, `true` resumes it) */
+        put: operations["updateChartSubscription"];
+        post?: never;
+        /** Delete a scheduled delivery */
+        delete: operations["deleteChartSubscription"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/subscriptions/{sid}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send now: refresh, draw and send to every recipient (one try each; scheduled deliveries retry); answers the recorded run */
+        post: operations["sendChartSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/subscriptions/{sid}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delivery history, newest first */
+        get: operations["listChartSubscriptionRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1751,6 +1928,7 @@ export interface components {
             showBranding?: boolean;
             allowReportRefresh?: boolean;
             allowReportExport?: boolean;
+            allowExternalRecipients?: boolean;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Connections?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -1769,6 +1947,7 @@ export interface components {
             showBranding?: boolean;
             allowReportRefresh?: boolean;
             allowReportExport?: boolean;
+            allowExternalRecipients?: boolean;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Connections?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -1797,6 +1976,8 @@ export interface components {
             showBranding?: boolean;
             allowReportRefresh?: boolean;
             allowReportExport?: boolean;
+            /** @description Scheduled deliveries may e-mail addresses outside the team (default false) */
+            allowExternalRecipients?: boolean;
             TeamRoles: components["schemas"]["TeamRole"][];
             Projects?: {
                 id: number;
@@ -4348,6 +4529,8 @@ export interface components {
                 dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
                 daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
             } | null;
+            /** @description Chartbrew's e-mail/Slack snapshot schedule (`frequency` daily|weekly, `time`, `dayOfWeek`, `daysOfWeek`, `timezone`, `mediums.email.enabled`, `customEmails`, `integrations[].integration_id`): written onto the dashboard's subscription of origin `snapshotSchedule`; null or "" deletes it */
+            snapshotSchedule?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Charts?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -5012,6 +5195,214 @@ export interface components {
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly webhookSecret?: unknown;
         };
+        CreateSubscription: {
+            name?: string | null;
+            schedule: {
+                /** @description One of daily, weekdays, weekly, monthly */
+                frequency: string;
+                /** @description Wall-clock time in `timezone` (default 09:00) */
+                time?: {
+                    hour?: number;
+                    minute?: number;
+                };
+                /** @description IANA time zone (default UTC) */
+                timezone?: string;
+                /** @description 1-7 (Monday = 1) or a day name */
+                dayOfWeek?: number | string;
+                /** @description Monthly: the day (past the month's end: its last day) */
+                dayOfMonth?: number;
+                /** @description Daily: only on these days */
+                daysOfWeek?: (number | string)[];
+            };
+            /**
+             * @description png: inline picture; pdf: a dashboard as an attached PDF; csv: a table chart as an attached CSV
+             * @enum {unknown}
+             */
+            format?: "png" | "pdf" | "csv";
+            /** @enum {unknown} */
+            theme?: "light" | "dark";
+            filters?: {
+                /** @description Runtime filters, as `POST /project/{id}/filter` takes them */
+                filters?: unknown[];
+                /** @description Variable values, as the filter runs take them */
+                variables?: {
+                    [key: string]: unknown;
+                };
+            } | null;
+            /** @description E-mail addresses: the team's members, others only when the team's `allowExternalRecipients` is on */
+            recipients?: string[];
+            /** @description Slack incoming-webhook URLs; one sent back as answered (or "********") keeps the stored one at its place */
+            slackWebhooks?: string[];
+            integrations?: number[];
+            webhook?: {
+                url: string;
+            } | null;
+            active?: boolean;
+            chart_id?: number | null;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastSentAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly nextAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly origin?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly webhookSecret?: unknown;
+        };
+        UpdateSubscription: {
+            name?: string | null;
+            schedule?: {
+                /** @description One of daily, weekdays, weekly, monthly */
+                frequency: string;
+                /** @description Wall-clock time in `timezone` (default 09:00) */
+                time?: {
+                    hour?: number;
+                    minute?: number;
+                };
+                /** @description IANA time zone (default UTC) */
+                timezone?: string;
+                /** @description 1-7 (Monday = 1) or a day name */
+                dayOfWeek?: number | string;
+                /** @description Monthly: the day (past the month's end: its last day) */
+                dayOfMonth?: number;
+                /** @description Daily: only on these days */
+                daysOfWeek?: (number | string)[];
+            };
+            /**
+             * @description png: inline picture; pdf: a dashboard as an attached PDF; csv: a table chart as an attached CSV
+             * @enum {unknown}
+             */
+            format?: "png" | "pdf" | "csv";
+            /** @enum {unknown} */
+            theme?: "light" | "dark";
+            filters?: {
+                /** @description Runtime filters, as `POST /project/{id}/filter` takes them */
+                filters?: unknown[];
+                /** @description Variable values, as the filter runs take them */
+                variables?: {
+                    [key: string]: unknown;
+                };
+            } | null;
+            /** @description E-mail addresses: the team's members, others only when the team's `allowExternalRecipients` is on */
+            recipients?: string[];
+            /** @description Slack incoming-webhook URLs; one sent back as answered (or "********") keeps the stored one at its place */
+            slackWebhooks?: string[];
+            integrations?: number[];
+            webhook?: {
+                url: string;
+            } | null;
+            active?: boolean;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly chart_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly createdAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastSentAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly nextAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly origin?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly project_id?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly updatedAt?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly webhookSecret?: unknown;
+        };
+        Subscription: {
+            id: number;
+            project_id: number;
+            chart_id: number | null;
+            name: string | null;
+            schedule: {
+                /** @enum {unknown} */
+                frequency: "daily" | "weekdays" | "weekly" | "monthly";
+                time: {
+                    hour: number;
+                    minute: number;
+                };
+                timezone: string;
+                dayOfWeek?: number;
+                dayOfMonth?: number;
+                daysOfWeek?: number[];
+            };
+            /** @enum {unknown} */
+            format: "png" | "pdf" | "csv";
+            /** @enum {unknown} */
+            theme: "light" | "dark";
+            filters: {
+                /** @description Runtime filters, as `POST /project/{id}/filter` takes them */
+                filters?: unknown[];
+                /** @description Variable values, as the filter runs take them */
+                variables?: {
+                    [key: string]: unknown;
+                };
+            } | null;
+            /** @description E-mail addresses */
+            recipients: string[];
+            /** @description Slack incoming-webhook URLs */
+            slackWebhooks: string[];
+            /** @description The team's integrations (webhooks, Slack incoming webhooks) it is sent to */
+            integrations: number[];
+            webhook: {
+                /** @description The URL's origin followed by "********": its path holds its credential */
+                url: string;
+            } | null;
+            /** @description HMAC-SHA256 key of the webhook's `x-plotline-signature` header; shown when the webhook is first set, "********" afterwards */
+            webhookSecret?: string;
+            /** @description False while paused */
+            active: boolean;
+            /** @description `api`, or `snapshotSchedule` for the one written through `PUT /project/{id}` */
+            origin: string;
+            lastSentAt: string | null;
+            nextAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SubscriptionRun: {
+            id: number;
+            subscription_id: number;
+            /** @enum {unknown} */
+            trigger: "schedule" | "manual";
+            period: string | null;
+            /** @enum {unknown} */
+            status: "sent" | "partial" | "failed";
+            /** Format: date-time */
+            startedAt: string;
+            durationMs: number;
+            dataUpdatedAt: string | null;
+            deliveries: {
+                /** @enum {unknown} */
+                medium: "email" | "slack" | "webhook" | "integration";
+                /** @description The address, or the URL's origin */
+                target: string;
+                ok: boolean;
+                attempts: number;
+                detail: string;
+            }[];
+            error: string | null;
+        };
+        DeliveryStatus: {
+            /** @description An SMTP server is configured (PLOTLINE_SMTP_URL): email recipients are accepted */
+            email: boolean;
+            /** @description Slack incoming webhooks are accepted (always) */
+            slack: boolean;
+            /** @description The team's setting: email to addresses outside the team */
+            allowExternalRecipients: boolean;
+            /** @description Targets one subscription may have */
+            maxRecipients: number;
+        };
         RefreshRunChart: {
             chart_id: number;
             status: "success" | "failure";
@@ -5651,6 +6042,84 @@ export interface operations {
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    unsubscribePage: {
+        parameters: {
+            query: {
+                /** @description The signed token of the unsubscribe link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            /** @description An HTML page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query: {
+                /** @description The signed token of the unsubscribe link */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            /** @description An HTML page */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
             409: components["responses"]["Error"];
             413: components["responses"]["Error"];
             429: components["responses"]["Error"];
@@ -7770,6 +8239,595 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getProjectDeliveryStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryStatus"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listProjectSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createProjectSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Monday numbers",
+                 *       "schedule": {
+                 *         "frequency": "weekly",
+                 *         "dayOfWeek": 1,
+                 *         "time": {
+                 *           "hour": 9,
+                 *           "minute": 0
+                 *         },
+                 *         "timezone": "Europe/Paris"
+                 *       },
+                 *       "format": "png",
+                 *       "recipients": [
+                 *         "ada@example.com"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSubscription"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getProjectSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                sid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    updateProjectSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                sid: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSubscription"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteProjectSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                sid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    sendProjectSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                sid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionRun"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listProjectSubscriptionRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: number;
+                sid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: {
+                            id: number;
+                            subscription_id: number;
+                            /** @enum {unknown} */
+                            trigger: "schedule" | "manual";
+                            period: string | null;
+                            /** @enum {unknown} */
+                            status: "sent" | "partial" | "failed";
+                            /** Format: date-time */
+                            startedAt: string;
+                            durationMs: number;
+                            dataUpdatedAt: string | null;
+                            deliveries: {
+                                /** @enum {unknown} */
+                                medium: "email" | "slack" | "webhook" | "integration";
+                                /** @description The address, or the URL's origin */
+                                target: string;
+                                ok: boolean;
+                                attempts: number;
+                                detail: string;
+                            }[];
+                            error: string | null;
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listChartSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"][];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    createChartSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Monday numbers",
+                 *       "schedule": {
+                 *         "frequency": "weekly",
+                 *         "dayOfWeek": 1,
+                 *         "time": {
+                 *           "hour": 9,
+                 *           "minute": 0
+                 *         },
+                 *         "timezone": "Europe/Paris"
+                 *       },
+                 *       "format": "png",
+                 *       "recipients": [
+                 *         "ada@example.com"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSubscription"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getChartSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                sid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    updateChartSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                sid: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSubscription"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    deleteChartSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                sid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    sendChartSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                sid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionRun"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    listChartSubscriptionRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                sid: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: {
+                            id: number;
+                            subscription_id: number;
+                            /** @enum {unknown} */
+                            trigger: "schedule" | "manual";
+                            period: string | null;
+                            /** @enum {unknown} */
+                            status: "sent" | "partial" | "failed";
+                            /** Format: date-time */
+                            startedAt: string;
+                            durationMs: number;
+                            dataUpdatedAt: string | null;
+                            deliveries: {
+                                /** @enum {unknown} */
+                                medium: "email" | "slack" | "webhook" | "integration";
+                                /** @description The address, or the URL's origin */
+                                target: string;
+                                ok: boolean;
+                                attempts: number;
+                                detail: string;
+                            }[];
+                            error: string | null;
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
                 };
             };
             400: components["responses"]["Error"];

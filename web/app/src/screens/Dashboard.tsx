@@ -17,6 +17,7 @@ import { ChartCard } from './ChartCard';
 import './Dashboard.css';
 import { DashboardSettings } from './DashboardSettings';
 import { DashboardShare } from './DashboardShare';
+import { DashboardDeliveries } from './DashboardDeliveries';
 import { FilterBar } from './FilterBar';
 import { useFilterRun, type FilteredChart } from './filter-run';
 
@@ -81,7 +82,7 @@ function Board({ project }: { project: Project }) {
   const client = useQueryClient();
   const { team } = useSession();
   const [status, setStatus] = useState<string | null>(null);
-  const [panel, setPanel] = useState<'settings' | 'share' | null>(null);
+  const [panel, setPanel] = useState<'settings' | 'share' | 'deliveries' | null>(null);
   const charts = project.Charts;
   const layout = useMemo(() => charts.map(itemOf), [charts]);
 
@@ -183,6 +184,9 @@ function Board({ project }: { project: Project }) {
           <button type="button" aria-expanded={panel === 'share'} onClick={() => setPanel(panel === 'share' ? null : 'share')}>
             Share
           </button>
+          <button type="button" aria-expanded={panel === 'deliveries'} onClick={() => setPanel(panel === 'deliveries' ? null : 'deliveries')}>
+            Deliveries
+          </button>
         </div>
       </div>
       {status ? (
@@ -193,6 +197,7 @@ function Board({ project }: { project: Project }) {
       <ErrorBox error={error} />
       {panel === 'settings' ? <DashboardSettings project={project} /> : null}
       {panel === 'share' ? <DashboardShare projectId={project.id} /> : null}
+      {panel === 'deliveries' ? <DashboardDeliveries projectId={project.id} /> : null}
       {filtersQuery.isPending ? (
         <Loading what="the filters" />
       ) : filtersQuery.isError ? (

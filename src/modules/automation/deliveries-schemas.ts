@@ -1,0 +1,122 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Id, Timestamp } from '../../platform/http-schemas.js';
+import { WriteBody } from '../../platform/write-bodies.js';
+import { MASK } from '../../redaction/index.js';
+import { DELIVERY_FORMATS } from './deliveries-repository.js';
+import { DELIVERY_FREQUENCIES } from './deliveries-schedule.js';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Opt = Type.Optional;
+
+const Weekday = Type.Union([Type.Integer({ minimum: 1, maximum: 7 }), Type.String({ maxLength: 20 })], { description: '1-7 (Monday = 1) or a day name' });
+
+const ScheduleInput = Type.Object({
+  frequency: Type.String({ maxLength: 20, description: `One of ${DELIVERY_FREQUENCIES.join(', ')}` }),
+  time: Opt(Type.Object({ hour: Opt(Type.Integer({ minimum: 0, maximum: 23 })), minute: Opt(Type.Integer({ minimum: 0, maximum: 59 })) }, { description: 'Wall-clock time in `timezone` (default 09:00)' })),
+  timezone: Opt(Type.String({ maxLength: 100, description: 'IANA time zone (default UTC)' })),
+  dayOfWeek: Opt(Weekday),
+  dayOfMonth: Opt(Type.Integer({ minimum: 1, maximum: 31, description: 'Monthly: the day (past the month\'s end: its last day)' })),
+  daysOfWeek: Opt(Type.Array(Weekday, { maxItems: 7, description: 'Daily: only on these days' })),
+});
+
+const Schedule = Type.Object({
+  frequency: Type.Enum([...DELIVERY_FREQUENCIES]),
+  time: Type.Object({ hour: Type.Integer(), minute: Type.Integer() }),
+  timezone: Type.String(),
+  dayOfWeek: Opt(Type.Integer()),
+  dayOfMonth: Opt(Type.Integer()),
+  daysOfWeek: Opt(Type.Array(Type.Integer())),
+});
+
+const FilterState = Type.Object(
+  {
+    filters: Opt(Type.Array(Type.Unknown(), { maxItems: 100, description: 'Runtime filters, as `POST /project/{id}/filter` takes them' })),
+    variables: Opt(Type.Record(Type.String(), Type.Unknown(), { description: 'Variable values, as the filter runs take them' })),
+  },
+  { description: "The dashboard's filter and variable values the delivery is drawn with" },
+);
+
+const MaskedUrl = Type.String({ description: `The URL's origin followed by "${MASK}": its path holds its credential` });
+
+export const Subscription = Type.Object({
+  id: Type.Integer(),
+  project_id: Type.Integer(),
+  chart_id: Nullable(Type.Integer()),
+  name: Nullable(Type.String()),
+  schedule: Schedule,
+  format: Type.Enum([...DELIVERY_FORMATS]),
+  theme: Type.Enum(['light', 'dark']),
+  filters: Nullable(FilterState),
+  recipients: Type.Array(Type.String(), { description: 'E-mail addresses' }),
+  slackWebhooks: Type.Array(MaskedUrl, { description: 'Slack incoming-webhook URLs' }),
+  integrations: Type.Array(Type.Integer(), { description: "The team's integrations (webhooks, Slack incoming webhooks) it is sent to" }),
+  webhook: Nullable(Type.Object({ url: MaskedUrl })),
+  webhookSecret: Opt(Type.String({ description: `HMAC-SHA256 key of the webhook's \`x-plotline-signature\` header; shown when the webhook is first set, "${MASK}" afterwards` })),
+  active: Type.Boolean({ description: 'False while paused' }),
+  origin: Type.String({ description: '`api`, or `snapshotSchedule` for the one written through `PUT /project/{id}`' }),
+  lastSentAt: Nullable(Timestamp),
+  nextAt: Nullable(Timestamp),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+}, { $id: 'Subscription' });
+export type SubscriptionView = Static<typeof Subscription>;
+
+const subscriptionFields = {
+  name: Opt(Nullable(Type.String({ maxLength: 200 }))),
+  schedule: Opt(ScheduleInput),
+  format: Opt(Type.Enum([...DELIVERY_FORMATS], { description: 'png: inline picture; pdf: a dashboard as an attached PDF; csv: a table chart as an attached CSV' })),
+  theme: Opt(Type.Enum(['light', 'dark'])),
+  filters: Opt(Nullable(FilterState)),
+  recipients: Opt(Type.Array(Type.String({ maxLength: 320 }), { maxItems: 1000, description: "E-mail addresses: the team's members, others only when the team's `allowExternalRecipients` is on" })),
+  slackWebhooks: Opt(Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 1000, description: `Slack incoming-webhook URLs; one sent back as answered (or "${MASK}") keeps the stored one at its place` })),
+  integrations: Opt(Type.Array(Id, { maxItems: 1000 })),
+  webhook: Opt(Nullable(Type.Object({ url: Type.String({ maxLength: 2048 }) }))),
+  active: Opt(Type.Boolean()),
+};
+
+export const CreateSubscription = WriteBody(
+  { ...subscriptionFields, schedule: ScheduleInput, chart_id: Opt(Nullable(Id)) },
+  { $id: 'CreateSubscription', answer: Subscription },
+);
+export const UpdateSubscription = WriteBody(subscriptionFields, { $id: 'UpdateSubscription', answer: Subscription });
+export type CreateSubscriptionInput = Static<typeof CreateSubscription>;
+export type UpdateSubscriptionInput = Static<typeof UpdateSubscription>;
+
+const TargetOutcome = Type.Object({
+  medium: Type.Enum(['email', 'slack', 'webhook', 'integration']),
+  target: Type.String({ description: 'The address, or the URL\'s origin' }),
+  ok: Type.Boolean(),
+  attempts: Type.Integer(),
+  detail: Type.String(),
+});
+
+export const SubscriptionRun = Type.Object({
+  id: Type.Integer(),
+  subscription_id: Type.Integer(),
+  trigger: Type.Enum(['schedule', 'manual']),
+  period: Nullable(Type.String()),
+  status: Type.Enum(['sent', 'partial', 'failed']),
+  startedAt: Timestamp,
+  durationMs: Type.Integer(),
+  dataUpdatedAt: Nullable(Timestamp),
+  deliveries: Type.Array(TargetOutcome),
+  error: Nullable(Type.String()),
+}, { $id: 'SubscriptionRun' });
+
+export const SubscriptionRuns = Type.Object({
+  runs: Type.Array(SubscriptionRun),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+/** What the deliveries of a dashboard can use on this server and in this team. */
+export const DeliveryStatus = Type.Object({
+  email: Type.Boolean({ description: 'An SMTP server is configured (PLOTLINE_SMTP_URL): email recipients are accepted' }),
+  slack: Type.Boolean({ description: 'Slack incoming webhooks are accepted (always)' }),
+  allowExternalRecipients: Type.Boolean({ description: "The team's setting: email to addresses outside the team" }),
+  maxRecipients: Type.Integer({ description: 'Targets one subscription may have' }),
+}, { $id: 'DeliveryStatus' });
+export type DeliveryStatusView = Static<typeof DeliveryStatus>;
+
+export const SUBSCRIPTION_COMPONENTS = [CreateSubscription, UpdateSubscription, Subscription, SubscriptionRun, DeliveryStatus];

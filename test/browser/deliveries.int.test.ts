@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { PNG } from 'pngjs';
+import type { Browser, Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDashboard, createSourceDb, type Dashboard, type SourceDb } from '../helpers/refresh-fixture.js';
+import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { fetchRequester, type Requester } from './share-seed.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WAIT = { timeout: 30_000 };
+
+/**
+ * The dashboard's Deliveries panel in Chromium against the real server, a real SMTP server and a
+ * loopback Slack stand-in: create a weekly delivery, send it now (the email's picture decodes,
+ * Slack receives its message), read its history, pause it. axe-core finds no violation.
+ */
+describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
+  let live: LiveApp;
+  let source: SourceDb;
+  let browser: Browser;
+  let page: Page;
+  let api: Requester;
+  let seeded: Dashboard & { ownerToken: string };
+  let email: string;
+  let smtp: SMTPServer;
+  let slackServer: http.Server;
+  let slackUrl: string;
+  const mails: ParsedMail[] = [];
+  const slack: string[] = [];
+  const problems: string[] = [];
+
+  async function axe(p: Page, screen: string) {
+    await p.evaluate(AXE);
+    const violations: { id: string; nodes: { target: string[] }[] }[] = await p.evaluate(
+      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`,
+    );
+    expect(violations.map((v) => `${screen}: ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, done) {
+        simpleParser(stream)
+          .then((mail) => mails.push(mail))
+          .then(() => done(), done);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    slackServer = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        slack.push(body);
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => slackServer.listen(0, '127.0.0.1', resolve));
+    slackUrl = `http://127.0.0.1:${(slackServer.address() as AddressInfo).port}/services/T1/B1/secret`;
+    source = await createSourceDb(inject('postgresUrl'));
+    live = await startLiveApp({
+      PLOTLINE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+    });
+    api = fetchRequester(live.url);
+    email = `deliveries-${Math.random().toString(36).slice(2, 10)}@example.com`;
+    const user = await api({ method: 'POST', url: '/user', payload: { name: 'Ada', email, password: 'correct horse battery' } });
+    expect(user.statusCode, user.body).toBe(200);
+    const token: string = user.json().token;
+    const teamId: number = (await api({ method: 'GET', url: '/team', token })).json()[0].id;
+    const call = (method: string, url: string, t?: string, payload?: unknown) => api({ method, url, ...(t ? { token: t } : {}), ...(payload === undefined ? {} : { payload }) });
+    seeded = { ...(await createDashboard(call, { token, teamId }, source.url, { project: { name: 'Weekly numbers' } })), ownerToken: token };
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const login = await context.request.post(`${live.url}/user/login?session=cookie`, { data: { email, password: 'correct horse battery' }, headers: { origin: live.url } });
+    expect(login.status()).toBe(200);
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(`${message.text()} @ ${message.location().url}`);
+    });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  }, 180_000);
+
+  afterAll(async () => {
+    await page?.screenshot({ path: screenshotPath('deliveries-last'), fullPage: true }).catch(() => undefined);
+    await browser?.close();
+    await live?.close();
+    await source?.drop();
+    await new Promise((resolve) => slackServer?.close(resolve));
+    await new Promise((resolve) => smtp?.close(() => resolve(undefined)));
+  });
+
+  it('creates a weekly delivery, sends it now, shows its history, pauses it', async () => {
+    await page.goto(`${live.url}/app/dashboards/${seeded.projectId}`);
+    await page.getByRole('heading', { name: 'Weekly numbers' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Deliveries' }).click();
+    await page.getByTestId('email-status').filter({ hasText: 'Email: ready' }).waitFor(WAIT);
+    await page.getByText('No delivery yet.').waitFor(WAIT);
+
+    await page.getByRole('button', { name: 'New delivery' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Monday numbers');
+    await page.getByLabel('Send', { exact: true }).selectOption('weekly');
+    await page.getByLabel('On', { exact: true }).selectOption('1');
+    await page.getByLabel('At', { exact: true }).fill('09:30');
+    await page.getByLabel('Time zone', { exact: true }).fill('Europe/Paris');
+    await page.getByLabel('Email recipients', { exact: true }).fill(email);
+    await page.getByLabel('Slack incoming webhooks', { exact: true }).fill(slackUrl);
+    await axe(page, 'deliveries-form');
+    await page.getByRole('button', { name: 'Create delivery' }).click();
+    await page.getByText('Delivery created.').waitFor(WAIT);
+    const row = page.getByRole('listitem').filter({ hasText: 'Monday numbers' });
+    await row.getByText('Every Monday at 09:30 (Europe/Paris)').waitFor(WAIT);
+    const [created] = (await api({ method: 'GET', url: `/project/${seeded.projectId}/subscriptions`, token: seeded.ownerToken })).json();
+    expect(created).toMatchObject({ name: 'Monday numbers', format: 'png', recipients: [email], schedule: { frequency: 'weekly', dayOfWeek: 1, time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris' } });
+    expect(created.slackWebhooks).toEqual([`${new URL(slackUrl).origin}/********`]);
+
+    await row.getByRole('button', { name: 'Send now' }).click();
+    await page.getByText('Sent.').waitFor(WAIT);
+    await page.getByTestId('run-status').filter({ hasText: 'sent' }).waitFor(WAIT);
+    await axe(page, 'deliveries-history');
+    await page.screenshot({ path: screenshotPath('editor-deliveries'), fullPage: true });
+    expect(mails).toHaveLength(1);
+    const picture = PNG.sync.read(mails[0]!.attachments.find((a) => a.contentType === 'image/png')!.content);
+    expect(picture.width).toBe(1280);
+    expect(slack).toHaveLength(1);
+    expect(JSON.parse(slack[0]!).blocks[0].text.text).toContain('Weekly numbers');
+
+    await row.getByRole('button', { name: 'Pause' }).click();
+    await page.getByText('Delivery paused.').waitFor(WAIT);
+    await row.getByRole('button', { name: 'Resume' }).waitFor(WAIT);
+    await row.getByText(/paused$/).waitFor(WAIT);
+    expect((await api({ method: 'GET', url: `/project/${seeded.projectId}/subscriptions/${created.id}`, token: seeded.ownerToken })).json().active).toBe(false);
+    expect(problems).toEqual([]);
+  }, 120_000);
+});

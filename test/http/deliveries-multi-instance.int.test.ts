@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { TEST_PASSWORD_HASHING } from '../helpers/app.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/index.js';
+import { createContainer, type Container } from '../../src/container.js';
+import { announceSkip, probeRedis, REDIS_TEST_URL } from '../helpers/services.js';
+import { createTempDatabase } from '../helpers/postgres-server.js';
+import { createDashboard, createSourceDb, steppedClock, type Call, type SourceDb } from '../helpers/refresh-fixture.js';
+
+interface Instance {
+  app: FastifyInstance;
+  container: Container;
+  dir: string;
+}
+
+/**
+ * Two instances on one Postgres store (and one Redis) tick their delivery schedulers at the same
+ * moments, and one of them late: every period of a subscription is delivered exactly once, by
+ * whichever instance claimed it. The clock is stepped by hand; nothing here reads the wall clock.
+ */
+describe.each([
+  { redis: false, label: 'Postgres' },
+  { redis: true, label: 'Postgres + Redis' },
+])('deliveries exactly once per period across two instances: $label', { timeout: 120_000 }, async ({ redis }) => {
+  const skip = redis ? announceSkip(await probeRedis(), 'deliveries exactly-once suite with Redis') : false;
+  let store: { url: string; drop(): Promise<void> };
+  let source: SourceDb;
+  let hookServer: http.Server;
+  let hookUrl: string;
+  const received: string[] = [];
+  const instances: Instance[] = [];
+  const clock = steppedClock('2026-03-02T08:00:00.000Z');
+  const prefix = `plotline-test-${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    if (skip) return;
+    hookServer = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
+    hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hook`;
+    store = await createTempDatabase(inject('postgresUrl'));
+    source = await createSourceDb(inject('postgresUrl'));
+    const keys = { PLOTLINE_ENCRYPTION_KEY: randomBytes(32).toString('hex'), PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex') };
+    for (let i = 0; i < 2; i++) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'plotline-deliv-'));
+      mkdirSync(dir, { recursive: true });
+      const config = loadConfig({
+        ...keys,
+        PLOTLINE_DATA_DIR: dir,
+        DATABASE_URL: store.url,
+        LOG_LEVEL: 'silent',
+        PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+        ...(redis ? { REDIS_URL: `${REDIS_TEST_URL.replace(/\/$/, '')}/0` } : {}),
+      });
+      const container = await createContainer(config, { scheduler: { clock: clock.now, queuePrefix: prefix, tickMs: 100 }, passwordHashing: TEST_PASSWORD_HASHING });
+      instances.push({ dir, container, app: await buildApp(container, { logLevel: 'silent', defaultMetrics: false, rateLimit: { global: 100_000, auth: 100_000 } }) });
+    }
+  });
+  afterAll(async () => {
+    for (const { app, container, dir } of instances) {
+      await app.close();
+      await container.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await source?.drop();
+    await store?.drop();
+    await new Promise((resolve) => hookServer?.close(resolve));
+  });
+
+  const call = (i: number): Call => (method, url, token, payload) =>
+    instances[i]!.app.inject({ method: method as 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+
+  it.skipIf(skip)('seven daily periods, both instances ticking together and one late: seven deliveries, each claimed once', async () => {
+    const signup = await call(0)('POST', '/user', undefined, { name: 'Deliv', email: `${prefix}@example.com`, password: 'a long password' });
+    expect(signup.statusCode, signup.body).toBe(200);
+    const token = signup.json().token;
+    const teamId = (await call(1)('GET', '/team', token)).json()[0].id;
+    const d = await createDashboard(call(0), { token, teamId }, source.url, { chart: { type: 'table' } });
+    const created = await call(1)('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, token, {
+      schedule: { frequency: 'daily', time: { hour: 9, minute: 0 }, timezone: 'UTC' },
+      format: 'csv',
+      webhook: { url: hookUrl },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const sid = created.json().id;
+
+    const claimedBy = [0, 0];
+    // Before the first slot: nobody delivers.
+    const early = await Promise.all(instances.map((i) => i.container.deliveryScheduler.tick()));
+    expect(early).toEqual([0, 0]);
+    for (let day = 0; day < 7; day++) {
+      clock.advance(day === 0 ? 3_600_000 : 86_400_000); // 09:00 each day
+      const claims = await Promise.all(instances.map((i) => i.container.deliveryScheduler.tick()));
+      claims.forEach((n, i) => (claimedBy[i]! += n));
+      await Promise.all(instances.map((i) => i.container.deliveryScheduler.idle()));
+      // A late tick of either instance finds the period taken.
+      expect(await instances[day % 2]!.container.deliveryScheduler.tick()).toBe(0);
+      expect(received).toHaveLength(day + 1);
+    }
+    expect(claimedBy[0]! + claimedBy[1]!).toBe(7);
+    const runs = (await call(0)('GET', `/project/${d.projectId}/chart/${d.chartId}/subscriptions/${sid}/runs`, token)).json();
+    expect(runs.total).toBe(7);
+    expect(new Set(runs.runs.map((r: { period: string }) => r.period)).size).toBe(7);
+    expect(runs.runs.every((r: { status: string; trigger: string }) => r.status === 'sent' && r.trigger === 'schedule')).toBe(true);
+    const db = instances[0]!.container.store.db;
+    const rows = await db.selectFrom('refresh_claims').select(['period', 'state']).where('entity_type', '=', 'subscription').where('entity_id', '=', sid).execute();
+    expect(rows).toHaveLength(7);
+    expect(rows.every((r) => r.state === 'done')).toBe(true);
+    process.stdout.write(`[deliveries exactly-once, ${redis ? 'Postgres + Redis' : 'Postgres'}] 7 periods, ${received.length} deliveries; claimed by instance A ${claimedBy[0]}, B ${claimedBy[1]}\n`);
+  });
+});

@@ -1,0 +1,601 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { PDFDocument } from 'pdf-lib';
+import { PNG } from 'pngjs';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SecretBox } from '../../src/crypto/secrets.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { createDashboard, createSourceDb, steppedClock, type Call, type SourceDb } from '../helpers/refresh-fixture.js';
+
+/** A header as sent (mailparser turns the List-* ones into objects). */
+function header(mail: ParsedMail, name: string): string {
+  const line = mail.headerLines.find((h) => h.key === name)?.line ?? '';
+  return line.slice(line.indexOf(':') + 1).trim();
+}
+
+/** The chart's series colour (its dataset config's `datasetColor`), looked for in the pictures. */
+const RED = [0xe1, 0x57, 0x59];
+
+function decode(body: Buffer): PNG {
+  expect([...body.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return PNG.sync.read(body);
+}
+
+/** Pixels within a few levels of `colour`. */
+function count(png: PNG, colour: number[]): number {
+  let n = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    if (Math.abs(png.data[i]! - colour[0]!) <= 6 && Math.abs(png.data[i + 1]! - colour[1]!) <= 6 && Math.abs(png.data[i + 2]! - colour[2]!) <= 6) n += 1;
+  }
+  return n;
+}
+
+/** Runs of adjacent columns that hold the series colour: the bars of a bar chart without a legend. */
+function redBars(png: PNG): number {
+  let bars = 0;
+  let inBar = false;
+  for (let x = 0; x < png.width; x++) {
+    let red = 0;
+    for (let y = 0; y < png.height; y++) {
+      const i = (png.width * y + x) * 4;
+      if (Math.abs(png.data[i]! - RED[0]!) <= 6 && Math.abs(png.data[i + 1]! - RED[1]!) <= 6 && Math.abs(png.data[i + 2]! - RED[2]!) <= 6) red += 1;
+    }
+    const here = red >= 10;
+    if (here && !inBar) bars += 1;
+    inBar = here;
+  }
+  return bars;
+}
+
+/** How many different colours: a blank picture has one or two. */
+function colours(png: PNG): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < png.data.length; i += 4) seen.add((png.data[i]! << 16) | (png.data[i + 1]! << 8) | png.data[i + 2]!);
+  return seen.size;
+}
+
+/** With PLOTLINE_WRITE_EXAMPLES=1, the pictures docs/deliveries.md shows, as the tests received them. */
+function example(name: string, body: Buffer): void {
+  if (process.env['PLOTLINE_WRITE_EXAMPLES'] !== '1') return;
+  const dir = path.resolve('docs/images');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, name), body);
+}
+
+interface Hook {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * Scheduled deliveries against a real SMTP server and HTTP servers on loopback standing in for
+ * Slack and webhooks, on both stores: CRUD with roles and tenancy, limits, send now to every
+ * medium, the unsubscribe link, retries and the loud give-up, the schedule, Chartbrew's
+ * snapshotSchedule.
+ */
+describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)', { timeout: 120_000 }, (store) => {
+  let t: TestApp;
+  let source: SourceDb;
+  let owner: { token: string; teamId: number; email: string; userId: number };
+  let viewer: { token: string; teamId: number; email: string; userId: number };
+  let outsider: { token: string; teamId: number; email: string; userId: number };
+  let call: Call;
+  const clock = steppedClock('2026-03-02T08:00:00.000Z'); // a Monday
+  const hooks: Hook[] = [];
+  const mails: ParsedMail[] = [];
+  const failures = new Map<string, number>();
+  let hookServer: http.Server;
+  let smtp: SMTPServer;
+  let base: string;
+
+  beforeAll(async () => {
+    hookServer = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        const path = req.url ?? '/';
+        hooks.push({ path, headers: req.headers, body });
+        // `/flaky/<n>/…` fails its first n calls; `/down/…` always fails.
+        const flaky = /^\/flaky\/(\d+)\//.exec(path);
+        const seen = (failures.get(path) ?? 0) + 1;
+        failures.set(path, seen);
+        if (path.startsWith('/down/') || (flaky && seen <= Number(flaky[1]))) return res.writeHead(500).end('no');
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}`;
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, done) {
+        simpleParser(stream)
+          .then((mail) => mails.push(mail))
+          .then(() => done(), done);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    source = await createSourceDb(inject('postgresUrl'));
+    t = await buildTestApp({
+      store,
+      env: {
+        PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
+        PLOTLINE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+        PLOTLINE_SMTP_FROM: 'Plotline <deliveries@example.com>',
+        PLOTLINE_DELIVERY_ATTEMPTS: '3',
+        PLOTLINE_DELIVERY_BACKOFF_MS: '5',
+        PLOTLINE_SUBSCRIPTION_MAX_RECIPIENTS: '4',
+        PLOTLINE_TEAM_MAX_SUBSCRIPTIONS: '25',
+        BASE_URL: 'http://plotline.test',
+      },
+      scheduler: { clock: clock.now },
+    });
+    owner = await t.signup('Owner');
+    viewer = await t.signup('Viewer');
+    outsider = await t.signup('Outsider');
+    call = (method, url, token, payload) => t.request({ method: method as 'GET', url, ...(token ? { token } : {}), ...(payload === undefined ? {} : { payload: payload as object }) });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await source?.drop();
+    await new Promise((resolve) => hookServer?.close(resolve));
+    await new Promise((resolve) => smtp?.close(() => resolve(undefined)));
+  });
+
+  const ok = async (method: string, url: string, token: string, payload?: unknown) => {
+    const res = await call(method, url, token, payload);
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
+    return res.json();
+  };
+  const tableDashboard = () => createDashboard(call, owner, source.url, { chart: { type: 'table', name: 'Metrics table' } });
+  const csvSubscription = (extra: Record<string, unknown> = {}) => ({
+    name: 'Table every morning',
+    schedule: { frequency: 'daily', time: { hour: 9, minute: 0 }, timezone: 'UTC' },
+    format: 'csv',
+    ...extra,
+  });
+  const hooksAt = (prefix: string) => hooks.filter((h) => h.path.startsWith(prefix));
+
+  /** A dashboard with a red bar chart (two bars) beside the fixture's KPI. */
+  const barDashboard = async () => {
+    const d = await createDashboard(call, owner, source.url);
+    const dataset = await ok('POST', `/team/${owner.teamId}/datasets/quick-create`, owner.token, {
+      name: 'Labelled',
+      project_ids: [d.projectId],
+      dataRequests: [{ connection_id: d.connectionId, query: "select v, 'bar ' || v as label from metrics" }],
+    });
+    const bar = await ok('POST', `/project/${d.projectId}/chart/quick-create`, owner.token, {
+      name: 'Red bars',
+      type: 'bar',
+      layout: { lg: [6, 0, 6, 3] },
+      chartDatasetConfigs: [{ dataset_id: dataset.id, xAxis: 'root[].label', yAxis: 'root[].v', yAxisOperation: 'sum', legend: 'V', datasetColor: '#E15759' }],
+    });
+    return { ...d, barId: bar.id as number };
+  };
+
+  it('editors write, viewers read, other teams get 404; secrets are answered masked and the webhook key once', async () => {
+    const d = await tableDashboard();
+    await ok('POST', `/team/${owner.teamId}/members`, owner.token, { email: viewer.email, role: 'projectViewer', projects: [d.projectId] });
+    const created = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, owner.token, csvSubscription({
+      recipients: [owner.email.toUpperCase()],
+      slackWebhooks: [`${base}/slack/T000/B000/secretpart`],
+      webhook: { url: `${base}/hook/secret-token` },
+    }));
+    expect(created).toMatchObject({ chart_id: d.chartId, project_id: d.projectId, format: 'csv', recipients: [owner.email.toLowerCase()], active: true, origin: 'api' });
+    expect(created.slackWebhooks).toEqual([`${base}/********`]);
+    expect(created.webhook).toEqual({ url: `${base}/********` });
+    expect(created.webhookSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(created.nextAt).toBe('2026-03-02T09:00:00.000Z');
+    const one = `/project/${d.projectId}/chart/${d.chartId}/subscriptions/${created.id}`;
+
+    const read = await ok('GET', one, viewer.token);
+    expect(read.webhookSecret).toBe('********');
+    const listed = await ok('GET', `/project/${d.projectId}/subscriptions`, viewer.token);
+    expect(listed.map((s: { id: number }) => s.id)).toContain(created.id);
+    const answers = JSON.stringify([read, listed, created]);
+    expect(answers).not.toContain('secretpart');
+    expect(answers).not.toContain('secret-token');
+
+    expect(await ok('GET', `/project/${d.projectId}/delivery-status`, viewer.token)).toEqual({ email: true, slack: true, allowExternalRecipients: false, maxRecipients: 4 });
+    expect((await call('GET', `/project/${d.projectId}/delivery-status`, outsider.token)).statusCode).toBe(404);
+    // The viewer may not write; the outsider sees nothing at all.
+    expect((await call('PUT', one, viewer.token, { active: false })).statusCode).toBe(403);
+    expect((await call('POST', `/project/${d.projectId}/subscriptions`, viewer.token, csvSubscription({ recipients: [viewer.email] }))).statusCode).toBe(403);
+    for (const [method, url] of [
+      ['GET', one],
+      ['GET', `/project/${d.projectId}/subscriptions`],
+      ['PUT', one],
+      ['DELETE', one],
+      ['POST', `${one}/send`],
+      ['GET', `${one}/runs`],
+    ] as const) {
+      const res = await call(method, url, outsider.token, method === 'PUT' ? { active: false } : undefined);
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    // The outsider's own dashboard does not reach this subscription either.
+    const theirs = await createDashboard(call, outsider, source.url, { chart: { type: 'table' } });
+    expect((await call('GET', `/project/${theirs.projectId}/subscriptions/${created.id}`, outsider.token)).statusCode).toBe(404);
+    expect((await call('GET', `/project/${theirs.projectId}/chart/${theirs.chartId}/subscriptions/${created.id}`, outsider.token)).statusCode).toBe(404);
+
+    // Pause and resume; the masked URLs sent back keep the stored ones.
+    const paused = await ok('PUT', one, owner.token, { active: false, slackWebhooks: created.slackWebhooks, webhook: created.webhook });
+    expect(paused).toMatchObject({ active: false, nextAt: null, slackWebhooks: [`${base}/********`] });
+    expect((await ok('PUT', one, owner.token, { active: true })).active).toBe(true);
+    const run = await ok('POST', `${one}/send`, owner.token);
+    expect(hooksAt('/slack/T000/B000/secretpart')).toHaveLength(1);
+    expect(run.deliveries.map((x: { medium: string }) => x.medium).sort()).toEqual(['email', 'slack', 'webhook']);
+    expect(t.logs.text).not.toContain('secretpart');
+    expect(t.logs.text).not.toContain('secret-token');
+    expect(await ok('DELETE', one, owner.token)).toEqual({ deleted: true });
+    expect((await call('GET', one, owner.token)).statusCode).toBe(404);
+  });
+
+  it('refuses what it cannot deliver: strangers unless the team allows them, private addresses, formats, limits', async () => {
+    const d = await tableDashboard();
+    const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+    const stranger = await call('POST', url, owner.token, csvSubscription({ recipients: ['someone@elsewhere.example'] }));
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json().error).toMatch(/recipients\.0.*not the e-mail of a member/);
+    const team = `/team/${owner.teamId}`;
+    expect((await ok('PUT', team, owner.token, { allowExternalRecipients: true })).allowExternalRecipients).toBe(true);
+    const allowed = await ok('POST', url, owner.token, csvSubscription({ recipients: ['someone@elsewhere.example'] }));
+    await ok('PUT', team, owner.token, { allowExternalRecipients: false });
+    await ok('DELETE', `${url}/${allowed.id}`, owner.token);
+
+    const blocked = await call('POST', url, owner.token, csvSubscription({ webhook: { url: 'http://169.254.169.254/latest' } }));
+    expect(blocked.statusCode).toBe(400);
+    expect(blocked.json().code).toBe('TARGET_NOT_ALLOWED');
+    expect((await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], format: 'pdf' }))).json().error).toMatch(/pdf is for a dashboard/);
+    const kpi = await createDashboard(call, owner, source.url, { connectionId: d.connectionId });
+    expect((await call('POST', `/project/${kpi.projectId}/chart/${kpi.chartId}/subscriptions`, owner.token, csvSubscription({ recipients: [owner.email] }))).json().error).toMatch(/csv is for a table chart/);
+    expect((await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], schedule: { frequency: 'hourly' } }))).json().error).toMatch(/frequency.*daily, weekdays, weekly, monthly/);
+    expect((await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], schedule: { frequency: 'monthly' } }))).json().error).toMatch(/dayOfMonth.*required/);
+    expect((await call('POST', url, owner.token, csvSubscription())).json().error).toMatch(/at least one recipient/);
+    const filters = await call('POST', `/project/${d.projectId}/subscriptions`, owner.token, { ...csvSubscription({ recipients: [owner.email] }), format: 'png', filters: { filters: [{ field: 'v', operator: 'bogus', value: 1 }] } });
+    expect(filters.statusCode).toBe(400);
+    expect(filters.json().error).toMatch(/filters\.filters/);
+
+    // Five targets where four are allowed.
+    const many = await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], slackWebhooks: [`${base}/s/1`, `${base}/s/2`, `${base}/s/3`], webhook: { url: `${base}/hook/x` } }));
+    expect(many.statusCode).toBe(400);
+    expect(many.json()).toMatchObject({ code: 'SUBSCRIPTION_RECIPIENT_LIMIT' });
+    expect(many.json().error).toMatch(/at most 4 recipients.*would have 5/);
+    // Twenty-five subscriptions per team: a fresh team fills them, one more is refused.
+    const fresh = await t.signup('Fresh');
+    const fd = await createDashboard(call, fresh, source.url, { chart: { type: 'table' } });
+    const furl = `/project/${fd.projectId}/chart/${fd.chartId}/subscriptions`;
+    for (let i = 0; i < 25; i++) await ok('POST', furl, fresh.token, csvSubscription({ recipients: [fresh.email] }));
+    const seventh = await call('POST', furl, fresh.token, csvSubscription({ recipients: [fresh.email] }));
+    expect(seventh.statusCode).toBe(400);
+    expect(seventh.json()).toMatchObject({ code: 'SUBSCRIPTION_LIMIT' });
+  });
+
+  it('without SMTP: email recipients are refused, Slack and webhooks work, the status says so', async () => {
+    const bare = await buildTestApp({ store, env: { PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
+    try {
+      const person = await bare.signup('NoMail');
+      const bareCall: Call = (method, url, token, payload) => bare.request({ method: method as 'GET', url, ...(token ? { token } : {}), ...(payload === undefined ? {} : { payload: payload as object }) });
+      const d = await createDashboard(bareCall, person, source.url, { chart: { type: 'table' } });
+      const status = await bareCall('GET', `/project/${d.projectId}/delivery-status`, person.token);
+      expect(status.json()).toMatchObject({ email: false, slack: true });
+      const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+      const refused = await bareCall('POST', url, person.token, csvSubscription({ recipients: [person.email] }));
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'SMTP_NOT_CONFIGURED' });
+      const slackOnly = await bareCall('POST', url, person.token, csvSubscription({ slackWebhooks: [`${base}/slack/no-smtp-${store}`] }));
+      expect(slackOnly.statusCode, slackOnly.body).toBe(200);
+      const run = await bareCall('POST', `${url}/${slackOnly.json().id}/send`, person.token);
+      expect(run.json()).toMatchObject({ status: 'sent', deliveries: [{ medium: 'slack', ok: true }] });
+      expect(hooksAt(`/slack/no-smtp-${store}`)).toHaveLength(1);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('send now: the CSV by e-mail with a one-click unsubscribe, Slack blocks and a signed webhook; the run records each target', async () => {
+    const d = await tableDashboard();
+    const created = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, owner.token, csvSubscription({
+      recipients: [owner.email],
+      slackWebhooks: [`${base}/slack/send-now`],
+      webhook: { url: `${base}/hook/send-now` },
+    }));
+    const before = mails.length;
+    const run = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions/${created.id}/send`, owner.token);
+    expect(run).toMatchObject({ subscription_id: created.id, trigger: 'manual', status: 'sent', error: null });
+    expect(run.deliveries).toEqual([
+      expect.objectContaining({ medium: 'email', target: owner.email, ok: true, attempts: 1 }),
+      expect.objectContaining({ medium: 'slack', target: base, ok: true, attempts: 1 }),
+      expect.objectContaining({ medium: 'webhook', target: base, ok: true, attempts: 1 }),
+    ]);
+
+    expect(mails.length).toBe(before + 1);
+    const mail = mails.at(-1)!;
+    expect(mail.subject).toBe(`[Plotline] Metrics table (${(await ok('GET', `/project/${d.projectId}`, owner.token)).name})`);
+    const csv = mail.attachments.find((a) => a.contentType === 'text/csv');
+    expect(csv?.filename).toBe('Metrics_table.csv');
+    expect(csv!.content.toString('utf8').trim().split(/\r?\n/)).toEqual(['v', '1', '2']);
+    const unsubscribe = header(mail, 'list-unsubscribe');
+    expect(unsubscribe).toMatch(/^<http:\/\/plotline\.test\/subscription\/unsubscribe\?token=[\w-]+\.[\w-]+>$/);
+    expect(header(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(mail.text).toContain('Data as of');
+
+    const slack = JSON.parse(hooksAt('/slack/send-now')[0]!.body);
+    expect(slack.blocks[0].text.text).toMatch(/\*Metrics table/);
+    const hook = hooksAt('/hook/send-now')[0]!;
+    expect(hook.headers['x-plotline-signature']).toBe(`sha256=${createHmac('sha256', created.webhookSecret).update(hook.body).digest('hex')}`);
+    expect(JSON.parse(hook.body)).toMatchObject({ event: 'subscription.delivered', subscription: { id: created.id }, chart_id: d.chartId, format: 'csv' });
+
+    const history = await ok('GET', `/project/${d.projectId}/chart/${d.chartId}/subscriptions/${created.id}/runs`, owner.token);
+    expect(history).toMatchObject({ total: 1, runs: [{ id: run.id, status: 'sent' }] });
+  });
+
+  it("an unsubscribe link stops its one recipient of its one subscription: GET asks, POST (one-click) does it", async () => {
+    const member = await t.signup('Member');
+    await ok('POST', `/team/${owner.teamId}/members`, owner.token, { email: member.email, role: 'teamAdmin' });
+    const d = await tableDashboard();
+    const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+    const a = await ok('POST', url, owner.token, csvSubscription({ recipients: [owner.email, member.email] }));
+    const b = await ok('POST', url, owner.token, csvSubscription({ recipients: [owner.email] }));
+    const before = mails.length;
+    await ok('POST', `${url}/${a.id}/send`, owner.token);
+    const sent = mails.slice(before);
+    expect(sent.map((m) => (m.to as { text: string }).text).sort()).toEqual([owner.email, member.email].sort());
+    const ownerMail = sent.find((m) => (m.to as { text: string }).text === owner.email)!;
+    const link = new URL(header(ownerMail, 'list-unsubscribe').slice(1, -1));
+    const path = `${link.pathname}${link.search}`;
+
+    const page = await t.request({ method: 'GET', url: path });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain(owner.email);
+    expect(page.body).toContain('<form method="post"');
+    expect((await ok('GET', `${url}/${a.id}`, owner.token)).recipients).toHaveLength(2); // GET changed nothing
+
+    const done = await t.request({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('will no longer receive');
+    expect((await ok('GET', `${url}/${a.id}`, owner.token)).recipients).toEqual([member.email]);
+    expect((await ok('GET', `${url}/${b.id}`, owner.token)).recipients).toEqual([owner.email]);
+
+    const after = mails.length;
+    await ok('POST', `${url}/${a.id}/send`, owner.token);
+    expect(mails.slice(after).map((m) => (m.to as { text: string }).text)).toEqual([member.email]);
+
+    // Someone who leaves the team receives nothing more, and the run says why.
+    await ok('DELETE', `/team/${owner.teamId}/members/${member.userId}`, owner.token);
+    const left = await ok('POST', `${url}/${a.id}/send`, owner.token);
+    expect(left).toMatchObject({ status: 'failed', deliveries: [{ medium: 'email', target: member.email, ok: false, attempts: 0, detail: 'Not sent: no longer a member of the team' }] });
+    expect(mails.length).toBe(after + 1);
+
+    // A token with a changed payload or signature is not ours.
+    const [payload, signature] = link.searchParams.get('token')!.split('.');
+    const forged = Buffer.from(JSON.stringify([b.id, owner.email])).toString('base64url');
+    expect((await t.request({ method: 'POST', url: `/subscription/unsubscribe?token=${forged}.${signature}` })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: `/subscription/unsubscribe?token=${payload}.AAAA` })).statusCode).toBe(404);
+    expect((await ok('GET', `${url}/${b.id}`, owner.token)).recipients).toEqual([owner.email]);
+  });
+
+  it('a scheduled delivery retries a failed send with backoff, then gives up loudly: run failed, an error log line, a metric; send now tries once', async () => {
+    const metric = async (series: string) => {
+      const text = (await t.request({ method: 'GET', url: '/metrics' })).body;
+      const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    const failedSends = 'plotline_delivery_sends_total{medium="webhook",outcome="failed"}';
+    const retriedSends = 'plotline_delivery_sends_total{medium="webhook",outcome="retried"}';
+    const failedRuns = 'plotline_delivery_runs_total{trigger="schedule",status="failed"}';
+    const before = { failed: await metric(failedSends), retried: await metric(retriedSends), runs: await metric(failedRuns) };
+    const d = await tableDashboard();
+    const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+    // Monthly on the 2nd at 08:30 UTC: due half an hour from now (Monday 2 March, 08:00), and alone to be.
+    const schedule = { frequency: 'monthly', dayOfMonth: 2, time: { hour: 8, minute: 30 }, timezone: 'UTC' };
+    const flaky = await ok('POST', url, owner.token, csvSubscription({ schedule, webhook: { url: `${base}/flaky/2/${store}` } }));
+    const down = await ok('POST', url, owner.token, csvSubscription({ schedule, recipients: [owner.email], webhook: { url: `${base}/down/${store}` } }));
+    const onlyDown = await ok('POST', url, owner.token, csvSubscription({ schedule, webhook: { url: `${base}/down/only-${store}` } }));
+
+    // Send now is interactive: one try per target, the answer says what happened.
+    const once = await ok('POST', `${url}/${onlyDown.id}/send`, owner.token);
+    expect(once).toMatchObject({ trigger: 'manual', status: 'failed', deliveries: [{ medium: 'webhook', ok: false, attempts: 1, detail: 'HTTP 500' }] });
+    expect(hooksAt(`/down/only-${store}`)).toHaveLength(1);
+
+    clock.advance(30 * 60_000);
+    expect(await t.container.deliveryScheduler.tick()).toBe(3);
+    await t.container.deliveryScheduler.idle();
+    const lastRun = async (sid: number) => (await ok('GET', `${url}/${sid}/runs`, owner.token)).runs[0];
+    expect(await lastRun(flaky.id)).toMatchObject({ trigger: 'schedule', status: 'sent', deliveries: [{ medium: 'webhook', ok: true, attempts: 3, detail: 'HTTP 200' }] });
+    expect(hooksAt(`/flaky/2/${store}`)).toHaveLength(3);
+    const partial = await lastRun(down.id);
+    expect(partial.status).toBe('partial');
+    expect(partial.deliveries).toEqual([
+      expect.objectContaining({ medium: 'email', ok: true, attempts: 1 }),
+      expect.objectContaining({ medium: 'webhook', ok: false, attempts: 3, detail: 'HTTP 500' }),
+    ]);
+    expect(hooksAt(`/down/${store}`)).toHaveLength(3);
+    expect(await lastRun(onlyDown.id)).toMatchObject({ status: 'failed', error: 'No target received the delivery' });
+    expect(hooksAt(`/down/only-${store}`)).toHaveLength(1 + 3);
+    const lines = t.logs.lines.map((l) => JSON.parse(l) as { msg: string; level: number; subscriptionId?: number });
+    expect(lines.some((l) => l.msg === 'delivery gave up on a target' && l.level >= 50 && l.subscriptionId === onlyDown.id)).toBe(true);
+    expect(lines.some((l) => l.msg === 'delivery failed' && l.level >= 50 && l.subscriptionId === onlyDown.id)).toBe(true);
+    // Send now's one try failed; then two targets gave up after three tries (two retries each), one recovered on its third (two retries).
+    expect(await metric(failedSends)).toBe(before.failed + 1 + 2);
+    expect(await metric(retriedSends)).toBe(before.retried + 6);
+    expect(await metric(failedRuns)).toBe(before.runs + 1);
+    // The claims of the period end `done` or `failed` as their runs did.
+    const claims = await t.container.store.db.selectFrom('refresh_claims').select(['entity_id', 'state']).where('entity_type', '=', 'subscription').where('entity_id', 'in', [flaky.id, down.id, onlyDown.id]).execute();
+    expect(Object.fromEntries(claims.map((c) => [c.entity_id, c.state]))).toEqual({ [flaky.id]: 'done', [down.id]: 'done', [onlyDown.id]: 'failed' });
+  });
+
+  it('delivers on its schedule: nothing before the first slot, once per slot, paused means nothing', async () => {
+    const d = await tableDashboard();
+    const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+    // Created on Monday 08:30 UTC; weekdays at 09:00 in New York (14:00 UTC in March before DST).
+    const sub = await ok('POST', url, owner.token, csvSubscription({ webhook: { url: `${base}/hook/schedule-${store}` }, schedule: { frequency: 'weekdays', time: { hour: 9, minute: 0 }, timezone: 'America/New_York' } }));
+    expect(sub.nextAt).toBe('2026-03-02T14:00:00.000Z');
+    const scheduler = t.container.deliveryScheduler;
+    const tick = async () => {
+      const claimed = await scheduler.tick();
+      await scheduler.idle();
+      return claimed;
+    };
+    const delivered = () => hooksAt(`/hook/schedule-${store}`).length;
+    // Other subscriptions of this suite may be due too: only this one's deliveries are counted.
+    await tick();
+    expect(delivered()).toBe(0);
+    clock.advance(6 * 3_600_000); // Monday 14:30 UTC
+    await tick();
+    expect(delivered()).toBe(1);
+    await tick();
+    expect(delivered()).toBe(1);
+    clock.advance(24 * 3_600_000); // Tuesday
+    await tick();
+    expect(delivered()).toBe(2);
+    await ok('PUT', `${url}/${sub.id}`, owner.token, { active: false });
+    clock.advance(24 * 3_600_000); // Wednesday, paused
+    await tick();
+    expect(delivered()).toBe(2);
+    await ok('PUT', `${url}/${sub.id}`, owner.token, { active: true });
+    await tick(); // Wednesday's slot, missed while paused: one catch-up
+    expect(delivered()).toBe(3);
+    clock.advance(3 * 24 * 3_600_000); // Saturday: no weekday slot since Friday's
+    await tick();
+    expect(delivered()).toBe(4); // Friday's, once
+    clock.advance(24 * 3_600_000); // Sunday
+    await tick();
+    expect(delivered()).toBe(4);
+    const runs = await ok('GET', `${url}/${sub.id}/runs`, owner.token);
+    expect(runs.total).toBe(4);
+    expect(runs.runs.every((r: { trigger: string; status: string; period: string }) => r.trigger === 'schedule' && r.status === 'sent' && r.period.startsWith('slot:'))).toBe(true);
+    // A month later (a Wednesday): that day's delivery, and the history older than PLOTLINE_RUN_HISTORY_DAYS (30) is gone.
+    clock.advance(31 * 24 * 3_600_000);
+    await tick();
+    expect(delivered()).toBe(5);
+    const kept = await ok('GET', `${url}/${sub.id}/runs`, owner.token);
+    expect(kept.total).toBe(1);
+  });
+
+  it("Chartbrew's snapshotSchedule on PUT /project/{id} is the dashboard's subscription of that origin", async () => {
+    const d = await tableDashboard();
+    const snapshot = { frequency: 'weekly', dayOfWeek: 'monday', time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris', mediums: { email: { enabled: true } }, customEmails: [owner.email] };
+    await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: snapshot });
+    let subs = await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token);
+    expect(subs).toEqual([expect.objectContaining({ origin: 'snapshotSchedule', chart_id: null, format: 'png', recipients: [owner.email], schedule: { frequency: 'weekly', dayOfWeek: 1, time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris' } })]);
+    await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, frequency: 'daily', daysOfWeek: [1, 3] } });
+    subs = await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token);
+    expect(subs).toHaveLength(1);
+    expect(subs[0].schedule).toEqual({ frequency: 'daily', daysOfWeek: [1, 3], time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris' });
+    const bad = await call('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, frequency: 'every_x_minutes' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/snapshotSchedule\.frequency/);
+    await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: null });
+    expect(await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token)).toEqual([]);
+  });
+
+  it('pictures: a dashboard PNG inline, a chart PNG inline, a dashboard PDF attached; Slack gets the signed link of the same picture', async () => {
+    const d = await barDashboard();
+    const base0 = `/project/${d.projectId}/subscriptions`;
+    const png = await ok('POST', base0, owner.token, { schedule: { frequency: 'daily' }, format: 'png', recipients: [owner.email], slackWebhooks: [`${base}/slack/pictures-${store}`] });
+    let before = mails.length;
+    expect((await ok('POST', `${base0}/${png.id}/send`, owner.token)).status).toBe('sent');
+    const dashboardMail = mails[before]!;
+    const inline = dashboardMail.attachments.find((a) => a.contentId === 'picture' || a.cid === 'picture');
+    expect(inline?.contentType).toBe('image/png');
+    // mailparser turns the cid: reference to the related part into a data: URI.
+    expect(dashboardMail.html).toMatch(/<img src="(cid:picture|data:image\/png;base64,)/);
+    expect(inline!.related).toBe(true);
+    const dashboardPng = decode(inline!.content);
+    expect(dashboardPng.width).toBe(1280);
+    expect(dashboardPng.height).toBeGreaterThan(200);
+    expect(colours(dashboardPng)).toBeGreaterThan(20);
+    expect(count(dashboardPng, RED), 'the bar chart in its colour').toBeGreaterThan(500);
+    example('deliveries-email-dashboard.png', inline!.content);
+
+    // Slack's message points at the same picture, signed and public.
+    const slack = JSON.parse(hooksAt(`/slack/pictures-${store}`)[0]!.body);
+    const image = slack.blocks.find((b: { type: string }) => b.type === 'image');
+    const link = new URL(image.image_url);
+    expect(link.origin).toBe('http://plotline.test');
+    const fetched = await t.request({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(fetched.statusCode).toBe(200);
+    expect(count(decode(fetched.rawPayload), RED)).toBeGreaterThan(500);
+
+    const chart = await ok('POST', `/project/${d.projectId}/chart/${d.barId}/subscriptions`, owner.token, { schedule: { frequency: 'daily' }, format: 'png', theme: 'dark', recipients: [owner.email] });
+    before = mails.length;
+    await ok('POST', `/project/${d.projectId}/chart/${d.barId}/subscriptions/${chart.id}/send`, owner.token);
+    const chartPng = decode(mails[before]!.attachments.find((a) => a.contentType === 'image/png')!.content);
+    expect([chartPng.width, chartPng.height]).toEqual([800, 450]);
+    expect(count(chartPng, RED)).toBeGreaterThan(500);
+    // Dark theme: the corner is dark.
+    expect(chartPng.data[0]! + chartPng.data[1]! + chartPng.data[2]!).toBeLessThan(200);
+    example('deliveries-email-chart-dark.png', mails[before]!.attachments.find((a) => a.contentType === 'image/png')!.content);
+
+    // With a filter state: drawn through the filter runs (v = 2 only: one bar), nothing saved.
+    const filtered = await ok('POST', base0, owner.token, { schedule: { frequency: 'daily' }, format: 'png', recipients: [owner.email], filters: { filters: [{ field: 'v', operator: 'is', value: 2 }] } });
+    before = mails.length;
+    expect((await ok('POST', `${base0}/${filtered.id}/send`, owner.token)).status).toBe('sent');
+    const filteredPng = decode(mails[before]!.attachments.find((a) => a.contentType === 'image/png')!.content);
+    expect(redBars(dashboardPng)).toBe(2);
+    expect(redBars(filteredPng)).toBe(1);
+
+    const pdf = await ok('POST', base0, owner.token, { schedule: { frequency: 'weekly', dayOfWeek: 1 }, format: 'pdf', recipients: [owner.email] });
+    before = mails.length;
+    await ok('POST', `${base0}/${pdf.id}/send`, owner.token);
+    const attached = mails[before]!.attachments.find((a) => a.contentType === 'application/pdf');
+    expect(attached?.filename).toMatch(/\.pdf$/);
+    const expected = await t.container.snapshots.dashboardPicture({ teamId: owner.teamId, projectId: d.projectId }, { format: 'pdf', pages: 'screens' });
+    const doc = await PDFDocument.load(attached!.content);
+    expect(doc.getPageCount()).toBe(expected.pages);
+    expect(doc.getPageCount()).toBeGreaterThanOrEqual(1);
+    expect(doc.getPage(0).getWidth()).toBeGreaterThan(100);
+  });
+
+  it("an alert's email carries the chart's picture inline, its webhook the signed link", async () => {
+    const d = await barDashboard();
+    const created = await ok('POST', `/project/${d.projectId}/chart/${d.barId}/alert`, owner.token, {
+      name: 'Bars up',
+      type: 'threshold_above',
+      rules: { value: 0 },
+      recipients: [owner.email],
+      mediums: { email: { enabled: true }, webhook: { enabled: true, url: `${base}/hook/alert-${store}` } },
+    });
+    const before = mails.length;
+    await ok('POST', `/project/${d.projectId}/chart/${d.barId}/query`, owner.token);
+    const mail = mails.slice(before).find((m) => m.subject?.startsWith('[Plotline] Bars up'))!;
+    const picture = mail.attachments.find((a) => a.contentType === 'image/png')!;
+    expect(mail.html).toMatch(/<img src="(cid:chart|data:image\/png;base64,)/);
+    expect(picture.related).toBe(true);
+    const png = decode(picture.content);
+    expect([png.width, png.height]).toEqual([800, 450]);
+    expect(count(png, RED)).toBeGreaterThan(500);
+    example('deliveries-alert-email.png', picture.content);
+    const hook = hooksAt(`/hook/alert-${store}`)[0]!;
+    const body = JSON.parse(hook.body);
+    expect(body).toMatchObject({ event: 'alert.triggered', alert: { id: created.id } });
+    const link = new URL(body.imageUrl);
+    const fetched = await t.request({ method: 'GET', url: `${link.pathname}${link.search}` });
+    expect(fetched.statusCode).toBe(200);
+    expect(count(decode(fetched.rawPayload), RED)).toBeGreaterThan(500);
+  });
+
+  it('plotline rotate-key re-encrypts Slack URLs, webhook URLs and keys of subscriptions; a second run changes nothing', async () => {
+    const d = await tableDashboard();
+    const created = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, owner.token, csvSubscription({ slackWebhooks: [`${base}/slack/rotate`], webhook: { url: `${base}/hook/rotate` } }));
+    const newKey = randomBytes(32);
+    const stored = await t.container.store.db.selectFrom('subscriptions').select(['slack_urls', 'webhook_url', 'webhook_secret']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    const changed = await t.container.deliveries.rotateEncryptionKey(newKey);
+    expect(changed).toBeGreaterThanOrEqual(3);
+    expect(await t.container.deliveries.rotateEncryptionKey(newKey)).toBe(0);
+    const after = await t.container.store.db.selectFrom('subscriptions').select(['slack_urls', 'webhook_url', 'webhook_secret']).where('id', '=', created.id).executeTakeFirstOrThrow();
+    const box = new SecretBox(newKey);
+    expect(box.decrypt(after.webhook_url!)).toBe(`${base}/hook/rotate`);
+    expect(box.decrypt(after.webhook_secret!)).toBe(created.webhookSecret);
+    expect(JSON.parse(box.decrypt(after.slack_urls!))).toEqual([`${base}/slack/rotate`]);
+    expect(after.webhook_url).not.toBe(stored.webhook_url);
+  });
+});

@@ -1,0 +1,307 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, ok } from '../api/client';
+import type { components } from '../api/schema';
+import { Empty, ErrorBox, Field, Load, mutationsState, Success } from '../ui';
+import './Deliveries.css';
+
+type Subscription = components['schemas']['Subscription'];
+type SubscriptionRun = components['schemas']['SubscriptionRun'];
+type CreateBody = components['schemas']['CreateSubscription'];
+
+const deliveriesKey = (projectId: number) => ['project', projectId, 'subscriptions'] as const;
+const subscriptionsQuery = (projectId: number) =>
+  queryOptions({ queryKey: deliveriesKey(projectId), queryFn: () => ok(api.GET('/project/{id}/subscriptions', { params: { path: { id: projectId } } })) });
+const statusQuery = (projectId: number) =>
+  queryOptions({ queryKey: [...deliveriesKey(projectId), 'status'], queryFn: () => ok(api.GET('/project/{id}/delivery-status', { params: { path: { id: projectId } } })) });
+const runsQuery = (projectId: number, sid: number) =>
+  queryOptions({
+    queryKey: [...deliveriesKey(projectId), sid, 'runs'],
+    queryFn: () => ok(api.GET('/project/{id}/subscriptions/{sid}/runs', { params: { path: { id: projectId, sid }, query: { limit: 10 } } })),
+  });
+
+const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+function describeSchedule(s: Subscription['schedule']): string {
+  const at = `${two(s.time.hour)}:${two(s.time.minute)} (${s.timezone})`;
+  switch (s.frequency) {
+    case 'daily':
+      return s.daysOfWeek ? `${s.daysOfWeek.map((d) => DAYS[d - 1]!.slice(0, 3)).join(', ')} at ${at}` : `Every day at ${at}`;
+    case 'weekdays':
+      return `Weekdays at ${at}`;
+    case 'weekly':
+      return `Every ${DAYS[(s.dayOfWeek ?? 1) - 1]} at ${at}`;
+    case 'monthly':
+      return `Monthly on day ${s.dayOfMonth ?? 1} at ${at}`;
+  }
+}
+
+const lines = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+
+/** The Deliveries panel of a dashboard: its subscriptions, a form to make or change one, send now, pause, history. */
+export function DashboardDeliveries({ projectId }: { projectId: number }) {
+  const client = useQueryClient();
+  const subscriptions = useQuery(subscriptionsQuery(projectId));
+  const status = useQuery(statusQuery(projectId));
+  const [editing, setEditing] = useState<Subscription | 'new' | null>(null);
+  const [history, setHistory] = useState<number | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const reload = () => client.invalidateQueries({ queryKey: deliveriesKey(projectId) });
+  const path = (sid: number) => ({ id: projectId, sid });
+  const toggle = useMutation({
+    mutationFn: (s: Subscription) => ok(api.PUT('/project/{id}/subscriptions/{sid}', { params: { path: path(s.id) }, body: { active: !s.active } })),
+    onSuccess: (s) => {
+      setDone(s.active ? 'Delivery resumed.' : 'Delivery paused.');
+      return reload();
+    },
+  });
+  const send = useMutation({
+    mutationFn: (s: Subscription) => ok(api.POST('/project/{id}/subscriptions/{sid}/send', { params: { path: path(s.id) } })),
+    onSuccess: (run, s) => {
+      setDone(run.status === 'sent' ? 'Sent.' : run.status === 'partial' ? 'Sent to some recipients; see the history.' : `Not sent: ${run.error ?? 'see the history'}.`);
+      setHistory(s.id);
+      return reload();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (s: Subscription) => ok(api.DELETE('/project/{id}/subscriptions/{sid}', { params: { path: path(s.id) } })),
+    onSuccess: () => {
+      setDone('Delivery deleted.');
+      return reload();
+    },
+  });
+  const { busy, error } = mutationsState(toggle, send, remove);
+
+  return (
+    <div className="panel deliveries" aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">Deliveries</h2>
+      <p className="hint">Send this dashboard, or one of its charts, on a schedule by email, Slack or webhook. Every email has its own unsubscribe link.</p>
+      <Load query={status} what="delivery status">
+        {(s) => (
+          <ul className="delivery-status" aria-label="Delivery status">
+            <li data-testid="email-status">{s.email ? 'Email: ready' : 'Email: not set up (the server needs PLOTLINE_SMTP_URL)'}</li>
+            <li>Slack: incoming webhooks</li>
+            <li>{s.allowExternalRecipients ? 'Addresses outside the team are allowed' : 'Email goes to team members only'}</li>
+          </ul>
+        )}
+      </Load>
+      <ErrorBox error={error} />
+      <Success message={done} />
+      <Load query={subscriptions} what="deliveries">
+        {(list) =>
+          list.length === 0 ? (
+            <Empty>No delivery yet.</Empty>
+          ) : (
+            <ul className="rows">
+              {list.map((s) => (
+                <li key={s.id} className="subscription">
+                  <div>
+                    <strong>{s.name ?? `Delivery ${s.id}`}</strong> {s.chart_id !== null ? <span className="muted">(one chart)</span> : null}
+                    <p className="muted">
+                      {describeSchedule(s.schedule)} · {s.format.toUpperCase()} · {s.recipients.length + s.slackWebhooks.length + s.integrations.length + (s.webhook ? 1 : 0)} recipient(s) ·{' '}
+                      {s.active ? (s.nextAt ? `next ${new Date(s.nextAt).toLocaleString()}` : 'active') : 'paused'}
+                    </p>
+                  </div>
+                  <div className="actions">
+                    <button type="button" onClick={() => send.mutate(s)} disabled={busy}>
+                      Send now
+                    </button>
+                    <button type="button" onClick={() => toggle.mutate(s)} disabled={busy}>
+                      {s.active ? 'Pause' : 'Resume'}
+                    </button>
+                    <button type="button" aria-expanded={history === s.id} onClick={() => setHistory(history === s.id ? null : s.id)}>
+                      History
+                    </button>
+                    <button type="button" onClick={() => setEditing(s)} disabled={busy}>
+                      Edit
+                    </button>
+                    <button type="button" className="danger" onClick={() => remove.mutate(s)} disabled={busy}>
+                      Delete
+                    </button>
+                  </div>
+                  {history === s.id ? <History projectId={projectId} subscription={s} /> : null}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </Load>
+      {editing === null ? (
+        <button type="button" className="primary" onClick={() => setEditing('new')}>
+          New delivery
+        </button>
+      ) : (
+        <SubscriptionForm
+          projectId={projectId}
+          current={editing === 'new' ? null : editing}
+          onDone={(message) => {
+            setEditing(null);
+            setDone(message);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function History({ projectId, subscription }: { projectId: number; subscription: Subscription }) {
+  const runs = useQuery(runsQuery(projectId, subscription.id));
+  return (
+    <Load query={runs} what="the history">
+      {(page) =>
+        page.runs.length === 0 ? (
+          <Empty>Not sent yet.</Empty>
+        ) : (
+          <table className="runs" aria-label={`History of ${subscription.name ?? `delivery ${subscription.id}`}`}>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Trigger</th>
+                <th scope="col">Status</th>
+                <th scope="col">Recipients</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.runs.map((run: SubscriptionRun) => (
+                <tr key={run.id}>
+                  <td>{new Date(run.startedAt).toLocaleString()}</td>
+                  <td>{run.trigger}</td>
+                  <td data-testid="run-status">{run.status}</td>
+                  <td>
+                    {run.deliveries.map((d) => `${d.medium} ${d.target}: ${d.ok ? 'sent' : `failed after ${d.attempts} tries (${d.detail})`}`).join('; ') || run.error}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      }
+    </Load>
+  );
+}
+
+function SubscriptionForm({ projectId, current, onDone }: { projectId: number; current: Subscription | null; onDone: (message: string) => void }) {
+  const client = useQueryClient();
+  const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const [name, setName] = useState(current?.name ?? '');
+  const [frequency, setFrequency] = useState<string>(current?.schedule.frequency ?? 'weekly');
+  const [dayOfWeek, setDayOfWeek] = useState(String(current?.schedule.dayOfWeek ?? 1));
+  const [dayOfMonth, setDayOfMonth] = useState(String(current?.schedule.dayOfMonth ?? 1));
+  const [time, setTime] = useState(current ? `${two(current.schedule.time.hour)}:${two(current.schedule.time.minute)}` : '09:00');
+  const [timezone, setTimezone] = useState(current?.schedule.timezone ?? browserZone);
+  const [format, setFormat] = useState<string>(current?.format ?? 'png');
+  const [recipients, setRecipients] = useState((current?.recipients ?? []).join('\n'));
+  const [slack, setSlack] = useState((current?.slackWebhooks ?? []).join('\n'));
+  const [webhook, setWebhook] = useState(current?.webhook?.url ?? '');
+  const [secret, setSecret] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: () => {
+      const [hour, minute] = time.split(':').map(Number);
+      const body = {
+        name: name.trim() === '' ? null : name.trim(),
+        schedule: {
+          frequency,
+          time: { hour: hour ?? 9, minute: minute ?? 0 },
+          timezone,
+          ...(frequency === 'weekly' ? { dayOfWeek: Number(dayOfWeek) } : {}),
+          ...(frequency === 'monthly' ? { dayOfMonth: Number(dayOfMonth) } : {}),
+        },
+        format: format as CreateBody['format'],
+        recipients: lines(recipients),
+        slackWebhooks: lines(slack),
+        webhook: webhook.trim() === '' ? null : { url: webhook.trim() },
+      };
+      return current
+        ? ok(api.PUT('/project/{id}/subscriptions/{sid}', { params: { path: { id: projectId, sid: current.id } }, body }))
+        : ok(api.POST('/project/{id}/subscriptions', { params: { path: { id: projectId } }, body: body as CreateBody }));
+    },
+    onSuccess: async (saved) => {
+      await client.invalidateQueries({ queryKey: deliveriesKey(projectId) });
+      if (saved.webhookSecret && saved.webhookSecret !== '********') setSecret(saved.webhookSecret);
+      else onDone(current ? 'Delivery saved.' : 'Delivery created.');
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  if (secret) {
+    return (
+      <div className="delivery-secret">
+        <p>The webhook's signing key, shown this once: every delivery carries `x-plotline-signature: sha256=HMAC(key, body)`.</p>
+        <Field label="Signing key">
+          <input readOnly value={secret} onFocus={(e) => e.target.select()} />
+        </Field>
+        <button type="button" onClick={() => onDone(current ? 'Delivery saved.' : 'Delivery created.')}>
+          Done
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form className="subscription-form" onSubmit={submit} aria-label={current ? 'Edit the delivery' : 'New delivery'}>
+      <Field label="Name">
+        <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Monday numbers" />
+      </Field>
+      <Field label="Send">
+        <select value={frequency} onChange={(e) => setFrequency(e.target.value)}>
+          <option value="daily">Every day</option>
+          <option value="weekdays">Weekdays</option>
+          <option value="weekly">Every week</option>
+          <option value="monthly">Every month</option>
+        </select>
+      </Field>
+      {frequency === 'weekly' ? (
+        <Field label="On">
+          <select value={dayOfWeek} onChange={(e) => setDayOfWeek(e.target.value)}>
+            {DAYS.map((d, i) => (
+              <option key={d} value={String(i + 1)}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </Field>
+      ) : null}
+      {frequency === 'monthly' ? (
+        <Field label="Day of the month">
+          <input type="number" min={1} max={31} value={dayOfMonth} onChange={(e) => setDayOfMonth(e.target.value)} />
+        </Field>
+      ) : null}
+      <Field label="At">
+        <input type="time" value={time} onChange={(e) => setTime(e.target.value)} required />
+      </Field>
+      <Field label="Time zone">
+        <input value={timezone} onChange={(e) => setTimezone(e.target.value)} required />
+      </Field>
+      <Field label="Format">
+        <select value={format} onChange={(e) => setFormat(e.target.value)}>
+          <option value="png">Picture (PNG, inline)</option>
+          <option value="pdf">PDF (attached)</option>
+        </select>
+      </Field>
+      <Field label="Email recipients" hint="One address per line">
+        <textarea rows={2} value={recipients} onChange={(e) => setRecipients(e.target.value)} />
+      </Field>
+      <Field label="Slack incoming webhooks" hint="One URL per line">
+        <textarea rows={2} value={slack} onChange={(e) => setSlack(e.target.value)} />
+      </Field>
+      <Field label="Webhook URL" hint="Receives signed JSON with the picture's link">
+        <input value={webhook} onChange={(e) => setWebhook(e.target.value)} />
+      </Field>
+      <ErrorBox error={save.error} />
+      <div className="actions">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {current ? 'Save delivery' : 'Create delivery'}
+        </button>
+        <button type="button" onClick={() => onDone('')}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
