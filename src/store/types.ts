@@ -228,6 +228,8 @@ export interface ChartsTable {
   shareable: Bool;
   chartData: Json;
   chartDataUpdated: TimestampNullable;
+  /** `{code, message, at}` of the latest refresh when it failed (0022). */
+  lastError: Json;
   displayLegend: Bool;
   pointRadius: number | null;
   dataLabels: Bool;

@@ -3218,6 +3218,8 @@ export interface components {
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly lastAutoUpdate?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastError?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly project_id?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly showBranding?: unknown;
@@ -3319,6 +3321,8 @@ export interface components {
             readonly isTimeseries?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly lastAutoUpdate?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastError?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly project_id?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -3422,6 +3426,8 @@ export interface components {
             readonly isTimeseries?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly lastAutoUpdate?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastError?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly project_id?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -3533,6 +3539,14 @@ export interface components {
             /** @description Last computed chart payload (server-owned) */
             chartData: unknown;
             chartDataUpdated: string | null;
+            lastError: {
+                /** @description The error code of the failure */
+                code: string;
+                /** @description What failed, as the refresh history records it */
+                message: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
             layout: unknown;
             /** @description Show the legend */
@@ -3599,6 +3613,14 @@ export interface components {
             /** @description Last computed chart payload (server-owned) */
             chartData: unknown;
             chartDataUpdated: string | null;
+            lastError: {
+                /** @description The error code of the failure */
+                code: string;
+                /** @description What failed, as the refresh history records it */
+                message: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
             layout: unknown;
             /** @description Show the legend */
@@ -3898,6 +3920,14 @@ export interface components {
             /** @description Last computed chart payload (server-owned) */
             chartData: unknown;
             chartDataUpdated: string | null;
+            lastError: {
+                /** @description The error code of the failure */
+                code: string;
+                /** @description What failed, as the refresh history records it */
+                message: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
             layout: unknown;
             /** @description Show the legend */
@@ -4335,6 +4365,11 @@ export interface components {
             onReport: boolean;
             visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            lastError?: {
+                code: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             error?: {
                 code: string;
                 message: string;
@@ -4386,6 +4421,11 @@ export interface components {
             onReport: boolean;
             visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            lastError?: {
+                code: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             error?: {
                 code: string;
                 message: string;
@@ -4469,6 +4509,11 @@ export interface components {
             onReport: boolean;
             visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            lastError?: {
+                code: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             error?: {
                 code: string;
                 message: string;

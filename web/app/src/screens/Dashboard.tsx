@@ -122,12 +122,28 @@ function Board({ project }: { project: Project }) {
     if (changed.length > 0) saveLayout.mutate(changed);
   };
 
+  // Every chart is refreshed, one after another; a failure is noted and the next chart still runs.
+  const [failures, setFailures] = useState<{ name: string; message: string }[]>([]);
   const refreshAll = useMutation({
     mutationFn: async () => {
-      for (const chart of charts) await ok(api.POST('/project/{project_id}/chart/{id}/query', { params: { path: { project_id: project.id, id: chart.id } }, body: {} }));
+      const failed: { name: string; message: string }[] = [];
+      const runnable = charts.filter((chart) => chart.type !== 'markdown');
+      for (const chart of runnable) {
+        try {
+          await ok(api.POST('/project/{project_id}/chart/{id}/query', { params: { path: { project_id: project.id, id: chart.id } }, body: {} }));
+        } catch (error) {
+          failed.push({ name: chart.name ?? `Chart ${chart.id}`, message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+      setFailures(failed);
+      return { total: runnable.length, failed: failed.length };
     },
-    onMutate: () => setStatus('Refreshing every chart…'),
-    onSuccess: () => setStatus('All charts refreshed.'),
+    onMutate: () => {
+      setFailures([]);
+      setStatus('Refreshing every chart…');
+    },
+    onSuccess: ({ total, failed }) =>
+      setStatus(failed === 0 ? `All ${total} charts refreshed.` : `${total - failed} of ${total} charts refreshed; ${failed} failed.`),
     onError: () => setStatus(null),
     onSettled: reload,
   });
@@ -191,6 +207,18 @@ function Board({ project }: { project: Project }) {
         </p>
       ) : null}
       <ErrorBox error={error} />
+      {failures.length > 0 ? (
+        <div className="error" role="alert" data-state="error">
+          <span>These charts could not be refreshed (they keep their last good data):</span>
+          <ul className="refresh-failures">
+            {failures.map((f) => (
+              <li key={f.name}>
+                <strong>{f.name}</strong>: {f.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {panel === 'settings' ? <DashboardSettings project={project} /> : null}
       {panel === 'share' ? <DashboardShare projectId={project.id} /> : null}
       {filtersQuery.isPending ? (
