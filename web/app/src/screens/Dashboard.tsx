@@ -208,9 +208,9 @@ function Board({ project }: { project: Project }) {
       ) : null}
       <ErrorBox error={error} />
       {failures.length > 0 ? (
-        <div className="error" role="alert" data-state="error">
+        <div className="error refresh-failures" role="alert" data-state="error">
           <span>These charts could not be refreshed (they keep their last good data):</span>
-          <ul className="refresh-failures">
+          <ul>
             {failures.map((f) => (
               <li key={f.name}>
                 <strong>{f.name}</strong>: {f.message}

@@ -85,7 +85,7 @@ export function renderChartCard(chart: PublicChart, options: CardOptions = {}): 
     cut ? h('span', { class: 'card-truncated', role: 'note', title: cut }, cut) : null,
   );
   const stale = staleText(chart);
-  if (stale) header.append(h('p', { class: 'card-stale', role: 'note' }, h('span', { 'aria-hidden': 'true' }, '⚠ '), stale));
+  if (stale) header.append(h('p', { class: 'card-stale', role: 'note', title: stale }, h('span', { 'aria-hidden': 'true' }, '⚠ '), stale));
   const body = h('div', { class: `card-body type-${type}` });
   const card = h('article', { class: `card chart-card card-${type}`, 'data-chart-id': chart.id, 'data-chart-type': type }, header, body);
   if (stale) card.dataset['stale'] = 'true';
