@@ -102,4 +102,85 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     expect(h).toBeGreaterThanOrEqual(4);
     expect(h).toBeLessThanOrEqual(6);
   });
+
+  it('moves and resizes a card with the keyboard alone, announcing each step, and saves the layout', async () => {
+    await open();
+    const card = itemOf('Orders by country');
+    const [x0, y0, w0, h0] = (await layoutOf(seed.charts.pie)) as [number, number, number, number];
+    await card.focus();
+    const announced = page.getByTestId('layout-announcement');
+    // Narrower by one column, one row higher, then a column to the right.
+    await page.keyboard.press('Shift+ArrowLeft');
+    await expect.poll(() => announced.textContent()).toBe(`Orders by country: column ${x0 + 1}, row ${y0 + 1}, ${w0 - 1} columns wide, ${h0} rows high.`);
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => announced.textContent()).toBe(`Orders by country: column ${x0 + 2}, row ${y0 + 1}, ${w0 - 1} columns wide, ${h0 + 1} rows high.`);
+    await page.getByText('Layout saved.').waitFor(WAIT);
+    await expect.poll(() => layoutOf(seed.charts.pie), WAIT).toEqual([x0 + 1, y0, w0 - 1, h0 + 1]);
+    // Up: the card takes the place of the one above it, which goes below.
+    const lineBefore = await layoutOf(seed.charts.line);
+    await card.focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => announced.textContent()).toMatch(/^Orders by country: column \d+, row 1,/);
+    await expect.poll(async () => (await layoutOf(seed.charts.pie))[1], WAIT).toBe(0);
+    await expect.poll(async () => (await layoutOf(seed.charts.line))[1]!, WAIT).toBeGreaterThan(lineBefore[1]!);
+    expect(await page.evaluate("document.activeElement?.getAttribute('data-chart-name')")).toBe('Orders by country');
+    await axe(page, 'dashboard, card focused');
+    await page.screenshot({ path: screenshotPath('dashboard-keyboard'), fullPage: false });
+  });
+
+  it("opens a card's menu with the keyboard: run history and alerts", async () => {
+    await open();
+    const menuButton = page.getByRole('button', { name: 'Menu of Revenue by country' });
+    await menuButton.focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu', { name: 'Menu of Revenue by country' });
+    await menu.waitFor(WAIT);
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Edit');
+    await axe(page, 'dashboard, card menu open');
+    await page.screenshot({ path: screenshotPath('dashboard-card-menu'), fullPage: false });
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached', ...WAIT });
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Menu of Revenue by country');
+
+    // ↓ opens on the first item; End goes to the last; ↑ to "Run history".
+    await page.keyboard.press('ArrowDown');
+    await menu.waitFor(WAIT);
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowUp');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Run history');
+    await page.keyboard.press('Enter');
+    const history = page.getByRole('region', { name: 'Run history of Revenue by country' });
+    await history.waitFor(WAIT);
+    await history.locator('tbody tr').first().waitFor(WAIT);
+    expect(await history.locator('tbody tr').first().textContent()).toContain('Revenue by country: success');
+    await axe(page, 'dashboard, chart run history');
+
+    await menuButton.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Alerts');
+    await page.keyboard.press('Enter');
+    const alerts = page.getByRole('region', { name: 'Alerts of Revenue by country' });
+    await alerts.getByText('No alert on this chart yet.').waitFor(WAIT);
+    await alerts.getByLabel('When the value is').selectOption('threshold_above');
+    await alerts.getByLabel('Value', { exact: true }).fill('1000');
+    await expect.poll(() => alerts.getByTestId('smtp-status').textContent(), WAIT).toContain('this server has no SMTP server');
+    expect(await alerts.getByLabel('Email recipients').isDisabled()).toBe(true);
+    await alerts.getByLabel('Webhook URL').fill('https://hooks.example.com/plotline');
+    await alerts.getByRole('button', { name: 'Create alert' }).click();
+    await alerts.getByText('Alert created.').waitFor(WAIT);
+    await expect.poll(() => alerts.locator('.alerts li').first().textContent(), WAIT).toContain('Above a threshold');
+    const saved = (await api({ method: 'GET', url: `/project/${seed.projectId}/chart/${seed.charts.bar}/alert`, token: seed.ownerToken })).json();
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({ type: 'threshold_above', rules: { value: 1000 }, mediums: { webhook: { enabled: true, url: 'https://hooks.example.com/plotline' } } });
+    await axe(page, 'dashboard, chart alerts');
+    await page.screenshot({ path: screenshotPath('dashboard-alerts'), fullPage: false });
+
+    // The dashboard's own history.
+    await page.getByRole('button', { name: 'Run history', exact: true }).click();
+    await page.getByRole('region', { name: 'Run history of the dashboard' }).locator('tbody tr').first().waitFor(WAIT);
+  });
 });

@@ -112,4 +112,16 @@ export type CreateAlertInput = Static<typeof CreateAlert>;
 export type UpdateAlertInput = Static<typeof UpdateAlert>;
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const ALERT_COMPONENTS = [AlertIntegration, CreateAlert, UpdateAlert, AlertEvent, Alert];
+
+/** What an alert form needs to know before it offers a medium. */
+export const AlertMediumsStatus = Type.Object(
+  {
+    email: Type.Object({
+      available: Type.Boolean({ description: 'An SMTP server is configured (PLOTLINE_SMTP_URL): alerts may e-mail their recipients' }),
+    }),
+    webhook: Type.Object({ available: Type.Boolean({ description: 'Always true: a webhook needs no server setting' }) }),
+  },
+  { $id: 'AlertMediumsStatus' },
+);
+
+export const ALERT_COMPONENTS = [AlertIntegration, CreateAlert, UpdateAlert, AlertEvent, Alert, AlertMediumsStatus];

@@ -42,6 +42,12 @@ export class AlertsService implements AlertChecker {
     return alerts.map((a) => this.view(a, links.get(a.id) ?? []));
   }
 
+  /** The mediums an alert of this chart may use on this server (for the same callers as the alerts). */
+  async mediums(actor: Actor, projectId: number, chartId: number): Promise<{ email: { available: boolean }; webhook: { available: boolean } }> {
+    await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    return { email: { available: this.deps.notifier.emailConfigured }, webhook: { available: true } };
+  }
+
   async get(actor: Actor, projectId: number, chartId: number, alertId: number): Promise<AlertView> {
     await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
     const alert = await this.deps.alerts.find(chartId, alertId);

@@ -839,6 +839,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{project_id}/chart/{id}/alert-mediums": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which ways of notifying this server offers for the chart's alerts (email needs an SMTP server) */
+        get: operations["getProjectByProjectIdChartByIdAlertMediums"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/team/{team_id}/integration": {
         parameters: {
             query?: never;
@@ -4715,6 +4732,16 @@ export interface components {
             events?: components["schemas"]["AlertEvent"][];
             AlertIntegrations: components["schemas"]["AlertIntegration"][];
         };
+        AlertMediumsStatus: {
+            email: {
+                /** @description An SMTP server is configured (PLOTLINE_SMTP_URL): alerts may e-mail their recipients */
+                available: boolean;
+            };
+            webhook: {
+                /** @description Always true: a webhook needs no server setting */
+                available: boolean;
+            };
+        };
         Integration: {
             id: number;
             team_id: number;
@@ -7345,6 +7372,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getProjectByProjectIdChartByIdAlertMediums: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertMediumsStatus"];
                 };
             };
             400: components["responses"]["Error"];
