@@ -148,6 +148,7 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     await menu.waitFor(WAIT);
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Run history');
     await page.keyboard.press('Enter');
     const history = page.getByRole('region', { name: 'Run history of Revenue by country' });
@@ -178,6 +179,25 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     expect(saved[0]).toMatchObject({ type: 'threshold_above', rules: { value: 1000 }, mediums: { webhook: { enabled: true, url: 'https://hooks.example.com/plotline' } } });
     await axe(page, 'dashboard, chart alerts');
     await page.screenshot({ path: screenshotPath('dashboard-alerts'), fullPage: false });
+
+    // Share and embed: a link and its iframe code, which shows the chart in a page of its own.
+    await menuButton.focus();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Share and embed');
+    await page.keyboard.press('Enter');
+    const share = page.getByRole('region', { name: 'Share and embed of Revenue by country' });
+    await share.getByRole('button', { name: 'Create link' }).click();
+    const code = await share.getByLabel('Embed code').inputValue();
+    const link = await share.getByLabel('Chart link').inputValue();
+    expect(code).toBe(`<iframe src="${link}" title="Revenue by country" width="600" height="400" style="border:0" loading="lazy"></iframe>`);
+    expect(link).toMatch(/\/chart\/[^/]+\/embedded\?token=/);
+    await axe(page, 'dashboard, share and embed');
+    await page.screenshot({ path: screenshotPath('dashboard-share-embed'), fullPage: false });
+    const embedded = await context.newPage();
+    await embedded.goto(link);
+    await embedded.locator('.card[data-rendered="true"]').waitFor(WAIT);
+    await embedded.close();
 
     // The dashboard's own history.
     await page.getByRole('button', { name: 'Run history', exact: true }).click();

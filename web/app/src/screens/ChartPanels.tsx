@@ -182,3 +182,68 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
     </>
   );
 }
+
+/**
+ * A chart's share links and embed code (`…/chart/{id}/share/policy` and `…/share/token`): a link
+ * for a policy (one is created when the chart has none), its iframe code, and revoking them.
+ */
+export function ChartShare({ projectId, chart }: { projectId: number; chart: Chart }) {
+  const client = useQueryClient();
+  const path = { project_id: projectId, id: chart.id };
+  const key = ['chart-share', projectId, chart.id];
+  const policies = useQuery({ queryKey: key, queryFn: () => ok(api.GET('/project/{project_id}/chart/{id}/share/policy', { params: { path } })) });
+  const [url, setUrl] = useState<string | null>(null);
+  const issue = useMutation({
+    mutationFn: async () => {
+      const existing = policies.data?.[0] ?? (await ok(api.POST('/project/{project_id}/chart/{id}/share/policy', { params: { path } })));
+      return ok(api.POST('/project/{project_id}/chart/{id}/share/token', { params: { path }, body: { sharePolicyId: existing.id } }));
+    },
+    onSuccess: (answer) => {
+      setUrl(answer.url);
+      return client.invalidateQueries({ queryKey: key });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: async () => {
+      for (const policy of policies.data ?? []) await ok(api.POST('/project/{project_id}/chart/{id}/share/policy/{policy_id}/revoke', { params: { path: { ...path, policy_id: policy.id } } }));
+    },
+    onSuccess: () => setUrl(null),
+  });
+  const title = (chart.name ?? 'Chart').replace(/"/g, '&quot;');
+  const embed = url ? `<iframe src="${url}" title="${title}" width="600" height="400" style="border:0" loading="lazy"></iframe>` : '';
+  return (
+    <>
+      <p className="hint">Anyone with the link sees this chart, until you revoke the links. The embed code shows it inside another page.</p>
+      <Load query={policies} what="the chart's share links">
+        {(list) => <p className="muted">{list.length === 0 ? 'No link yet.' : `${list.length} share ${list.length === 1 ? 'policy' : 'policies'}.`}</p>}
+      </Load>
+      <ErrorBox error={issue.error ?? revoke.error} />
+      <div className="actions">
+        <button type="button" className="primary" onClick={() => issue.mutate()} disabled={issue.isPending}>
+          Create link
+        </button>
+        <button type="button" className="danger" onClick={() => revoke.mutate()} disabled={revoke.isPending || (policies.data ?? []).length === 0}>
+          Revoke links
+        </button>
+      </div>
+      {url ? (
+        <>
+          <Field label="Chart link">
+            <input readOnly value={url} onFocus={(e) => e.target.select()} />
+          </Field>
+          <Field label="Embed code">
+            <textarea readOnly rows={3} value={embed} onFocus={(e) => e.target.select()} />
+          </Field>
+          <div className="actions">
+            <button type="button" onClick={() => void navigator.clipboard?.writeText(embed)}>
+              Copy embed code
+            </button>
+            <a className="button" href={url} target="_blank" rel="noreferrer noopener">
+              Open
+            </a>
+          </div>
+        </>
+      ) : null}
+    </>
+  );
+}

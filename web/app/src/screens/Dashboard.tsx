@@ -15,7 +15,7 @@ import { useSession } from '../session';
 import { Empty, ErrorBox, Load, Loading, mutationsState } from '../ui';
 import { CardMenu } from './CardMenu';
 import { ChartCard } from './ChartCard';
-import { Alerts, Panel, RunHistory } from './ChartPanels';
+import { Alerts, ChartShare, Panel, RunHistory } from './ChartPanels';
 import { keyboardLayout } from './grid-keys';
 import './Dashboard.css';
 import { DashboardSettings } from './DashboardSettings';
@@ -85,7 +85,7 @@ function Board({ project }: { project: Project }) {
   const { team } = useSession();
   const [status, setStatus] = useState<string | null>(null);
   const [panel, setPanel] = useState<'settings' | 'share' | 'runs' | null>(null);
-  const [cardPanel, setCardPanel] = useState<{ chart: Chart; kind: 'runs' | 'alerts' } | null>(null);
+  const [cardPanel, setCardPanel] = useState<{ chart: Chart; kind: 'runs' | 'alerts' | 'share' } | null>(null);
   const { navigate } = useRouter();
   const charts = project.Charts;
   const layout = useMemo(() => charts.map(itemOf), [charts]);
@@ -208,6 +208,7 @@ function Board({ project }: { project: Project }) {
             { label: 'Download XLSX', run: () => download(chart, 'xlsx') },
             { label: 'Alerts', run: () => setCardPanel({ chart, kind: 'alerts' }) },
             { label: 'Run history', run: () => setCardPanel({ chart, kind: 'runs' }) },
+            { label: 'Share and embed', run: () => setCardPanel({ chart, kind: 'share' }) },
             { label: 'Remove', run: () => remove(chart), danger: true },
           ]}
         />
@@ -265,8 +266,14 @@ function Board({ project }: { project: Project }) {
         </Panel>
       ) : null}
       {cardPanel ? (
-        <Panel title={`${cardPanel.kind === 'runs' ? 'Run history' : 'Alerts'} of ${cardPanel.chart.name ?? 'the chart'}`} onClose={() => setCardPanel(null)}>
-          {cardPanel.kind === 'runs' ? <RunHistory projectId={project.id} chartId={cardPanel.chart.id} names={names} /> : <Alerts projectId={project.id} chart={cardPanel.chart} />}
+        <Panel title={`${{ runs: 'Run history', alerts: 'Alerts', share: 'Share and embed' }[cardPanel.kind]} of ${cardPanel.chart.name ?? 'the chart'}`} onClose={() => setCardPanel(null)}>
+          {cardPanel.kind === 'runs' ? (
+            <RunHistory projectId={project.id} chartId={cardPanel.chart.id} names={names} />
+          ) : cardPanel.kind === 'alerts' ? (
+            <Alerts projectId={project.id} chart={cardPanel.chart} />
+          ) : (
+            <ChartShare projectId={project.id} chart={cardPanel.chart} />
+          )}
         </Panel>
       ) : null}
       <p className="sr-only" aria-live="polite" data-testid="layout-announcement">

@@ -105,7 +105,9 @@ export function renderChartCard(chart: PublicChart, options: CardOptions = {}): 
     // The server says why a chart is empty; a filtered chart without a reason says the filters did it.
     const reason = type === 'markdown' ? null : emptyReasonOf(data);
     if (reason || (options.emptyText !== undefined && isEmptyChartData(type, data))) {
-      body.append(h('p', { class: 'empty chart-empty', role: 'status' }, reason ? emptyReasonText(reason) : options.emptyText!));
+      // A filtered run that the filters emptied says so in the caller's words ("No data for these filters.").
+      const filteredOut = options.emptyText !== undefined && (!reason || (reason.reason === 'FILTERED' && reason.by === 'conditions'));
+      body.append(h('p', { class: 'empty chart-empty', role: 'status' }, filteredOut ? options.emptyText! : emptyReasonText(reason!)));
       card.dataset['rendered'] = 'empty';
       if (reason) card.dataset['emptyReason'] = reason.reason;
       return;
