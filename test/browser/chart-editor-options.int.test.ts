@@ -253,6 +253,15 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     expect(await emptyCard.getAttribute('data-empty-reason')).toBe('FILTERED');
     expect(await emptyCard.textContent()).toContain('no row falls in the chart’s date range');
     await staleCard.scrollIntoViewIfNeeded();
+    // Grid items slide into their cells after the charts are read again: shoot once they stay put.
+    const boxes = () => page.locator('.board-item').evaluateAll((items) => JSON.stringify(items.map((i) => i.getBoundingClientRect().toJSON())));
+    let previous = '';
+    let current = await boxes();
+    while (current !== previous) {
+      previous = current;
+      await page.waitForTimeout(300);
+      current = await boxes();
+    }
     await axe(page, 'dashboard, stale and empty cards');
     await shot(page, 'dashboard-stale');
 

@@ -172,7 +172,7 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     expect(await alerts.getByLabel('Email recipients').isDisabled()).toBe(true);
     await alerts.getByLabel('Webhook URL').fill('https://hooks.example.com/plotline');
     await alerts.getByRole('button', { name: 'Create alert' }).click();
-    await alerts.getByText('Alert created.').waitFor(WAIT);
+    await alerts.getByText(/^Alert created\. The webhook's signing key, shown this once: [0-9a-f]{64}$/).waitFor(WAIT);
     await expect.poll(() => alerts.locator('.alerts li').first().textContent(), WAIT).toContain('Above a threshold');
     const saved = (await api({ method: 'GET', url: `/project/${seed.projectId}/chart/${seed.charts.bar}/alert`, token: seed.ownerToken })).json();
     expect(saved).toHaveLength(1);
@@ -202,5 +202,28 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     // The dashboard's own history.
     await page.getByRole('button', { name: 'Run history', exact: true }).click();
     await page.getByRole('region', { name: 'Run history of the dashboard' }).locator('tbody tr').first().waitFor(WAIT);
+  });
+
+  it("team settings: share-page downloads and branding, saved and followed by the report page", async () => {
+    await page.goto(`${live.url}/app/`);
+    await page.getByRole('link', { name: 'Team settings' }).click();
+    await page.getByRole('heading', { name: /^Team settings/ }).waitFor(WAIT);
+    await page.getByLabel('Viewers of a share link may download each chart as CSV or XLSX').setChecked(true);
+    await page.getByLabel('Show “Made with Plotline” at the bottom of shared reports').setChecked(false);
+    await page.getByRole('button', { name: 'Save team settings' }).click();
+    await page.getByText('Team settings saved.').waitFor(WAIT);
+    await axe(page, 'team settings');
+    await page.screenshot({ path: screenshotPath('team-settings'), fullPage: false });
+    const team = (await api({ method: 'GET', url: `/team/${seed.teamId}`, token: seed.ownerToken })).json();
+    expect(team).toMatchObject({ allowReportExport: true, showBranding: false });
+
+    await api({ method: 'POST', url: `/project/${seed.projectId}/share/policy`, token: seed.ownerToken });
+    const issued = (await api({ method: 'POST', url: `/project/${seed.projectId}/share/token`, token: seed.ownerToken })).json();
+    const report = await context.newPage();
+    await report.goto(issued.url);
+    await report.locator('body[data-state="ready"]').waitFor(WAIT);
+    await report.getByRole('button', { name: 'Download Revenue by country as CSV' }).waitFor(WAIT);
+    expect(await report.locator('.branding').count()).toBe(0);
+    await report.close();
   });
 });

@@ -114,8 +114,10 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
           },
         }),
       ),
-    onSuccess: () => {
-      setDone('Alert created.');
+    onSuccess: (created) => {
+      // The webhook's signing key is in this answer only.
+      const secret = (created as { webhookSecret?: string }).webhookSecret;
+      setDone(secret ? `Alert created. The webhook's signing key, shown this once: ${secret}` : 'Alert created.');
       return client.invalidateQueries({ queryKey: key });
     },
   });
@@ -139,7 +141,7 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
             <ul className="alerts">
               {list.map((alert) => (
                 <li key={alert.id}>
-                  <strong>{KINDS.find(([k]) => k === alert.type)?.[1] ?? alert.type}</strong> {JSON.stringify(alert.rules)}
+                  <strong>{KINDS.find(([k]) => k === alert.type)?.[1] ?? alert.type}</strong> {alert.rules.value ?? (alert.type === 'anomaly' ? 3 : '')}
                   {alert.recipients.length > 0 ? ` → ${alert.recipients.join(', ')}` : ''}
                   {alert.mediums.webhook?.enabled ? ' → webhook' : ''}{' '}
                   <button type="button" className="link danger" onClick={() => remove.mutate(alert.id)}>
