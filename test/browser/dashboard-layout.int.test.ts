@@ -226,4 +226,24 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     expect(await report.locator('.branding').count()).toBe(0);
     await report.close();
   });
+
+  it('asks before unsaved dashboard settings are lost; not once the form is back to what is saved', async () => {
+    await open();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Sales overview (draft)');
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('link', { name: 'Datasets' }).click();
+    await expect.poll(() => questions.length).toBe(1);
+    expect(questions[0]).toContain('Leave without saving the dashboard settings?');
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Sales overview (draft)');
+    await page.getByLabel('Title', { exact: true }).fill('Sales overview');
+    // Back to what is saved: nothing to lose, nothing asked.
+    await page.getByRole('link', { name: 'Datasets' }).click();
+    await page.getByRole('heading', { name: 'Datasets' }).waitFor(WAIT);
+    expect(questions).toHaveLength(1);
+  });
 });
