@@ -55,11 +55,21 @@ describe('a failed refresh is kept on the chart beside its last good data', () =
     expect(stale.chartDataUpdated).toBe(good.chartDataUpdated);
     expect(stale.chartData).toEqual(good.chartData);
 
+    // A scheduled dashboard refresh goes on past the failing charts and records each failure too.
+    const before = await chart(seed.charts.kpi);
+    const run = await t.container.refreshes.refreshDashboard(seed.teamId, seed.projectId, 'schedule');
+    expect(run?.status).toBe('failure');
+    const kpi = await chart(seed.charts.kpi);
+    expect(kpi.lastError).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(kpi.chartDataUpdated).toBe(before.chartDataUpdated);
+    expect((await chart(seed.charts.markdown)).lastError).toBeNull();
+
     const policy = (await t.request({ method: 'POST', url: `/project/${seed.projectId}/share/policy`, token: seed.ownerToken })).json<Json>();
     const token = (await t.request({ method: 'POST', url: `/project/${seed.projectId}/share/token`, token: seed.ownerToken, payload: { sharePolicyId: policy.id, exp: '' } })).json<Json>().token;
     const page = (await t.request({ method: 'GET', url: `/project/dashboard/${encodeURIComponent(seed.brewName)}?token=${encodeURIComponent(token)}` })).json<Json>();
     const shared = page.Charts.find((c: Json) => c.id === seed.charts.bar);
-    expect(shared.lastError).toEqual({ code: stale.lastError.code, at: stale.lastError.at });
+    const latest = (await chart(seed.charts.bar)).lastError;
+    expect(shared.lastError).toEqual({ code: latest.code, at: latest.at });
     expect(shared.chartDataUpdated).toBe(good.chartDataUpdated);
 
     await sql('alter table orders_gone rename to orders');
