@@ -177,6 +177,9 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     const saved = (await api({ method: 'GET', url: `/project/${seed.projectId}/chart/${seed.charts.bar}/alert`, token: seed.ownerToken })).json();
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ type: 'threshold_above', rules: { value: 1000 }, mediums: { webhook: { enabled: true, url: 'https://hooks.example.com/plotline' } } });
+    // A test send: the webhook's host is not reachable from here, and the answer says so.
+    await alerts.getByRole('button', { name: /^Send a test of alert/ }).click();
+    await expect.poll(() => alerts.getByText(/^Test sent: webhook /).textContent(), WAIT).toMatch(/^Test sent: webhook (delivered|failed \(.+\))\.$/);
     await axe(page, 'dashboard, chart alerts');
     await page.screenshot({ path: screenshotPath('dashboard-alerts'), fullPage: false });
 

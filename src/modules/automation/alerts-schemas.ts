@@ -124,4 +124,10 @@ export const AlertMediumsStatus = Type.Object(
   { $id: 'AlertMediumsStatus' },
 );
 
-export const ALERT_COMPONENTS = [AlertIntegration, CreateAlert, UpdateAlert, AlertEvent, Alert, AlertMediumsStatus];
+/** What a test send reached: one delivery per medium the alert notifies. */
+export const AlertTestResult = Type.Object(
+  { deliveries: Type.Array(Delivery, { description: 'Each medium tried (webhook, integrations, e-mail) and whether it answered' }) },
+  { $id: 'AlertTestResult' },
+);
+
+export const ALERT_COMPONENTS = [AlertIntegration, CreateAlert, UpdateAlert, AlertEvent, Alert, AlertMediumsStatus, AlertTestResult];

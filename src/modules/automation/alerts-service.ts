@@ -107,14 +107,25 @@ export class AlertsService implements AlertChecker {
     }
   }
 
-  private async deliver(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number): Promise<Delivery[]> {
+  /**
+   * Sends the alert's notification now, marked as a test (`event: "alert.test"`, no value), through
+   * every medium it has, and answers what each delivery did. Nothing is kept as an event.
+   */
+  async test(actor: Actor, projectId: number, chartId: number, alertId: number): Promise<{ deliveries: Delivery[] }> {
+    const { chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    const alert = await this.deps.alerts.find(chartId, alertId);
+    if (!alert) throw new NotFoundError('Alert');
+    return { deliveries: await this.deliver(alert, chart, null, 'Test notification (no threshold was crossed)', this.deps.clock(), null, 'alert.test') };
+  }
+
+  private async deliver(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number | null, event = 'alert.triggered'): Promise<Delivery[]> {
     const deliveries: Delivery[] = [];
     const title = alert.name ?? chart.name ?? `Chart ${chart.id}`;
     const webhook = alert.mediums.webhook;
     if (webhook?.enabled && webhook.url && alert.webhookSecret) {
-      deliveries.push(await this.deps.notifier.webhook(webhook.url, this.deps.secrets.decrypt(alert.webhookSecret), this.payload(alert, chart, value, message, at, runId)));
+      deliveries.push(await this.deps.notifier.webhook(webhook.url, this.deps.secrets.decrypt(alert.webhookSecret), this.payload(alert, chart, value, message, at, runId, event)));
     }
-    deliveries.push(...(await this.deps.integrations.notify(alert.team_id, alert.id, { payload: this.payload(alert, chart, value, message, at, runId), text: `${title}: ${message}` })));
+    deliveries.push(...(await this.deps.integrations.notify(alert.team_id, alert.id, { payload: this.payload(alert, chart, value, message, at, runId, event), text: `${title}: ${message}` })));
     // Someone who has left the team since the alert was written gets nothing.
     const members = alert.mediums.email?.enabled ? await this.deps.access.memberEmails(alert.team_id) : new Set<string>();
     const recipients = alert.recipients.filter((email) => members.has(email));
@@ -126,9 +137,9 @@ export class AlertsService implements AlertChecker {
   }
 
   /** What a webhook (the alert's own, or a webhook integration) receives, signed. */
-  private payload(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number) {
+  private payload(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number | null, event: string) {
     return {
-      event: 'alert.triggered',
+      event,
       alert: { id: alert.id, name: alert.name, type: alert.type, rules: alert.rules },
       chart: { id: chart.id, name: chart.name, project_id: chart.project_id },
       value,

@@ -839,6 +839,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{project_id}/chart/{id}/alert/{alert_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the alert now as a test, through each of its mediums (not kept as an event) */
+        post: operations["postProjectByProjectIdChartByIdAlertByAlertIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{project_id}/chart/{id}/alert-mediums": {
         parameters: {
             query?: never;
@@ -4742,6 +4759,17 @@ export interface components {
                 available: boolean;
             };
         };
+        AlertTestResult: {
+            /** @description Each medium tried (webhook, integrations, e-mail) and whether it answered */
+            deliveries: {
+                /** @description `webhook`, `email` or `integration` */
+                medium: string;
+                ok: boolean;
+                detail: string;
+                /** @description The integration notified (medium `integration`) */
+                integration_id?: number;
+            }[];
+        };
         Integration: {
             id: number;
             team_id: number;
@@ -7372,6 +7400,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    postProjectByProjectIdChartByIdAlertByAlertIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                alert_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertTestResult"];
                 };
             };
             400: components["responses"]["Error"];

@@ -121,6 +121,16 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
       return client.invalidateQueries({ queryKey: key });
     },
   });
+  const [tested, setTested] = useState<{ text: string; ok: boolean } | null>(null);
+  const test = useMutation({
+    mutationFn: (id: number) => ok(api.POST('/project/{project_id}/chart/{id}/alert/{alert_id}/test', { params: { path: { ...path, alert_id: id } } })),
+    onMutate: () => setTested(null),
+    onSuccess: ({ deliveries }) =>
+      setTested({
+        text: deliveries.length === 0 ? 'Test sent: the alert has no medium to send it through.' : `Test sent: ${deliveries.map((d) => `${d.medium} ${d.ok ? 'delivered' : `failed (${d.detail})`}`).join('; ')}.`,
+        ok: deliveries.length > 0 && deliveries.every((d) => d.ok),
+      }),
+  });
   const remove = useMutation({
     mutationFn: (id: number) => ok(api.DELETE('/project/{project_id}/chart/{id}/alert/{alert_id}', { params: { path: { ...path, alert_id: id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: key }),
@@ -144,6 +154,9 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
                   <strong>{KINDS.find(([k]) => k === alert.type)?.[1] ?? alert.type}</strong> {alert.rules.value ?? (alert.type === 'anomaly' ? 3 : '')}
                   {alert.recipients.length > 0 ? ` → ${alert.recipients.join(', ')}` : ''}
                   {alert.mediums.webhook?.enabled ? ' → webhook' : ''}{' '}
+                  <button type="button" className="link" onClick={() => test.mutate(alert.id)} disabled={test.isPending}>
+                    Send a test of alert {alert.id}
+                  </button>{' '}
                   <button type="button" className="link danger" onClick={() => remove.mutate(alert.id)}>
                     Delete alert {alert.id}
                   </button>
@@ -175,7 +188,8 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
         <Field label="Webhook URL" hint="Called with the alert as JSON (optional)">
           <input type="url" value={webhook} onChange={(e) => setWebhook(e.target.value)} />
         </Field>
-        <ErrorBox error={create.error ?? remove.error} />
+        <ErrorBox error={create.error ?? remove.error ?? test.error} />
+        {tested?.ok ? <Success message={tested.text} /> : <ErrorBox error={tested?.text ?? null} />}
         <Success message={done} />
         <button type="submit" className="primary" disabled={create.isPending}>
           Create alert
