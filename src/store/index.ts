@@ -39,7 +39,7 @@ import { invitations } from './migrations/0017-invitations.js';
 import { savedQueriesIntegrations } from './migrations/0018-saved-queries-integrations.js';
 import { chartVisualization } from './migrations/0019-chart-visualization.js';
 import { cdcBreakdown } from './migrations/0020-cdc-breakdown.js';
-import { chartLastError } from './migrations/0022-chart-last-error.js';
+import { chartLastErrorStackPercent } from './migrations/0022-chart-last-error-stack-percent.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -253,7 +253,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0018-saved-queries-integrations': savedQueriesIntegrations(dialect),
     '0019-chart-visualization': chartVisualization(dialect),
     '0020-cdc-breakdown': cdcBreakdown(dialect),
-    '0022-chart-last-error': chartLastError(dialect),
+    '0022-chart-last-error-stack-percent': chartLastErrorStackPercent(dialect),
   };
 }
 

@@ -250,6 +250,7 @@ export interface ChartsTable {
   onReport: Bool;
   xLabelTicks: string | null;
   stacked: Bool;
+  stackPercent: Bool;
   horizontal: Bool;
   showGrowth: Bool;
   invertGrowth: Bool;

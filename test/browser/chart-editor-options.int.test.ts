@@ -150,7 +150,8 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     await page.getByLabel('Colour of series 2').fill('#cc5500');
     await page.getByLabel('Goal', { exact: true }).fill('2000');
     await page.getByLabel('Number format', { exact: true }).fill('€{val}');
-    for (const label of ['Show the legend', 'Write the values on the chart (data labels)', 'Stack the series', 'Horizontal bars', 'Show growth (last value against the one before)']) {
+    await page.getByLabel('Stacking').selectOption('percent');
+    for (const label of ['Show the legend', 'Write the values on the chart (data labels)', 'Horizontal bars', 'Show growth (last value against the one before)']) {
       await page.getByLabel(label).check();
     }
     await page.getByLabel('X axis labels').selectOption('showAll');
@@ -163,7 +164,10 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
 
     const charts = await call<any[]>('GET', `/project/${seed.projectId}/chart`);
     const saved = charts.find((c) => c.name === 'Revenue and orders');
-    expect(saved).toMatchObject({ type: 'bar', displayLegend: true, dataLabels: true, stacked: true, horizontal: true, showGrowth: true, xLabelTicks: 'showAll' });
+    expect(saved).toMatchObject({ type: 'bar', displayLegend: true, dataLabels: true, stacked: true, stackPercent: true, horizontal: true, showGrowth: true, xLabelTicks: 'showAll' });
+    // Stacked to 100 %: the two series of each country add up to 100.
+    const [revenue, orders] = saved.chartData.data.datasets.map((d: any) => d.data as number[]);
+    revenue.forEach((share: number, i: number) => expect(share + orders[i]).toBeCloseTo(100, 1));
     expect(saved.ChartDatasetConfigs.map((c: any) => [c.legend, c.datasetColor, c.yAxisOperation, c.goal, c.formula])).toEqual([
       ['Revenue', '#112233', 'sum', 2000, '€{val}'],
       ['Orders', '#cc5500', 'count', null, null],

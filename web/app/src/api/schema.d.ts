@@ -3191,6 +3191,8 @@ export interface components {
             dataLabels?: boolean;
             /** @description Stack the series of a bar chart */
             stacked?: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent?: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3295,6 +3297,8 @@ export interface components {
             dataLabels?: boolean;
             /** @description Stack the series of a bar chart */
             stacked?: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent?: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3399,6 +3403,8 @@ export interface components {
             dataLabels?: boolean;
             /** @description Stack the series of a bar chart */
             stacked?: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent?: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3504,6 +3510,8 @@ export interface components {
             dataLabels?: boolean;
             /** @description Stack the series of a bar chart */
             stacked?: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent?: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3589,6 +3597,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3663,6 +3673,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3970,6 +3982,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4369,6 +4383,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4425,6 +4441,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4513,6 +4531,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */

@@ -140,6 +140,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
     displayLegend: chart?.displayLegend ?? false,
     dataLabels: chart?.dataLabels ?? false,
     stacked: chart?.stacked ?? false,
+    stackPercent: chart?.stackPercent ?? false,
     horizontal: chart?.horizontal ?? false,
     showGrowth: chart?.showGrowth ?? false,
     invertGrowth: chart?.invertGrowth ?? false,
@@ -414,7 +415,18 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
               <legend>Display</legend>
               {type !== 'table' && type !== 'kpi' && type !== 'avg' && type !== 'gauge' && type !== 'matrix' ? check('displayLegend', 'Show the legend') : null}
               {axisTypes ? check('dataLabels', 'Write the values on the chart (data labels)') : null}
-              {type === 'bar' ? check('stacked', 'Stack the series') : null}
+              {type === 'bar' ? (
+                <Field label="Stacking">
+                  <select
+                    value={options.stackPercent ? 'percent' : options.stacked ? 'normal' : 'none'}
+                    onChange={(e) => setOptions({ ...options, stacked: e.target.value !== 'none', stackPercent: e.target.value === 'percent' })}
+                  >
+                    <option value="none">side by side</option>
+                    <option value="normal">stacked</option>
+                    <option value="percent">stacked to 100 %</option>
+                  </select>
+                </Field>
+              ) : null}
               {type === 'bar' ? check('horizontal', 'Horizontal bars') : null}
               {axisTypes ? check('isLogarithmic', 'Logarithmic value axis') : null}
               {type === 'line' ? check('dashedLastPoint', 'Dash the last segment (a period in progress)') : null}
@@ -546,6 +558,7 @@ function previewChart(id: number, { body, chartData }: PreviewAnswer): PublicCha
     displayLegend: body.displayLegend ?? false,
     dataLabels: body.dataLabels ?? false,
     stacked: body.stacked ?? false,
+    stackPercent: body.stackPercent ?? false,
     horizontal: body.horizontal ?? false,
     showGrowth: body.showGrowth ?? false,
     invertGrowth: body.invertGrowth ?? false,
