@@ -157,6 +157,8 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     expect(await history.locator('tbody tr').first().textContent()).toContain('Revenue by country: success');
     await axe(page, 'dashboard, chart run history');
 
+    const integration = await api({ method: 'POST', url: `/team/${seed.teamId}/integration`, token: seed.ownerToken, payload: { name: 'Ops channel', type: 'webhook', config: { url: 'https://hooks.example.com/ops' } } });
+    expect(integration.statusCode, integration.body).toBe(200);
     await menuButton.focus();
     await page.keyboard.press('Enter');
     await page.keyboard.press('ArrowDown');
@@ -171,15 +173,17 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     await expect.poll(() => alerts.getByTestId('smtp-status').textContent(), WAIT).toContain('this server has no SMTP server');
     expect(await alerts.getByLabel('Email recipients').isDisabled()).toBe(true);
     await alerts.getByLabel('Webhook URL').fill('https://hooks.example.com/plotline');
+    await alerts.getByLabel('Notify Ops channel (webhook)').check();
     await alerts.getByRole('button', { name: 'Create alert' }).click();
     await alerts.getByText(/^Alert created\. The webhook's signing key, shown this once: [0-9a-f]{64}$/).waitFor(WAIT);
     await expect.poll(() => alerts.locator('.alerts li').first().textContent(), WAIT).toContain('Above a threshold');
     const saved = (await api({ method: 'GET', url: `/project/${seed.projectId}/chart/${seed.charts.bar}/alert`, token: seed.ownerToken })).json();
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ type: 'threshold_above', rules: { value: 1000 }, mediums: { webhook: { enabled: true, url: 'https://hooks.example.com/plotline' } } });
+    expect(saved[0].AlertIntegrations.map((l: { integration_id: number }) => l.integration_id)).toEqual([integration.json().id]);
     // A test send: the webhook's host is not reachable from here, and the answer says so.
     await alerts.getByRole('button', { name: /^Send a test of alert/ }).click();
-    await expect.poll(() => alerts.getByText(/^Test sent: webhook /).textContent(), WAIT).toMatch(/^Test sent: webhook (delivered|failed \(.+\))\.$/);
+    await expect.poll(() => alerts.getByText(/^Test sent: webhook /).textContent(), WAIT).toMatch(/^Test sent: webhook (delivered|failed \(.+\)); integration (delivered|failed \(.+\))\.$/);
     await axe(page, 'dashboard, chart alerts');
     await page.screenshot({ path: screenshotPath('dashboard-alerts'), fullPage: false });
 

@@ -3,6 +3,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { api, ok } from '../api/client';
 import type { Chart } from '../api/types';
 import { ErrorBox, Field, Load, Success } from '../ui';
+import { useSession } from '../session';
 
 /** A panel above the grid with a heading and a close button; the focus goes to its heading. */
 export function Panel({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
@@ -94,6 +95,10 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
   const [recipients, setRecipients] = useState('');
   const [webhook, setWebhook] = useState('');
   const [done, setDone] = useState<string | null>(null);
+  const { team } = useSession();
+  // The team's integrations (Slack or other webhooks set up once for the team) an alert may notify.
+  const integrations = useQuery({ queryKey: ['integrations', team.id], queryFn: () => ok(api.GET('/team/{team_id}/integration', { params: { path: { team_id: team.id } } })) });
+  const [chosen, setChosen] = useState<number[]>([]);
   const mediums = useQuery({ queryKey: [...key, 'mediums'], queryFn: () => ok(api.GET('/project/{project_id}/chart/{id}/alert-mediums', { params: { path } })) });
   const emailOff = mediums.data?.email.available === false;
   const num = (text: string) => (text.trim() === '' ? undefined : Number(text));
@@ -111,6 +116,7 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
               .map((r) => r.trim())
               .filter((r) => r !== ''),
             mediums: { email: { enabled: recipients.trim() !== '' }, ...(webhook.trim() !== '' ? { webhook: { enabled: true, url: webhook.trim() } } : {}) },
+            ...(chosen.length > 0 ? { alertIntegrations: chosen.map((id) => ({ integration_id: id })) } : {}),
           },
         }),
       ),
@@ -153,7 +159,8 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
                 <li key={alert.id}>
                   <strong>{KINDS.find(([k]) => k === alert.type)?.[1] ?? alert.type}</strong> {alert.rules.value ?? (alert.type === 'anomaly' ? 3 : '')}
                   {alert.recipients.length > 0 ? ` → ${alert.recipients.join(', ')}` : ''}
-                  {alert.mediums.webhook?.enabled ? ' → webhook' : ''}{' '}
+                  {alert.mediums.webhook?.enabled ? ' → webhook' : ''}
+                  {alert.AlertIntegrations.length > 0 ? ` → ${alert.AlertIntegrations.length} integration${alert.AlertIntegrations.length === 1 ? '' : 's'}` : ''}{' '}
                   <button type="button" className="link" onClick={() => test.mutate(alert.id)} disabled={test.isPending}>
                     Send a test of alert {alert.id}
                   </button>{' '}
@@ -188,6 +195,25 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
         <Field label="Webhook URL" hint="Called with the alert as JSON (optional)">
           <input type="url" value={webhook} onChange={(e) => setWebhook(e.target.value)} />
         </Field>
+        <fieldset>
+          <legend>Team integrations</legend>
+          {integrations.isError ? (
+            <p className="muted">The team's integrations could not be read ({integrations.error.message}).</p>
+          ) : (integrations.data ?? []).length === 0 ? (
+            <p className="muted">{integrations.isPending ? 'Reading the team’s integrations…' : 'No integration in this team yet (a team admin adds them).'}</p>
+          ) : (
+            (integrations.data ?? []).map((integration) => (
+              <label className="check" key={integration.id}>
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(integration.id)}
+                  onChange={(e) => setChosen(e.target.checked ? [...chosen, integration.id] : chosen.filter((id) => id !== integration.id))}
+                />{' '}
+                Notify {integration.name} ({integration.type})
+              </label>
+            ))
+          )}
+        </fieldset>
         <ErrorBox error={create.error ?? remove.error ?? test.error} />
         {tested?.ok ? <Success message={tested.text} /> : <ErrorBox error={tested?.text ?? null} />}
         <Success message={done} />
