@@ -17,6 +17,7 @@ export function buildAxisChart(ctx: EngineContext, plans: readonly SeriesPlan[],
   const shaped = shapeSeries(ctx, plans, series, { allowSort: true });
   const labels = shaped.order.map((i) => shaped.axis.labels[i]!);
   const datasets = plans.map((plan, i) => presentDataset(ctx, plan, pick(shaped.display[i]!, shaped.order), labels.length));
+  if (ctx.type === 'bar' && ctx.chart.stackPercent === true) toShares(datasets, labels.length);
   const out: AxisChartData = { data: { labels, datasets }, options: chartOptions(ctx, datasets.length) };
   if (ctx.chart.showGrowth === true) out.growth = growthEntries(ctx, plans, shaped);
   const goals = goalEntries(plans, shaped);
@@ -59,7 +60,8 @@ function chartOptions(ctx: EngineContext, datasetCount: number): Record<string, 
   const base = { responsive: true, maintainAspectRatio: false, plugins: { legend, tooltip: { enabled: true } } };
   if (ctx.type === 'pie' || ctx.type === 'doughnut') return base;
   if (ctx.type === 'radar' || ctx.type === 'polar') return { ...base, scales: { r: { beginAtZero: true } } };
-  const stacked = chart.stacked === true && ctx.type === 'bar';
+  const percent = chart.stackPercent === true && ctx.type === 'bar';
+  const stacked = (chart.stacked === true || percent) && ctx.type === 'bar';
   const horizontal = chart.horizontal === true && ctx.type === 'bar';
   const valueScale: Record<string, unknown> = {
     type: chart.isLogarithmic === true ? 'logarithmic' : 'linear',
@@ -68,6 +70,10 @@ function chartOptions(ctx: EngineContext, datasetCount: number): Record<string, 
   };
   if (typeof chart.minValue === 'number') valueScale.min = chart.minValue;
   if (typeof chart.maxValue === 'number') valueScale.max = chart.maxValue;
+  if (percent) {
+    valueScale.min = 0;
+    valueScale.max = 100;
+  }
   const labelScale = { stacked, grid: { display: false } };
   return {
     ...base,
@@ -115,4 +121,16 @@ function goalEntries(plans: readonly SeriesPlan[], shaped: ShapedSeries): GoalEn
     });
   });
   return goals;
+}
+
+/**
+ * Percent stacking: each label's values become their share of the label's total (of absolute
+ * values), in percent with two decimals; a label whose total is 0 keeps zeros.
+ */
+function toShares(datasets: ChartJsDataset[], points: number): void {
+  for (let i = 0; i < points; i += 1) {
+    let total = 0;
+    for (const d of datasets) total += Math.abs(d.data[i] ?? 0);
+    for (const d of datasets) d.data[i] = total === 0 ? 0 : Math.round((Math.abs(d.data[i] ?? 0) / total) * 10_000) / 100;
+  }
 }

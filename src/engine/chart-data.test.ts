@@ -278,6 +278,17 @@ describe('bar chart, category axis', () => {
     expect(out.options).toMatchObject({ indexAxis: 'y', scales: { x: { stacked: true, beginAtZero: true }, y: { stacked: true } } });
   });
 
+  it('stacks to 100 %: the sum and the count of each country as shares of their total', async () => {
+    // Sums DE 20, FR 15.5, US 34.5; counts DE 2, FR 2, US 2. DE: 20 / 22 = 90.91 %, 2 / 22 = 9.09 %.
+    const out = await axis({ type: 'bar', stackPercent: true }, [byCountry, { ...byCountry, yAxis: null, yAxisOperation: 'count', legend: 'Orders' }]);
+    expect(out.data.labels).toEqual(['DE', 'FR', 'US']);
+    expect(out.data.datasets.map((d) => d.data)).toEqual([
+      [90.91, 88.57, 94.52],
+      [9.09, 11.43, 5.48],
+    ]);
+    expect(out.options).toMatchObject({ scales: { x: { stacked: true }, y: { stacked: true, min: 0, max: 100 } } });
+  });
+
   it('sums the plotted points for a goal on a category axis', async () => {
     const out = await axis({ type: 'bar' }, [{ ...byCountry, goal: 100, formula: '${val}' }]);
     // 20 + 15.5 + 34.5 = 70

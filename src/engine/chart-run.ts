@@ -6,9 +6,10 @@
  */
 import type { ByteBudget } from './byte-budget.js';
 import { assembleChartData, computeChartData, planChart } from './chart-data.js';
-import { createEngineContext } from './context.js';
+import { createEngineContext, type EngineContext } from './context.js';
+import { diagnoseEmpty, isEmptyChartData, type EmptyReason } from './empty-reason.js';
 import { PUSHDOWN_CHART_TYPES, planPushdown, PushdownFallbackError, resultToSeries, describeSql, type CompiledQuery, type PushdownDialect, type ResultColumn } from './pushdown/index.js';
-import { aggregateSeries, type AggregatedSeries } from './series.js';
+import { aggregateSeries, planSeries, type AggregatedSeries } from './series.js';
 import type { ChartInput, ChartType, DatasetConfigInput, Row, RowSource } from './types.js';
 
 /** A dataset that is one SQL query on a source that can run the chart's grouped query itself. */
@@ -31,15 +32,18 @@ export interface ChartRowSources {
   /**
    * Opens a row source for each configuration at `indices` and calls `use` with them (in that
    * order); closes them afterwards, also on failure. A table keeps its rows, so it reads them
-   * under the row limit of a collected run; every other type aggregates as rows go by.
+   * under the row limit of a collected run; every other type aggregates as rows go by; `diagnose`
+   * reads them again, as `aggregate` does, to say why a chart came out empty (see empty-reason.ts).
    */
-  withRows(indices: readonly number[], purpose: 'aggregate' | 'table', use: (sources: RowSource[]) => Promise<void>): Promise<void>;
+  withRows(indices: readonly number[], purpose: 'aggregate' | 'table' | 'diagnose', use: (sources: RowSource[]) => Promise<void>): Promise<void>;
 }
 
 export type ChartPath = 'pushdown' | 'stream';
 
 export interface ChartRunOutcome {
   chartData: unknown;
+  /** Why the chart has nothing to draw; undefined when it has something. Also set as `chartData.empty`. */
+  empty?: EmptyReason;
   /** How each dataset configuration was computed. */
   paths: ChartPath[];
 }
@@ -67,7 +71,7 @@ export async function computeChart(
         engineOptions,
       );
     });
-    return { chartData, paths: configs.map(() => 'stream') };
+    return withEmptyReason({ chartData, paths: configs.map(() => 'stream') }, createEngineContext(chart, engineOptions), configs, sources);
   }
 
   const ctx = createEngineContext(chart, engineOptions);
@@ -87,7 +91,7 @@ export async function computeChart(
       await Promise.all(rest.map(async (index, k) => (series[index] = await aggregateSeries(ctx, plans[index]!, rows[k]!))));
     });
   }
-  return { chartData: assembleChartData(ctx, plans, series), paths };
+  return withEmptyReason({ chartData: assembleChartData(ctx, plans, series), paths }, ctx, configs, sources);
 
   /** The series of configuration `index` from one grouped query, or null to stream it instead. */
   async function pushDown(index: number): Promise<AggregatedSeries | null> {
@@ -108,4 +112,25 @@ export async function computeChart(
       throw error;
     }
   }
+}
+
+/**
+ * When the chart has nothing to draw, says why in `chartData.empty`: the first configuration's
+ * rows are read once more through the same diagnosis, whichever path computed the chart.
+ */
+async function withEmptyReason(outcome: ChartRunOutcome, ctx: EngineContext, configs: readonly DatasetConfigInput[], sources: ChartRowSources): Promise<ChartRunOutcome> {
+  if (!isEmptyChartData(ctx.type, outcome.chartData)) return outcome;
+  let empty: EmptyReason | null = null;
+  if (configs.length === 0) empty = { reason: 'NO_DATASETS' };
+  else {
+    // A table reads no axis fields: only its filters (conditions, date range) can leave it empty.
+    const config = ctx.type === 'table' ? { ...configs[0]!, xAxis: null, yAxis: null, yAxisOperation: 'count', xAxisOperation: null, breakdown: null, formula: null } : configs[0]!;
+    const plan = planSeries(ctx, config, 0);
+    await sources.withRows([0], 'diagnose', async ([rows]) => {
+      empty = await diagnoseEmpty(ctx, plan, rows!);
+    });
+  }
+  if (empty === null) return outcome;
+  (outcome.chartData as Record<string, unknown>).empty = empty;
+  return { ...outcome, empty };
 }

@@ -6,6 +6,7 @@
 export { computeChartData, planChart, assembleChartData } from './chart-data.js';
 export { DistinctCollector, compareDistinct, distinctValueOf, type DistinctValue, type DistinctValues } from './distinct-values.js';
 export { describeSql, planDistinct, readDistinct, PushdownFallbackError, type DistinctPlan } from './pushdown/index.js';
+export { isEmptyChartData, diagnoseEmpty, type EmptyReason, type EmptyReasonCode } from './empty-reason.js';
 export { computeChart, type ChartRowSources, type ChartRunOutcome, type ChartPath, type SqlQuerySource } from './chart-run.js';
 export { createEngineContext, type EngineContext, DEFAULT_MAX_FILLED_BUCKETS, DEFAULT_MAX_TABLE_ROWS } from './context.js';
 export { ByteBudget } from './byte-budget.js';

@@ -75,6 +75,8 @@ export interface ChartInput {
   displayLegend?: boolean | null;
   pointRadius?: number | null;
   stacked?: boolean | null;
+  /** Bar charts: each label's values as shares of its total, stacked to 100. */
+  stackPercent?: boolean | null;
   horizontal?: boolean | null;
   minValue?: number | null;
   maxValue?: number | null;

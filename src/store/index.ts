@@ -40,6 +40,7 @@ import { savedQueriesIntegrations } from './migrations/0018-saved-queries-integr
 import { chartVisualization } from './migrations/0019-chart-visualization.js';
 import { cdcBreakdown } from './migrations/0020-cdc-breakdown.js';
 import { deliveries } from './migrations/0021-deliveries.js';
+import { chartLastErrorStackPercent } from './migrations/0022-chart-last-error-stack-percent.js';
 import { dashboardTemplates } from './migrations/0023-dashboard-templates.js';
 import type { Database } from './types.js';
 
@@ -255,6 +256,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0019-chart-visualization': chartVisualization(dialect),
     '0020-cdc-breakdown': cdcBreakdown(dialect),
     '0021-deliveries': deliveries(dialect),
+    '0022-chart-last-error-stack-percent': chartLastErrorStackPercent(dialect),
     '0023-dashboard-templates': dashboardTemplates(dialect),
   };
 }

@@ -230,6 +230,8 @@ export interface ChartsTable {
   shareable: Bool;
   chartData: Json;
   chartDataUpdated: TimestampNullable;
+  /** `{code, message, at}` of the latest refresh when it failed (0022). */
+  lastError: Json;
   displayLegend: Bool;
   pointRadius: number | null;
   dataLabels: Bool;
@@ -250,6 +252,7 @@ export interface ChartsTable {
   onReport: Bool;
   xLabelTicks: string | null;
   stacked: Bool;
+  stackPercent: Bool;
   horizontal: Bool;
   showGrowth: Bool;
   invertGrowth: Bool;

@@ -52,6 +52,8 @@ const ORDERS_SQL = `
 
 export interface SeededDashboard {
   ownerToken: string;
+  /** The owner's email (password `correct horse battery`), for a browser session. */
+  ownerEmail: string;
   teamId: number;
   projectId: number;
   brewName: string;
@@ -161,5 +163,5 @@ export async function seedDashboard(api: Requester, databaseUrl: string, name = 
     charts[key] = created.id;
     if (configs.length > 0) ok(await api({ method: 'POST', url: `/project/${project.id}/chart/${created.id}/query`, token }), `query ${key}`);
   }
-  return { ownerToken: token, teamId, projectId: project.id, brewName: project.brewName, datasetId: dataset.id, charts };
+  return { ownerToken: token, ownerEmail: email, teamId, projectId: project.id, brewName: project.brewName, datasetId: dataset.id, charts };
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { actorOf } from '../../platform/auth.js';
 import { Deleted, Id, Ref } from '../../platform/http-schemas.js';
-import { Alert, CreateAlert, UpdateAlert } from './alerts-schemas.js';
+import { Alert, AlertMediumsStatus, AlertTestResult, CreateAlert, UpdateAlert } from './alerts-schemas.js';
 import type { AlertsService } from './alerts-service.js';
 
 const ChartParams = Type.Object({ project_id: Id, id: Id });
@@ -60,6 +60,32 @@ export const alertRoutes: FastifyPluginAsyncTypebox<{ alerts: AlertsService }> =
       },
     },
     async (request) => alerts.update(actorOf(request), request.params.project_id, request.params.id, request.params.alert_id, request.body),
+  );
+  app.post(
+    `${base}/:alert_id/test`,
+    {
+      schema: {
+        tags,
+        operationId: 'postProjectByProjectIdChartByIdAlertByAlertIdTest',
+        summary: 'Send the alert now as a test, through each of its mediums (not kept as an event)',
+        params: AlertParams,
+        response: { 200: Ref(AlertTestResult) },
+      },
+    },
+    async (request) => alerts.test(actorOf(request), request.params.project_id, request.params.id, request.params.alert_id),
+  );
+  app.get(
+    '/project/:project_id/chart/:id/alert-mediums',
+    {
+      schema: {
+        tags,
+        operationId: 'getProjectByProjectIdChartByIdAlertMediums',
+        summary: "Which ways of notifying this server offers for the chart's alerts (email needs an SMTP server)",
+        params: ChartParams,
+        response: { 200: Ref(AlertMediumsStatus) },
+      },
+    },
+    async (request) => alerts.mediums(actorOf(request), request.params.project_id, request.params.id),
   );
   app.delete(
     `${base}/:alert_id`,

@@ -112,4 +112,22 @@ export type CreateAlertInput = Static<typeof CreateAlert>;
 export type UpdateAlertInput = Static<typeof UpdateAlert>;
 
 /** Published under `components.schemas` (src/openapi-components.ts). */
-export const ALERT_COMPONENTS = [AlertIntegration, CreateAlert, UpdateAlert, AlertEvent, Alert];
+
+/** What an alert form needs to know before it offers a medium. */
+export const AlertMediumsStatus = Type.Object(
+  {
+    email: Type.Object({
+      available: Type.Boolean({ description: 'An SMTP server is configured (PLOTLINE_SMTP_URL): alerts may e-mail their recipients' }),
+    }),
+    webhook: Type.Object({ available: Type.Boolean({ description: 'Always true: a webhook needs no server setting' }) }),
+  },
+  { $id: 'AlertMediumsStatus' },
+);
+
+/** What a test send reached: one delivery per medium the alert notifies. */
+export const AlertTestResult = Type.Object(
+  { deliveries: Type.Array(Delivery, { description: 'Each medium tried (webhook, integrations, e-mail) and whether it answered' }) },
+  { $id: 'AlertTestResult' },
+);
+
+export const ALERT_COMPONENTS = [AlertIntegration, CreateAlert, UpdateAlert, AlertEvent, Alert, AlertMediumsStatus, AlertTestResult];

@@ -49,6 +49,12 @@ export class AlertsService implements AlertChecker {
     return alerts.map((a) => this.view(a, links.get(a.id) ?? []));
   }
 
+  /** The mediums an alert of this chart may use on this server (for the same callers as the alerts). */
+  async mediums(actor: Actor, projectId: number, chartId: number): Promise<{ email: { available: boolean }; webhook: { available: boolean } }> {
+    await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    return { email: { available: this.deps.notifier.emailConfigured }, webhook: { available: true } };
+  }
+
   async get(actor: Actor, projectId: number, chartId: number, alertId: number): Promise<AlertView> {
     await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
     const alert = await this.deps.alerts.find(chartId, alertId);
@@ -108,11 +114,22 @@ export class AlertsService implements AlertChecker {
     }
   }
 
-  private async deliver(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number): Promise<Delivery[]> {
+  /**
+   * Sends the alert's notification now, marked as a test (`event: "alert.test"`, no value), through
+   * every medium it has, and answers what each delivery did. Nothing is kept as an event.
+   */
+  async test(actor: Actor, projectId: number, chartId: number, alertId: number): Promise<{ deliveries: Delivery[] }> {
+    const { chart } = await this.deps.charts.authorize(actor, projectId, chartId, 'chart:write');
+    const alert = await this.deps.alerts.find(chartId, alertId);
+    if (!alert) throw new NotFoundError('Alert');
+    return { deliveries: await this.deliver(alert, chart, null, 'Test notification (no threshold was crossed)', this.deps.clock(), null, 'alert.test') };
+  }
+
+  private async deliver(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number | null, event = 'alert.triggered'): Promise<Delivery[]> {
     const deliveries: Delivery[] = [];
     const title = alert.name ?? chart.name ?? `Chart ${chart.id}`;
     const picture = await this.picture(alert, chart);
-    const payload = { ...this.payload(alert, chart, value, message, at, runId), imageUrl: picture.imageUrl };
+    const payload = { ...this.payload(alert, chart, value, message, at, runId, event), imageUrl: picture.imageUrl };
     const webhook = alert.mediums.webhook;
     if (webhook?.enabled && webhook.url && alert.webhookSecret) {
       deliveries.push(await this.deps.notifier.webhook(webhook.url, this.deps.secrets.decrypt(alert.webhookSecret), payload));
@@ -156,9 +173,9 @@ export class AlertsService implements AlertChecker {
   }
 
   /** What a webhook (the alert's own, or a webhook integration) receives, signed. */
-  private payload(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number) {
+  private payload(alert: AlertRecord, chart: Chart, value: number | null, message: string, at: Date, runId: number | null, event: string) {
     return {
-      event: 'alert.triggered',
+      event,
       alert: { id: alert.id, name: alert.name, type: alert.type, rules: alert.rules },
       chart: { id: chart.id, name: chart.name, project_id: chart.project_id },
       value,

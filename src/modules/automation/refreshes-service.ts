@@ -137,6 +137,7 @@ export class RefreshService {
   /** History must never turn a good answer into an error: a failure to record is logged, not thrown. */
   private async recordManual({ chart, project }: LoadedChart, durationMs: number, outcome: { result: ChartRunResult } | { error: unknown }): Promise<void> {
     const entry = 'result' in outcome ? successEntry(chart.id, outcome.result, durationMs) : failureEntry(chart.id, outcome.error, durationMs);
+    if (entry.status === 'failure') await this.markFailed({ chart, project }, entry);
     try {
       const run = await this.record({
         teamId: project.team_id,
@@ -173,8 +174,17 @@ export class RefreshService {
       return { entry: successEntry(chartId, result, performance.now() - t0), chartData: result.chartData };
     } catch (error) {
       if (!(error instanceof AppError)) this.deps.logger.error({ err: error, chartId }, 'chart refresh failed');
-      return { entry: failureEntry(chartId, error, performance.now() - t0) };
+      const entry = failureEntry(chartId, error, performance.now() - t0);
+      await this.markFailed(loaded, entry);
+      return { entry };
     }
+  }
+
+  /** The chart keeps the failure of its latest refresh (`lastError`) beside its last good data; a good refresh clears it. */
+  private async markFailed({ chart }: LoadedChart, entry: ChartRunEntry): Promise<void> {
+    if (!entry.error) return;
+    const lastError = { ...entry.error, at: this.deps.settings.clock().toISOString() };
+    await this.deps.charts.saveLastError(chart.project_id, chart.id, lastError).catch((err: unknown) => this.deps.logger.error({ err, chartId: chart.id }, 'could not record a chart refresh failure'));
   }
 
   private async record(input: {

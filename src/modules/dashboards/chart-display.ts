@@ -37,6 +37,7 @@ const OPTIONS = {
   displayLegend: flag('Show the legend', false),
   dataLabels: flag('Write each value on its point or bar (line and bar charts)', false),
   stacked: flag('Stack the series of a bar chart', false),
+  stackPercent: flag("Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages", false),
   horizontal: flag('Lay the bars of a bar chart horizontally', false),
   showGrowth: flag('Compare the last value with the one before it (`growth` in the chart data)', false),
   invertGrowth: flag('A fall is the good direction: growth statuses swap positive and negative', false),

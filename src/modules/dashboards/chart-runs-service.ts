@@ -257,6 +257,12 @@ export class ChartRunService {
         withRows: async (indices, purpose, use) => {
           // A table shows its rows, so it holds them: the row and byte limits of a run apply.
           // Other types aggregate as rows go by: only their batches are bounded in bytes.
+          // A diagnosis (why an empty chart is empty) reads as an aggregation does; it counts as no
+          // read of the chart's data, and what cut it was said by the run it diagnoses.
+          if (purpose === 'diagnose') {
+            await this.withRows(indices.map((i) => bound[i]!), runInputs, { rowLimit: this.aggregationRowLimit(), byteLimit: Number.POSITIVE_INFINITY }, use);
+            return;
+          }
           rowLimit = purpose === 'table' ? settings.rowLimit : this.aggregationRowLimit();
           const limits = { rowLimit, byteLimit: purpose === 'table' ? settings.byteLimit : Number.POSITIVE_INFINITY };
           const opened = await this.withRows(indices.map((i) => bound[i]!), runInputs, limits, use);
@@ -267,6 +273,9 @@ export class ChartRunService {
       { pushdown: settings.pushdown, budget },
     );
     if (budget.exceeded) truncation = worstOf(truncation, { truncated: true, truncatedBy: 'bytes', rowLimit, byteLimit: budget.limit });
+    // An empty chart whose datasets ran with variables that have no value: that is the first thing to fix.
+    const unset = outcome.empty ? unsetVariables(bound, variables) : [];
+    if (unset.length > 0) (outcome.chartData as Record<string, unknown>).empty = { reason: 'VARIABLE_MISSING', variables: unset, datasetIndex: 0 };
     return { ...outcome, truncation, rowsRead };
   }
 

@@ -101,6 +101,7 @@ function toChart(row: Selectable<ChartsTable>, configs: ChartDatasetConfig[]): C
     shareable: toBool(row.shareable),
     chartData: fromJson<unknown>(row.chartData, null),
     chartDataUpdated: toIso(row.chartDataUpdated),
+    lastError: fromJson<Chart['lastError']>(row.lastError, null),
     ...toDisplay(row),
     startDate: toIso(row.startDate),
     endDate: toIso(row.endDate),
@@ -261,11 +262,16 @@ export class ChartsRepository {
   async saveChartData(projectId: number, chartId: number, chartData: unknown, at: string = now()): Promise<boolean> {
     const result = await this.db
       .updateTable('charts')
-      .set({ chartData: toJson(chartData), chartDataUpdated: at })
+      .set({ chartData: toJson(chartData), chartDataUpdated: at, lastError: null })
       .where('project_id', '=', projectId)
       .where('id', '=', chartId)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Records that the chart's latest refresh failed; its data and `chartDataUpdated` stay those of the last good one. */
+  async saveLastError(projectId: number, chartId: number, error: { code: string; message: string; at: string }): Promise<void> {
+    await this.db.updateTable('charts').set({ lastError: toJson(error) }).where('project_id', '=', projectId).where('id', '=', chartId).execute();
   }
 
   /** The spec a chart keeps (null: none saved), written alone: after its configs changed, say. */

@@ -185,7 +185,13 @@ export const Chart = Type.Object({
   public: Type.Boolean(),
   shareable: Type.Boolean(),
   chartData: Type.Unknown({ description: 'Last computed chart payload (server-owned)' }),
+  // When the last good chartData was computed: a failed refresh leaves it as it was (see lastError).
   chartDataUpdated: Nullable(Timestamp),
+  lastError: Nullable(Type.Object({
+    code: Type.String({ description: 'The error code of the failure' }),
+    message: Type.String({ description: 'What failed, as the refresh history records it' }),
+    at: Timestamp,
+  }, { description: 'The failure of the latest refresh, when it failed; null after a good one. chartData is then the data of `chartDataUpdated`' })),
   ...ChartDisplay.properties,
   startDate: Nullable(Timestamp),
   endDate: Nullable(Timestamp),
@@ -212,7 +218,7 @@ const CHARTBREW_CHART_KEYS = [
 ];
 
 /**
- * `id`, `project_id` (from the path), `chartData`, `chartDataUpdated`, `lastAutoUpdate` and
+ * `id`, `project_id` (from the path), `chartData`, `chartDataUpdated`, `lastError`, `lastAutoUpdate` and
  * `ChartDatasetConfigs` are server-owned: read-only keys of the answer, ignored in a body.
  */
 export const CreateChart = WriteBody({ name: ChartName, type: ChartType, ...chartFields, ...visualizationField }, { $id: 'CreateChart', answer: Chart, ignored: CHARTBREW_CHART_KEYS });

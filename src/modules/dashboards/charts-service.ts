@@ -41,6 +41,7 @@ const CHART_DEFAULTS: Omit<Chart, 'id' | 'project_id' | 'type' | 'createdAt' | '
   shareable: false,
   chartData: null,
   chartDataUpdated: null,
+  lastError: null,
   ...CHART_DISPLAY_DEFAULTS,
   startDate: null,
   endDate: null,
@@ -246,6 +247,10 @@ export class ChartsService {
 
   async saveChartData(projectId: number, chartId: number, chartData: unknown, at?: string): Promise<void> {
     if (!(await this.deps.charts.saveChartData(projectId, chartId, chartData, at))) throw new NotFoundError('Chart');
+  }
+
+  async saveLastError(projectId: number, chartId: number, error: { code: string; message: string; at: string }): Promise<void> {
+    await this.deps.charts.saveLastError(projectId, chartId, error);
   }
 
   private async load(projectId: number, chartId: number): Promise<Chart> {

@@ -288,7 +288,9 @@ export class ShareViewer {
     const { chart } = loaded;
     const { variables, filters = [] } = inputs;
     if ((Object.keys(variables).length === 0 && filters.length === 0) || chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) {
-      return { view: publicChart(chart, chart.chartData, chart.chartDataUpdated) };
+      // The saved data says when its latest refresh failed (the code and time, never the source's words).
+      const view = publicChart(chart, chart.chartData, chart.chartDataUpdated);
+      return { view: chart.lastError ? { ...view, lastError: { code: chart.lastError.code, at: chart.lastError.at } } : view };
     }
     try {
       const result = await this.deps.computer.compute(loaded, { variables, filters, persist: false, getCache: true });

@@ -43,6 +43,8 @@ const publicChartProperties = {
   /** Chartbrew's chart spec, without its filters (a config's conditions stay private). */
   visualization: Ref(ChartVisualization),
   ChartDatasetConfigs: Type.Array(Ref(PublicChartDatasetConfig)),
+  /** Set when the latest refresh of the saved data failed: its code and time; `chartDataUpdated` is the last good data's time. */
+  lastError: Type.Optional(Nullable(Type.Object({ code: Type.String(), at: Timestamp }))),
   /** Set when this chart could not be computed for the link; the other charts still show. */
   error: Type.Optional(ChartError),
 };

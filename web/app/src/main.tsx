@@ -18,6 +18,7 @@ import { ErrorBox, Loading, ScreenBoundary } from './ui';
 // opened, so the login and the dashboards list do not wait for them.
 const Dashboard = lazy(() => import('./screens/Dashboard').then((m) => ({ default: m.Dashboard })));
 const ChartEditor = lazy(() => import('./screens/ChartEditor').then((m) => ({ default: m.ChartEditor })));
+const TeamSettings = lazy(() => import('./screens/TeamSettings').then((m) => ({ default: m.TeamSettings })));
 const DatasetEditor = lazy(() => import('./screens/DatasetEditor').then((m) => ({ default: m.DatasetEditor })));
 
 const queryClient = new QueryClient({
@@ -81,6 +82,7 @@ function Shell({ session }: { session: Session }) {
   else if (match('/datasets', path)) screen = <Datasets />;
   else if (match('/members', path)) screen = <Members />;
   else if (match('/keys', path)) screen = <ApiKeys />;
+  else if (match('/team-settings', path)) screen = <TeamSettings />;
   else if (path === '/') screen = <Dashboards />;
   else screen = <NotFound path={path} />;
   return (
@@ -98,6 +100,7 @@ function Shell({ session }: { session: Session }) {
           <Link to="/datasets">Datasets</Link>
           <Link to="/members">Members</Link>
           <Link to="/keys">API keys</Link>
+          <Link to="/team-settings">Team settings</Link>
         </nav>
         <label className="team-switch">
           <span className="sr-only">Team</span>

@@ -1,9 +1,10 @@
-import { createContext, useContext, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 
 /** The editor's own routes live under /app/, so a reload never lands on an API path. */
 export const BASE = '/app';
 
-const RouterContext = createContext<{ path: string; navigate: (to: string) => void }>({ path: '/', navigate: () => undefined });
+/** `block` registers a check run before leaving the screen (unsaved edits); false stays. It returns its removal. */
+const RouterContext = createContext<{ path: string; navigate: (to: string) => void; block: (check: () => boolean) => () => void }>({ path: '/', navigate: () => undefined, block: () => () => undefined });
 
 function current(): string {
   const path = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : '/';
@@ -17,12 +18,18 @@ export function Router({ children }: { children: ReactNode }) {
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
+  const checks = useRef(new Set<() => boolean>());
+  const block = useCallback((check: () => boolean) => {
+    checks.current.add(check);
+    return () => void checks.current.delete(check);
+  }, []);
   const navigate = (to: string) => {
+    for (const check of checks.current) if (!check()) return;
     window.history.pushState(null, '', BASE + to);
     setPath(to);
     window.scrollTo(0, 0);
   };
-  return <RouterContext.Provider value={{ path, navigate }}>{children}</RouterContext.Provider>;
+  return <RouterContext.Provider value={{ path, navigate, block }}>{children}</RouterContext.Provider>;
 }
 
 export function useRouter() {

@@ -97,6 +97,33 @@ export const datasetColumnsQuery = (teamId: number, datasetId: number) =>
     },
   });
 
+/** A dataset column with what its values are; `date` when the source types it so or its sample values are all dates. */
+export interface ColumnInfo {
+  name: string;
+  isDate: boolean;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/;
+
+/**
+ * A dataset's columns with their types (`meta.columns` of a small run). A text column whose values
+ * are all ISO dates counts as a date (SQLite and JSON sources hand dates over as text).
+ */
+export const datasetColumnInfoQuery = (teamId: number, datasetId: number) =>
+  queryOptions({
+    queryKey: [...keys.datasetColumns(teamId, datasetId), 'types'],
+    queryFn: async (): Promise<ColumnInfo[]> => {
+      const result = await ok(api.POST('/team/{team_id}/datasets/{dataset_id}/request', { params: { path: { team_id: teamId, dataset_id: datasetId } }, body: { limit: 20 } }));
+      const rows = rowsOf(result.data);
+      const sampled = (name: string) => {
+        const values = rows.map((row) => row[name]).filter((v) => v !== null && v !== undefined);
+        return values.length > 0 && values.every((v) => typeof v === 'string' && ISO_DATE.test(v));
+      };
+      const typed = result.meta.columns.length > 0 ? result.meta.columns : Object.keys(rows[0] ?? {}).map((name) => ({ name, type: 'unknown' }));
+      return typed.map((c) => ({ name: c.name, isDate: c.type === 'date' || ((c.type === 'string' || c.type === 'unknown') && sampled(c.name)) }));
+    },
+  });
+
 /** What a data request's columns are read from: its saved query on its connection. */
 export interface RequestSource {
   id: number;

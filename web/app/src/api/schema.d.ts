@@ -911,6 +911,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{project_id}/chart/{id}/alert/{alert_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the alert now as a test, through each of its mediums (not kept as an event) */
+        post: operations["postProjectByProjectIdChartByIdAlertByAlertIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/project/{project_id}/chart/{id}/alert-mediums": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which ways of notifying this server offers for the chart's alerts (email needs an SMTP server) */
+        get: operations["getProjectByProjectIdChartByIdAlertMediums"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{id}/delivery-status": {
         parameters: {
             query?: never;
@@ -3516,6 +3550,8 @@ export interface components {
             dataLabels?: boolean;
             /** @description Stack the series of a bar chart */
             stacked?: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent?: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3576,6 +3612,8 @@ export interface components {
             readonly isTimeseries?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly lastAutoUpdate?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastError?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly project_id?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -3618,6 +3656,8 @@ export interface components {
             dataLabels?: boolean;
             /** @description Stack the series of a bar chart */
             stacked?: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent?: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3679,6 +3719,8 @@ export interface components {
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly lastAutoUpdate?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastError?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly project_id?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly showBranding?: unknown;
@@ -3720,6 +3762,8 @@ export interface components {
             dataLabels?: boolean;
             /** @description Stack the series of a bar chart */
             stacked?: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent?: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3782,6 +3826,8 @@ export interface components {
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly lastAutoUpdate?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly lastError?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly project_id?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly showBranding?: unknown;
@@ -3823,6 +3869,8 @@ export interface components {
             dataLabels?: boolean;
             /** @description Stack the series of a bar chart */
             stacked?: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent?: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3892,6 +3940,14 @@ export interface components {
             /** @description Last computed chart payload (server-owned) */
             chartData: unknown;
             chartDataUpdated: string | null;
+            lastError: {
+                /** @description The error code of the failure */
+                code: string;
+                /** @description What failed, as the refresh history records it */
+                message: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
             layout: unknown;
             /** @description Show the legend */
@@ -3900,6 +3956,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3958,6 +4016,14 @@ export interface components {
             /** @description Last computed chart payload (server-owned) */
             chartData: unknown;
             chartDataUpdated: string | null;
+            lastError: {
+                /** @description The error code of the failure */
+                code: string;
+                /** @description What failed, as the refresh history records it */
+                message: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
             layout: unknown;
             /** @description Show the legend */
@@ -3966,6 +4032,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4257,6 +4325,14 @@ export interface components {
             /** @description Last computed chart payload (server-owned) */
             chartData: unknown;
             chartDataUpdated: string | null;
+            lastError: {
+                /** @description The error code of the failure */
+                code: string;
+                /** @description What failed, as the refresh history records it */
+                message: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             /** @description Where the chart sits on the dashboard, per breakpoint: `{"lg": [x, y, w, h]}` on 12 columns */
             layout: unknown;
             /** @description Show the legend */
@@ -4265,6 +4341,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4741,6 +4819,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4771,6 +4851,11 @@ export interface components {
             onReport: boolean;
             visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            lastError?: {
+                code: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             error?: {
                 code: string;
                 message: string;
@@ -4792,6 +4877,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4822,6 +4909,11 @@ export interface components {
             onReport: boolean;
             visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            lastError?: {
+                code: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             error?: {
                 code: string;
                 message: string;
@@ -4875,6 +4967,8 @@ export interface components {
             dataLabels: boolean;
             /** @description Stack the series of a bar chart */
             stacked: boolean;
+            /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
+            stackPercent: boolean;
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4905,6 +4999,11 @@ export interface components {
             onReport: boolean;
             visualization: components["schemas"]["ChartVisualization"];
             ChartDatasetConfigs: components["schemas"]["PublicChartDatasetConfig"][];
+            lastError?: {
+                code: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             error?: {
                 code: string;
                 message: string;
@@ -5132,6 +5231,27 @@ export interface components {
             /** @description Latest notifications, newest first (single-alert reads) */
             events?: components["schemas"]["AlertEvent"][];
             AlertIntegrations: components["schemas"]["AlertIntegration"][];
+        };
+        AlertMediumsStatus: {
+            email: {
+                /** @description An SMTP server is configured (PLOTLINE_SMTP_URL): alerts may e-mail their recipients */
+                available: boolean;
+            };
+            webhook: {
+                /** @description Always true: a webhook needs no server setting */
+                available: boolean;
+            };
+        };
+        AlertTestResult: {
+            /** @description Each medium tried (webhook, integrations, e-mail) and whether it answered */
+            deliveries: {
+                /** @description `webhook`, `email` or `integration` */
+                medium: string;
+                ok: boolean;
+                detail: string;
+                /** @description The integration notified (medium `integration`) */
+                integration_id?: number;
+            }[];
         };
         Integration: {
             id: number;
@@ -8239,6 +8359,69 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    postProjectByProjectIdChartByIdAlertByAlertIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+                alert_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertTestResult"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    getProjectByProjectIdChartByIdAlertMediums: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertMediumsStatus"];
                 };
             };
             400: components["responses"]["Error"];

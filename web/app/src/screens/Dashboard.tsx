@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import GridLayout, { WidthProvider, type Layout } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
@@ -10,10 +10,13 @@ import { appliesTo } from '../api/filter-scope';
 import { gridCellOf } from '../api/narrow';
 import { dashboardFiltersQuery, datasetsQuery, keys, projectQuery } from '../api/queries';
 import type { Chart, DashboardFilter, Dataset, FilterConfiguration, Project } from '../api/types';
-import { Link } from '../router';
+import { Link, useRouter } from '../router';
 import { useSession } from '../session';
 import { Empty, ErrorBox, Load, Loading, mutationsState } from '../ui';
+import { CardMenu } from './CardMenu';
 import { ChartCard } from './ChartCard';
+import { Alerts, ChartShare, Panel, RunHistory } from './ChartPanels';
+import { keyboardLayout } from './grid-keys';
 import './Dashboard.css';
 import { DashboardSettings } from './DashboardSettings';
 import { DashboardShare } from './DashboardShare';
@@ -82,9 +85,17 @@ function Board({ project }: { project: Project }) {
   const client = useQueryClient();
   const { team } = useSession();
   const [status, setStatus] = useState<string | null>(null);
-  const [panel, setPanel] = useState<'settings' | 'share' | 'deliveries' | null>(null);
+  const [panel, setPanel] = useState<'settings' | 'share' | 'deliveries' | 'runs' | null>(null);
+  const [cardPanel, setCardPanel] = useState<{ chart: Chart; kind: 'runs' | 'alerts' | 'share' } | null>(null);
+  const { navigate } = useRouter();
   const charts = project.Charts;
   const layout = useMemo(() => charts.map(itemOf), [charts]);
+  const names = useMemo(() => new Map(charts.map((c) => [c.id, c.name ?? `Chart ${c.id}`])), [charts]);
+  // A layout changed with the keyboard, shown until it is saved and read again.
+  const [keyed, setKeyed] = useState<Layout[] | null>(null);
+  useEffect(() => setKeyed(null), [layout]);
+  const [announcement, setAnnouncement] = useState('');
+  const saveTimer = useRef<number | undefined>(undefined);
 
   // Filters: saved ones, and the values being tried on them (not saved until "Save value").
   const filtersQuery = useQuery(dashboardFiltersQuery(project.id));
@@ -123,15 +134,44 @@ function Board({ project }: { project: Project }) {
     if (changed.length > 0) saveLayout.mutate(changed);
   };
 
+  // Every chart is refreshed, one after another; a failure is noted and the next chart still runs.
+  const [failures, setFailures] = useState<{ name: string; message: string }[]>([]);
   const refreshAll = useMutation({
     mutationFn: async () => {
-      for (const chart of charts) await ok(api.POST('/project/{project_id}/chart/{id}/query', { params: { path: { project_id: project.id, id: chart.id } }, body: {} }));
+      const failed: { name: string; message: string }[] = [];
+      const runnable = charts.filter((chart) => chart.type !== 'markdown');
+      for (const chart of runnable) {
+        try {
+          await ok(api.POST('/project/{project_id}/chart/{id}/query', { params: { path: { project_id: project.id, id: chart.id } }, body: {} }));
+        } catch (error) {
+          failed.push({ name: chart.name ?? `Chart ${chart.id}`, message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+      setFailures(failed);
+      return { total: runnable.length, failed: failed.length };
     },
-    onMutate: () => setStatus('Refreshing every chart…'),
-    onSuccess: () => setStatus('All charts refreshed.'),
+    onMutate: () => {
+      setFailures([]);
+      setStatus('Refreshing every chart…');
+    },
+    onSuccess: ({ total, failed }) =>
+      setStatus(failed === 0 ? `All ${total} charts refreshed.` : `${total - failed} of ${total} charts refreshed; ${failed} failed.`),
     onError: () => setStatus(null),
     onSettled: reload,
   });
+
+  /** Arrow keys move the focused card by a cell, Shift+arrow keys resize it; saved a moment after the last key. */
+  const onCardKey = (chart: Chart, event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget) return;
+    const next = keyboardLayout(keyed ?? layout, String(chart.id), event.key, event.shiftKey, 12);
+    if (!next) return;
+    event.preventDefault();
+    setKeyed(next.layout);
+    const item = next.item;
+    setAnnouncement(`${chart.name ?? 'Chart'}: column ${item.x + 1}, row ${item.y + 1}, ${item.w} columns wide, ${item.h} rows high.`);
+    window.clearTimeout(saveTimer.current);
+    saveTimer.current = window.setTimeout(() => moved(next.layout), 600);
+  };
 
   const removeChart = useMutation({
     mutationFn: (chart: Chart) => ok(api.DELETE('/project/{project_id}/chart/{id}', { params: { path: { project_id: project.id, id: chart.id } } })),
@@ -139,6 +179,15 @@ function Board({ project }: { project: Project }) {
   });
   const remove = (chart: Chart) => {
     if (window.confirm(`Delete the chart “${chart.name}”?`)) removeChart.mutate(chart);
+  };
+
+  const download = (chart: Chart, format: 'csv' | 'xlsx') => {
+    const a = document.createElement('a');
+    a.href = `/project/${project.id}/chart/${chart.id}/export?format=${format}`;
+    a.download = `${chart.name ?? 'chart'}.${format}`;
+    document.body.append(a);
+    a.click();
+    a.remove();
   };
 
   const { busy, error } = mutationsState(saveLayout, refreshAll, removeChart);
@@ -152,15 +201,18 @@ function Board({ project }: { project: Project }) {
           </button>
         )}
         <Link to={`/dashboards/${project.id}/charts/${chart.id}`}>Edit</Link>
-        <a href={`/project/${project.id}/chart/${chart.id}/export?format=csv`} download>
-          CSV
-        </a>
-        <a href={`/project/${project.id}/chart/${chart.id}/export?format=xlsx`} download>
-          XLSX
-        </a>
-        <button type="button" className="link danger" onClick={() => remove(chart)}>
-          Remove
-        </button>
+        <CardMenu
+          label={`Menu of ${chart.name ?? 'this chart'}`}
+          items={[
+            { label: 'Edit', run: () => navigate(`/dashboards/${project.id}/charts/${chart.id}`) },
+            { label: 'Download CSV', run: () => download(chart, 'csv') },
+            { label: 'Download XLSX', run: () => download(chart, 'xlsx') },
+            { label: 'Alerts', run: () => setCardPanel({ chart, kind: 'alerts' }) },
+            { label: 'Run history', run: () => setCardPanel({ chart, kind: 'runs' }) },
+            { label: 'Share and embed', run: () => setCardPanel({ chart, kind: 'share' }) },
+            { label: 'Remove', run: () => remove(chart), danger: true },
+          ]}
+        />
       </div>
       <FilterChips chart={chart} filters={filters} tried={tried} datasets={datasets} />
       <ChartCard chart={shown.get(chart.id) ?? chart} emptyText={filtered?.has(chart.id) ? 'No data for these filters.' : undefined} />
@@ -187,6 +239,9 @@ function Board({ project }: { project: Project }) {
           <button type="button" aria-expanded={panel === 'deliveries'} onClick={() => setPanel(panel === 'deliveries' ? null : 'deliveries')}>
             Deliveries
           </button>
+          <button type="button" aria-expanded={panel === 'runs'} onClick={() => setPanel(panel === 'runs' ? null : 'runs')}>
+            Run history
+          </button>
         </div>
       </div>
       {status ? (
@@ -195,9 +250,40 @@ function Board({ project }: { project: Project }) {
         </p>
       ) : null}
       <ErrorBox error={error} />
+      {failures.length > 0 ? (
+        <div className="error refresh-failures" role="alert" data-state="error">
+          <span>These charts could not be refreshed (they keep their last good data):</span>
+          <ul>
+            {failures.map((f) => (
+              <li key={f.name}>
+                <strong>{f.name}</strong>: {f.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {panel === 'settings' ? <DashboardSettings project={project} /> : null}
       {panel === 'share' ? <DashboardShare projectId={project.id} /> : null}
       {panel === 'deliveries' ? <DashboardDeliveries projectId={project.id} /> : null}
+      {panel === 'runs' ? (
+        <Panel title="Run history of the dashboard" onClose={() => setPanel(null)}>
+          <RunHistory projectId={project.id} names={names} />
+        </Panel>
+      ) : null}
+      {cardPanel ? (
+        <Panel title={`${{ runs: 'Run history', alerts: 'Alerts', share: 'Share and embed' }[cardPanel.kind]} of ${cardPanel.chart.name ?? 'the chart'}`} onClose={() => setCardPanel(null)}>
+          {cardPanel.kind === 'runs' ? (
+            <RunHistory projectId={project.id} chartId={cardPanel.chart.id} names={names} />
+          ) : cardPanel.kind === 'alerts' ? (
+            <Alerts projectId={project.id} chart={cardPanel.chart} />
+          ) : (
+            <ChartShare projectId={project.id} chart={cardPanel.chart} />
+          )}
+        </Panel>
+      ) : null}
+      <p className="sr-only" aria-live="polite" data-testid="layout-announcement">
+        {announcement}
+      </p>
       {filtersQuery.isPending ? (
         <Loading what="the filters" />
       ) : filtersQuery.isError ? (
@@ -234,13 +320,27 @@ function Board({ project }: { project: Project }) {
             ))}
         </div>
       ) : (
-        <Grid className="board" layout={layout} cols={12} rowHeight={90} margin={[12, 12]} draggableHandle=".drag-handle" onDragStop={moved} onResizeStop={moved}>
-          {charts.map((chart) => (
-            <div key={String(chart.id)} className="board-item" data-chart-name={chart.name}>
-              {item(chart)}
-            </div>
-          ))}
-        </Grid>
+        <>
+          <p className="sr-only" id="card-keys">
+            Arrow keys move the card by a cell; Shift with an arrow key resizes it.
+          </p>
+          <Grid className="board" layout={keyed ?? layout} cols={12} rowHeight={90} margin={[12, 12]} draggableHandle=".drag-handle" onDragStop={moved} onResizeStop={moved}>
+            {charts.map((chart) => (
+              <div
+                key={String(chart.id)}
+                className="board-item"
+                data-chart-name={chart.name}
+                tabIndex={0}
+                role="group"
+                aria-label={chart.name ?? 'Chart'}
+                aria-describedby="card-keys"
+                onKeyDown={(event) => onCardKey(chart, event)}
+              >
+                {item(chart)}
+              </div>
+            ))}
+          </Grid>
+        </>
       )}
     </section>
   );

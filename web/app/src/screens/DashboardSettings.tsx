@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client';
 import { keys } from '../api/queries';
 import type { Project, ScheduleUpdate } from '../api/types';
 import { useSession } from '../session';
 import { ErrorBox, Field, Success } from '../ui';
+import { useUnsavedGuard } from './unsaved-guard';
 
 type Frequency = NonNullable<ScheduleUpdate['frequency']>;
 type Weekday = Exclude<NonNullable<ScheduleUpdate['dayOfWeek']>, number>;
@@ -42,6 +43,11 @@ export function DashboardSettings({ project }: { project: Project }) {
   const [days, setDays] = useState(() => (schedule.daysOfWeek ?? []).map(weekday));
   const [saved, setSaved] = useState(false);
   const atTime = frequency === 'daily' || frequency === 'weekly';
+  // Edits not saved yet: leaving the page or the screen asks first.
+  const snapshot = JSON.stringify([title, background, titleColor, timezone, frequency, every, time, day, days]);
+  const stored = useRef(snapshot);
+  const sent = useRef(snapshot);
+  useUnsavedGuard(snapshot !== stored.current, 'Leave without saving the dashboard settings? Your changes will be lost.');
 
   const save = useMutation({
     mutationFn: () => {
@@ -59,8 +65,12 @@ export function DashboardSettings({ project }: { project: Project }) {
             };
       return ok(api.PUT('/project/{id}', { params: { path: { id: project.id } }, body: { dashboardTitle: title, backgroundColor: background, titleColor, timezone, updateSchedule } }));
     },
-    onMutate: () => setSaved(false),
+    onMutate: () => {
+      sent.current = snapshot;
+      setSaved(false);
+    },
     onSuccess: () => {
+      stored.current = sent.current;
       setSaved(true);
       // The title shows in the dashboards list too.
       return Promise.all([client.invalidateQueries({ queryKey: keys.project(project.id) }), client.invalidateQueries({ queryKey: keys.projects(team.id) })]);

@@ -2,7 +2,7 @@ import type { Chart } from 'chart.js';
 import { clear, h } from '../dom.js';
 import type { AxisChartData, PublicChart } from '../types.js';
 import { renderChartJs, renderGauge } from './chartjs.js';
-import { isEmptyChartData } from './empty.js';
+import { emptyReasonOf, emptyReasonText, isEmptyChartData } from './empty.js';
 import { renderMarkdown } from './markdown.js';
 import { renderMatrix } from './matrix.js';
 import { renderMetric } from './metric.js';
@@ -51,6 +51,20 @@ function truncationText(chartData: unknown): string | null {
   return `Partial data: computed from the first ${limit} rows only`;
 }
 
+/** A chart whose latest refresh failed: the reason and the time of the data still shown. */
+function staleText(chart: PublicChart): string | null {
+  const failure = (chart as { lastError?: { code: string; message?: string; at: string } | null }).lastError;
+  if (!failure) return null;
+  const when = (iso: string | null) => {
+    const date = iso ? new Date(iso) : null;
+    return date && !Number.isNaN(date.getTime()) ? date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : null;
+  };
+  const failed = when(failure.at);
+  const good = when(chart.chartDataUpdated);
+  const reason = failure.message ? `${failure.message} (${failure.code})` : failure.code;
+  return `Refresh failed${failed ? ` ${failed}` : ''}: ${reason}. ${good ? `Showing the data of ${good}.` : 'No good data yet.'}`;
+}
+
 export interface CardOptions {
   /** Shown instead of an empty frame when the chart has nothing to show (a filtered chart says so). */
   emptyText?: string;
@@ -70,8 +84,11 @@ export function renderChartCard(chart: PublicChart, options: CardOptions = {}): 
     meta ? h('span', { class: 'card-meta muted' }, meta) : null,
     cut ? h('span', { class: 'card-truncated', role: 'note', title: cut }, cut) : null,
   );
+  const stale = staleText(chart);
+  if (stale) header.append(h('p', { class: 'card-stale', role: 'note', title: stale }, h('span', { 'aria-hidden': 'true' }, '⚠ '), stale));
   const body = h('div', { class: `card-body type-${type}` });
   const card = h('article', { class: `card chart-card card-${type}`, 'data-chart-id': chart.id, 'data-chart-type': type }, header, body);
+  if (stale) card.dataset['stale'] = 'true';
   let instance: Chart | undefined;
 
   const draw = () => {
@@ -85,9 +102,14 @@ export function renderChartCard(chart: PublicChart, options: CardOptions = {}): 
       return;
     }
     const data = chart.chartData;
-    if (options.emptyText !== undefined && isEmptyChartData(type, data)) {
-      body.append(h('p', { class: 'empty chart-empty', role: 'status' }, options.emptyText));
+    // The server says why a chart is empty; a filtered chart without a reason says the filters did it.
+    const reason = type === 'markdown' ? null : emptyReasonOf(data);
+    if (reason || (options.emptyText !== undefined && isEmptyChartData(type, data))) {
+      // A filtered run that the filters emptied says so in the caller's words ("No data for these filters.").
+      const filteredOut = options.emptyText !== undefined && (!reason || (reason.reason === 'FILTERED' && reason.by === 'conditions'));
+      body.append(h('p', { class: 'empty chart-empty', role: 'status' }, filteredOut ? options.emptyText! : emptyReasonText(reason!)));
       card.dataset['rendered'] = 'empty';
+      if (reason) card.dataset['emptyReason'] = reason.reason;
       return;
     }
     try {

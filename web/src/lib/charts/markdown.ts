@@ -8,6 +8,8 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     node.setAttribute('target', '_blank');
     node.setAttribute('rel', 'noopener noreferrer');
   }
+  // An image written without a description is decorative to a screen reader, not a bare file name.
+  if (node.tagName === 'IMG' && !node.hasAttribute('alt')) node.setAttribute('alt', '');
 });
 
 /** Markdown rendered by marked, then sanitised by DOMPurify before it touches the page. */

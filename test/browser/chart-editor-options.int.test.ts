@@ -1,0 +1,287 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import pg from 'pg';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createTempDatabase } from '../helpers/postgres-server.js';
+import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { createOrdersTable, fetchRequester, seedDashboard, type Requester, type SeededDashboard } from './share-seed.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WAIT = { timeout: 30_000 };
+
+/**
+ * The chart editor and the cards, in Chromium against a real Postgres: date grouping offered only
+ * for a date column; an empty chart says why (editor, dashboard card, report page); a chart whose
+ * refresh failed is marked stale with the reason and the time of its data; Refresh all goes past a
+ * failure and lists it; every chart type and display option is in the form, with series of their
+ * own colour; markdown cards are sanitised; unsaved edits are asked about before they are lost.
+ * Each screen passes axe-core with no violation at all.
+ */
+describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () => {
+  let live: LiveApp;
+  let db: { url: string; drop(): Promise<void> };
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let api: Requester;
+  let seed: SeededDashboard;
+  const problems: string[] = [];
+
+  async function call<T = any>(method: string, url: string, payload?: unknown): Promise<T> {
+    const res = await api({ method, url, token: seed.ownerToken, ...(payload !== undefined ? { payload } : {}) });
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(200);
+    return res.json() as T;
+  }
+  const sql = async (text: string) => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+
+  async function axe(p: Page, screen: string) {
+    await p.evaluate(AXE);
+    const violations: { id: string; impact: string; nodes: { target: string[] }[] }[] = await p.evaluate(
+      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`,
+    );
+    expect(violations.map((v) => `${screen}: ${v.impact} ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
+  }
+  const shot = (p: Page, name: string) => p.screenshot({ path: screenshotPath(`chart-editor-${name}`), fullPage: true });
+
+  beforeAll(async () => {
+    db = await createTempDatabase(inject('postgresUrl'));
+    await createOrdersTable(db.url);
+    live = await startLiveApp();
+    api = fetchRequester(live.url);
+    seed = await seedDashboard(api, db.url);
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const login = await context.request.post(`${live.url}/user/login?session=cookie`, { data: { email: seed.ownerEmail, password: 'correct horse battery' }, headers: { origin: live.url } });
+    expect(login.status()).toBe(200);
+    page = await context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(`${message.text()} @ ${message.location().url}`);
+    });
+    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  }, 180_000);
+
+  afterAll(async () => {
+    await page?.screenshot({ path: screenshotPath('chart-editor-last'), fullPage: true }).catch(() => undefined);
+    if (problems.length > 0) process.stdout.write(`[chart editor] console: ${problems.join('\n')}\n`);
+    await browser?.close();
+    await live?.close();
+    await db?.drop();
+  });
+
+  const newChart = async () => {
+    await page.goto(`${live.url}/app/dashboards/${seed.projectId}/charts/new`);
+    await page.getByRole('heading', { name: 'New chart' }).waitFor(WAIT);
+    await page.getByText("Reading the dataset's columns…").waitFor({ state: 'detached', ...WAIT });
+  };
+  const previewCard = () => page.locator('.preview .card');
+
+  it('offers date grouping only for a date column, and an empty preview says why', async () => {
+    await newChart();
+    await page.getByLabel('Chart name', { exact: true }).fill('By country');
+    await page.getByLabel('Chart type', { exact: true }).selectOption('bar');
+    const isDate = page.getByLabel('The X axis is a date (group by time)');
+    await page.getByLabel('X axis', { exact: true }).selectOption('country');
+    expect(await isDate.isChecked()).toBe(false);
+    expect(await isDate.isDisabled()).toBe(true);
+    await page.getByText('“country” holds no dates').waitFor(WAIT);
+    await page.getByLabel('X axis', { exact: true }).selectOption('created_at');
+    expect(await isDate.isChecked()).toBe(true);
+    expect(await isDate.isDisabled()).toBe(false);
+    await page.getByLabel('X axis', { exact: true }).selectOption('country');
+    await page.getByLabel('Y axis', { exact: true }).selectOption('amount');
+    await page.getByLabel('Operation', { exact: true }).selectOption('sum');
+    await page.locator('.preview[data-preview-state="ready"] .card[data-rendered="true"]').waitFor(WAIT);
+    const labels = await call<{ chartData: { data: { labels: string[] } } }>('POST', `/project/${seed.projectId}/chart/preview`, {
+      type: 'bar',
+      chartDatasetConfigs: [{ dataset_id: seed.datasetId, xAxis: 'root[].country', yAxis: 'root[].amount', yAxisOperation: 'sum' }],
+    });
+    expect(labels.chartData.data.labels.sort()).toEqual(['DE', 'FR', 'IT', 'US']);
+
+    // A condition that nothing matches: the preview says the conditions leave no rows.
+    await page.getByRole('button', { name: 'Add a condition' }).click();
+    await page.getByLabel('Condition field').selectOption('status');
+    await page.getByLabel('Condition value').fill('lost');
+    await expect.poll(() => previewCard().getAttribute('data-empty-reason'), WAIT).toBe('FILTERED');
+    expect(await previewCard().textContent()).toContain('the conditions or filters leave no rows');
+    await axe(page, 'chart editor, empty preview');
+    await shot(page, 'empty-reason');
+  });
+
+  it('has every chart type and display option, with a colour per series, and saves them', async () => {
+    await newChart();
+    const types = await page.getByLabel('Chart type', { exact: true }).locator('option').allTextContents();
+    expect(types).toEqual(['line', 'bar', 'table', 'kpi', 'pie', 'doughnut', 'avg', 'radar', 'polar', 'gauge', 'matrix', 'markdown']);
+    // Each type previews from the server (markdown in the page).
+    const drawn: Record<string, string | null> = {};
+    for (const [type, x] of [
+      ['radar', 'country'],
+      ['polar', 'country'],
+      ['gauge', null],
+      ['matrix', 'created_at'],
+    ] as const) {
+      await page.getByLabel('Chart type', { exact: true }).selectOption(type);
+      if (x) await page.getByLabel(type === 'matrix' ? 'X axis (a date column)' : 'X axis', { exact: true }).selectOption(x);
+      await page.getByLabel('Y axis', { exact: true }).selectOption('amount');
+      await page.locator(`.preview[data-preview-state="ready"] .card[data-chart-type="${type}"][data-rendered]`).waitFor(WAIT);
+      drawn[type] = await page.locator('.preview .card').getAttribute('data-rendered');
+    }
+    expect(drawn).toEqual({ radar: 'true', polar: 'true', gauge: 'true', matrix: 'true' });
+
+    await page.getByLabel('Chart type', { exact: true }).selectOption('bar');
+    await page.getByLabel('Chart name', { exact: true }).fill('Revenue and orders');
+    await page.getByLabel('X axis', { exact: true }).selectOption('country');
+    await page.getByLabel('Y axis', { exact: true }).selectOption('amount');
+    await page.getByLabel('Operation', { exact: true }).selectOption('sum');
+    await page.getByLabel('Series 1 name').fill('Revenue');
+    await page.getByLabel('Colour', { exact: true }).fill('#112233');
+    await page.getByRole('button', { name: 'Add a series' }).click();
+    await page.getByLabel('Series 2 name').fill('Orders');
+    await page.getByLabel('Y axis of series 2').selectOption('id');
+    await page.getByLabel('Operation of series 2').selectOption('count');
+    await page.getByLabel('Colour of series 2').fill('#cc5500');
+    await page.getByLabel('Goal', { exact: true }).fill('2000');
+    await page.getByLabel('Number format', { exact: true }).fill('€{val}');
+    await page.getByLabel('Stacking').selectOption('percent');
+    for (const label of ['Show the legend', 'Write the values on the chart (data labels)', 'Horizontal bars', 'Show growth (last value against the one before)']) {
+      await page.getByLabel(label).check();
+    }
+    await page.getByLabel('X axis labels').selectOption('showAll');
+    await page.locator('.preview[data-preview-state="ready"] .card[data-chart-type="bar"][data-rendered="true"]').waitFor(WAIT);
+    await expect.poll(() => page.locator('.preview .card canvas').count(), WAIT).toBe(1);
+    await axe(page, 'chart editor, options');
+    await shot(page, 'options');
+    await page.getByRole('button', { name: 'Save chart' }).click();
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+
+    const charts = await call<any[]>('GET', `/project/${seed.projectId}/chart`);
+    const saved = charts.find((c) => c.name === 'Revenue and orders');
+    expect(saved).toMatchObject({ type: 'bar', displayLegend: true, dataLabels: true, stacked: true, stackPercent: true, horizontal: true, showGrowth: true, xLabelTicks: 'showAll' });
+    // Stacked to 100 %: the two series of each country add up to 100.
+    const [revenue, orders] = saved.chartData.data.datasets.map((d: any) => d.data as number[]);
+    revenue.forEach((share: number, i: number) => expect(share + orders[i]).toBeCloseTo(100, 1));
+    expect(saved.ChartDatasetConfigs.map((c: any) => [c.legend, c.datasetColor, c.yAxisOperation, c.goal, c.formula])).toEqual([
+      ['Revenue', '#112233', 'sum', 2000, '€{val}'],
+      ['Orders', '#cc5500', 'count', null, null],
+    ]);
+    expect(saved.chartData.data.datasets.map((d: any) => d.borderColor)).toEqual(['#112233', '#cc5500']);
+  });
+
+  it('writes a markdown card, sanitised, and asks before unsaved edits are lost', async () => {
+    await newChart();
+    await page.getByLabel('Chart name', { exact: true }).fill('Read me');
+    await page.getByLabel('Chart type', { exact: true }).selectOption('markdown');
+    await page.getByLabel('Text (Markdown)').fill('## Heads up\nNumbers are **net**. <img src=x onerror="document.title=1"> [Docs](https://example.com)');
+    await page.locator('.preview .markdown h2').waitFor(WAIT);
+    expect(await page.locator('.preview .markdown img[onerror]').count()).toBe(0);
+    expect(await page.locator('.preview .markdown strong').textContent()).toBe('net');
+
+    // Leaving through the editor's own links asks; "stay" keeps the form as it is.
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('link', { name: 'Datasets' }).click();
+    await expect.poll(() => questions.length).toBe(1);
+    expect(questions[0]).toContain('Leave without saving?');
+    expect(await page.getByLabel('Chart name', { exact: true }).inputValue()).toBe('Read me');
+    // Closing or reloading the tab asks too (beforeunload).
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.type());
+      void dialog.dismiss();
+    });
+    await page.reload({ timeout: 3_000 }).catch(() => undefined);
+    await expect.poll(() => questions.length).toBe(2);
+    expect(questions[1]).toBe('beforeunload');
+    expect(await page.getByLabel('Chart name', { exact: true }).inputValue()).toBe('Read me');
+    await axe(page, 'chart editor, markdown');
+
+    // Saving moves on without asking.
+    await page.getByRole('button', { name: 'Save chart' }).click();
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+    expect(questions).toHaveLength(2);
+    await page.locator('.board-item[data-chart-name="Read me"] .markdown h2').waitFor(WAIT);
+  });
+
+  it('cards say why they are empty and mark a failed refresh; Refresh all goes on past failures; the report page shows both', async () => {
+    // An empty chart (a date range with no row) and a chart whose source then goes away.
+    const empty = await call<{ id: number }>('POST', `/project/${seed.projectId}/chart/quick-create`, {
+      name: 'Nothing in 2031',
+      type: 'bar',
+      startDate: '2031-01-01T00:00:00Z',
+      endDate: '2031-02-01T00:00:00Z',
+      layout: { lg: [0, 20, 6, 3] },
+      chartDatasetConfigs: [{ dataset_id: seed.datasetId, xAxis: 'root[].country', dateField: 'root[].created_at', yAxisOperation: 'count' }],
+    });
+    await call('POST', `/project/${seed.projectId}/chart/${empty.id}/query`);
+    const other = await call<{ id: number }>('POST', `/team/${seed.teamId}/datasets/quick-create`, {
+      name: 'Archive',
+      project_ids: [seed.projectId],
+      dataRequests: [{ connection_id: (await call<{ id: number }[]>('GET', `/team/${seed.teamId}/connections`))[0]!.id, query: 'select * from archive' }],
+    });
+    await sql(`create table archive as select * from orders`);
+    const stale = await call<{ id: number }>('POST', `/project/${seed.projectId}/chart/quick-create`, {
+      name: 'Archived orders',
+      type: 'kpi',
+      layout: { lg: [6, 20, 3, 2] },
+      chartDatasetConfigs: [{ dataset_id: other.id, yAxisOperation: 'count' }],
+    });
+    await call('POST', `/project/${seed.projectId}/chart/${stale.id}/query`);
+    await sql('drop table archive');
+
+    await page.goto(`${live.url}/app/dashboards/${seed.projectId}`);
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Refresh all' }).click();
+    await page.getByText(/charts refreshed; 1 failed\./).waitFor(WAIT);
+    const alert = page.getByRole('alert');
+    expect(await alert.textContent()).toContain('Archived orders');
+    // Every other chart was refreshed: each has data newer than the click.
+    const after = await call<any[]>('GET', `/project/${seed.projectId}/chart`);
+    const failed = after.filter((c) => c.lastError !== null).map((c) => c.name);
+    expect(failed).toEqual(['Archived orders']);
+
+    const staleCard = page.locator('.board-item[data-chart-name="Archived orders"] .card');
+    await staleCard.locator('.card-stale').waitFor(WAIT);
+    expect(await staleCard.locator('.card-stale').textContent()).toMatch(/Refresh failed .*Showing the data of/);
+    expect(await staleCard.locator('.metric-value').textContent()).toMatch(/120/);
+    const emptyCard = page.locator('.board-item[data-chart-name="Nothing in 2031"] .card');
+    expect(await emptyCard.getAttribute('data-empty-reason')).toBe('FILTERED');
+    expect(await emptyCard.textContent()).toContain('no row falls in the chart’s date range');
+    await staleCard.scrollIntoViewIfNeeded();
+    // Grid items slide into their cells after the charts are read again: shoot once they stay put.
+    const boxes = () => page.locator('.board-item').evaluateAll((items) => JSON.stringify(items.map((i) => i.getBoundingClientRect().toJSON())));
+    let previous = '';
+    let current = await boxes();
+    while (current !== previous) {
+      previous = current;
+      await page.waitForTimeout(300);
+      current = await boxes();
+    }
+    await axe(page, 'dashboard, stale and empty cards');
+    await shot(page, 'dashboard-stale');
+
+    // The report page: the same marks, without the source's words.
+    await call('POST', `/project/${seed.projectId}/share/policy`);
+    const issued = await call<{ url: string }>('POST', `/project/${seed.projectId}/share/token`);
+    const report = await context.newPage();
+    await report.goto(issued.url);
+    await report.locator('body[data-state="ready"]').waitFor(WAIT);
+    const reportStale = report.locator(`.card[data-chart-id="${stale.id}"] .card-stale`);
+    await reportStale.waitFor(WAIT);
+    expect(await reportStale.textContent()).toMatch(/Refresh failed .*: [A-Z_]+\. Showing the data of/);
+    expect(await report.locator(`.card[data-chart-id="${empty.id}"]`).getAttribute('data-empty-reason')).toBe('FILTERED');
+    await report.locator(`.card[data-chart-id="${stale.id}"]`).scrollIntoViewIfNeeded();
+    await axe(report, 'report, stale and empty cards');
+    await report.screenshot({ path: screenshotPath('chart-editor-report-stale'), fullPage: true });
+    await report.close();
+  });
+});
