@@ -32,6 +32,8 @@ const TABLES = [
   'saved_queries',
   'sessions',
   'share_policies',
+  'subscription_runs',
+  'subscriptions',
   'team_invitations',
   'team_roles',
   'teams',
