@@ -1,4 +1,4 @@
-import type { components } from './schema';
+import type { components, paths } from './schema';
 
 /**
  * The API's shapes the screens name: the server's named schemas (`components.schemas` of
@@ -11,6 +11,7 @@ export type User = Schemas['Me'];
 export type Team = Schemas['Team'];
 export type Role = Team['TeamRoles'][number]['role'];
 export type PersonalApiKey = Schemas['PersonalApiKey'];
+export type Member = paths['/team/{team_id}/members']['get']['responses'][200]['content']['application/json'][number];
 
 export type Project = Schemas['Project'];
 export type ScheduleUpdate = NonNullable<Schemas['UpdateProject']['updateSchedule']>;

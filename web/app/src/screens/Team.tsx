@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client';
 import { oneOf } from '../api/narrow';
 import { keys, membersQuery, personalKeysQuery, teamKeysQuery } from '../api/queries';
-import type { PersonalApiKey, Role } from '../api/types';
+import type { Member, PersonalApiKey, Role } from '../api/types';
 import { useSession } from '../session';
 import { Empty, ErrorBox, Field, Load, mutationsState } from '../ui';
 import { DashboardPicker, isProjectRole } from './DashboardPicker';
@@ -30,7 +30,19 @@ export function Members() {
   const change = useMutation({
     mutationFn: ({ userId, next, projects: covered }: { userId: number; next?: Role; projects?: number[] }) =>
       ok(api.PUT('/team/{team_id}/members/{user_id}', { params: { path: { ...path, user_id: userId } }, body: { ...(next ? { role: next } : {}), ...(covered ? { projects: covered } : {}) } })),
-    onSuccess: reload,
+    // The row shows the change at once (a checkbox that waited for the server would look dead);
+    // a refused change puts the row back, and the list is read again either way.
+    onMutate: async ({ userId, next, projects: covered }) => {
+      const key = keys.members(team.id);
+      await client.cancelQueries({ queryKey: key });
+      const before = client.getQueryData<Member[]>(key);
+      client.setQueryData<Member[]>(key, (rows) =>
+        rows?.map((row) => (row.user_id === userId ? { ...row, ...(next ? { role: next } : {}), ...(covered ? { projects: covered } : {}) } : row)),
+      );
+      return { before };
+    },
+    onError: (_error, _input, context) => client.setQueryData(keys.members(team.id), context?.before),
+    onSettled: reload,
   });
   const remove = useMutation({
     mutationFn: (userId: number) => ok(api.DELETE('/team/{team_id}/members/{user_id}', { params: { path: { ...path, user_id: userId } } })),
