@@ -205,7 +205,15 @@ async function main(): Promise<void> {
             pngVsChromiumCold: ratio(cold, png),
             pdfVsChromiumCold: ratio(cold, pdf),
           },
-          goal: { atLeast10xFasterPng: warm.medianMs / png.medianMs >= 10, atLeast10xFasterPdf: warm.medianMs / pdf.medianMs >= 10, under100MiBExtra: extraRssMiB < 100 },
+          // Two bars: Chromium launched per picture, as Chartbrew's snapshots do (and Superset's
+          // workers per task), and a page kept open between pictures, which no peer does.
+          goal: {
+            atLeast10xFasterPngThanChromiumPerPicture: cold.medianMs / png.medianMs >= 10,
+            atLeast10xFasterPdfThanChromiumPerPicture: cold.medianMs / pdf.medianMs >= 10,
+            atLeast10xFasterPngThanOpenPage: warm.medianMs / png.medianMs >= 10,
+            atLeast10xFasterPdfThanOpenPage: warm.medianMs / pdf.medianMs >= 10,
+            under100MiBExtra: extraRssMiB < 100,
+          },
         },
         null,
         2,
