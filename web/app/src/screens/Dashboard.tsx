@@ -100,6 +100,7 @@ function Board({ project }: { project: Project }) {
   // Filters: saved ones, and the values being tried on them (not saved until "Save value").
   const filtersQuery = useQuery(dashboardFiltersQuery(project.id));
   const dashboardDatasets = useQuery({ ...datasetsQuery(team.id), select: (all) => all.filter((d) => d.project_ids.includes(project.id)) });
+  const teamDatasets = useQuery(datasetsQuery(team.id));
   const filters = filtersQuery.data ?? [];
   const datasets = dashboardDatasets.data ?? [];
   const [trying, setTrying] = useState<Record<string, FilterConfiguration>>({});
@@ -303,7 +304,14 @@ function Board({ project }: { project: Project }) {
       {charts.length === 0 ? (
         <Empty>
           <p>No chart on this dashboard yet.</p>
-          <Link to={`/dashboards/${project.id}/charts/new`}>Add the first chart</Link>
+          {teamDatasets.data?.length === 0 ? (
+            <p data-testid="needs-dataset">
+              A chart is drawn from a dataset, and your team has none yet: add a <Link to="/connections">connection</Link> to your database or API, then create a{' '}
+              <Link to="/datasets">dataset</Link> on it. Its page then links back here.
+            </p>
+          ) : (
+            <Link to={`/dashboards/${project.id}/charts/new`}>Add the first chart</Link>
+          )}
         </Empty>
       ) : phone ? (
         <div className="stack board">
