@@ -409,7 +409,7 @@ function NextChart({ datasetName }: { datasetName: string }) {
     <p className="hint" data-testid="next-chart">
       {projects.data.length === 0 ? (
         <>
-          Next: create a dashboard under <Link to="/">Dashboards</Link>, then add a chart drawn from “{datasetName}”.
+          Next: <Link to="/">create a dashboard</Link>, then add a chart drawn from “{datasetName}”.
         </>
       ) : (
         <>
