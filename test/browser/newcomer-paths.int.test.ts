@@ -263,7 +263,7 @@ describe.skipIf(!browserAvailable())("a newcomer's paths through the editor (Chr
     await page.getByRole('link', { name: 'Datasets' }).click();
     await addDataset(page, 'Orders', 'select id, country, amount, created_at from orders order by id', /^120 rows in/);
     // Before any dashboard, the dataset's page says where the next step is.
-    expect(await page.getByTestId('next-chart').textContent()).toContain('create a dashboard under Dashboards');
+    await page.getByTestId('next-chart').getByRole('link', { name: 'create a dashboard' }).waitFor(WAIT);
     await page.getByRole('link', { name: 'Datasets' }).click();
     await addDataset(page, 'Orders in a country', 'select id, amount, created_at from orders where country = {{country}} order by id', /^0 rows in/);
     await page.getByTestId('variables-without-value').waitFor(WAIT);
@@ -363,7 +363,7 @@ describe.skipIf(!browserAvailable())("a newcomer's paths through the editor (Chr
     await panel.getByTestId('run-status').filter({ hasText: 'sent' }).waitFor(WAIT);
     expect(await panel.getByRole('table', { name: 'History of Countries every morning' }).textContent()).toContain('email nia@example.com: sent');
     await axe(page, 'chart delivery history');
-    await shot(page, 'chart-delivery');
+    await page.screenshot({ path: screenshotPath('path-chart-delivery') });
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toContain('Revenue by country');
     // The dashboard's own panel lists it too.
