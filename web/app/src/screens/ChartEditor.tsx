@@ -8,6 +8,7 @@ import type { Chart, ChartPreview, ChartType, Condition, Dataset, Operation, Tim
 import { Link, useRouter } from '../router';
 import { useSession } from '../session';
 import { useSettled } from '../settled';
+import { variablesOf } from '../api/filter-scope';
 import { Empty, ErrorBox, Field, Load } from '../ui';
 import { ChartCard } from './ChartCard';
 import { useUnsavedGuard } from './unsaved-guard';
@@ -120,6 +121,23 @@ function bandsOf(ranges: unknown): Band[] {
   });
 }
 
+/** A saved configuration (`{variables: [{name, value}], …}`) as an object, whatever was stored. */
+function configurationOf(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** The values a chart gives its dataset's variables, by name, as text for the form. */
+function variableValuesOf(configuration: Record<string, unknown>): Record<string, string> {
+  const list = Array.isArray(configuration['variables']) ? (configuration['variables'] as unknown[]) : [];
+  const values: Record<string, string> = {};
+  for (const item of list) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { name, value } = item as { name?: unknown; value?: unknown };
+    if (typeof name === 'string' && value !== null && value !== undefined) values[name] = String(value);
+  }
+  return values;
+}
+
 const numberOrNull = (text: string) => (text.trim() === '' || !Number.isFinite(Number(text)) ? null : Number(text));
 
 function Form({ projectId, datasets, chart, slot }: { projectId: number; datasets: Dataset[]; chart: Chart | null; slot: number }) {
@@ -155,6 +173,11 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
   const [maxValue, setMaxValue] = useState(chart?.maxValue === null || chart?.maxValue === undefined ? '' : String(chart.maxValue));
   const [content, setContent] = useState(chart?.content ?? '');
   const [bands, setBands] = useState<Band[]>(() => bandsOf(chart?.ranges));
+  // Values the chart gives its dataset's {{variables}} (a dashboard filter's value still wins over them).
+  const savedConfiguration = useMemo(() => configurationOf(first?.configuration), [first]);
+  const [variableValues, setVariableValues] = useState<Record<string, string>>(() => variableValuesOf(savedConfiguration));
+  const dataset = datasets.find((d) => d.id === datasetId);
+  const variableNames = dataset ? [...variablesOf(dataset)].sort() : [];
 
   const columnsQuery = useQuery({ ...datasetColumnInfoQuery(team.id, datasetId), enabled: datasetId !== 0 && type !== 'markdown' });
   // Null while reading, [] when they could not be read.
@@ -170,6 +193,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
   const isDate = type === 'matrix' ? true : xIsDate && (isDateChoice ?? true);
   const shownSeries = multi ? series : series.slice(0, 1);
 
+  const configuredVariables = variableNames.filter((n) => (variableValues[n] ?? '').trim() !== '').map((n) => ({ name: n, value: variableValues[n]!.trim() }));
   const configOf = (s: Series) => ({
     dataset_id: s.datasetId,
     legend: s.legend || name || 'Series',
@@ -182,6 +206,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
     datasetColor: s.color,
     goal: numberOrNull(s.goal),
     conditions: conditions.filter((c) => (c.field ?? '') !== '').map((c) => ({ ...c, field: `root[].${c.field}` })),
+    ...(variableNames.length > 0 || 'variables' in savedConfiguration ? { configuration: { ...savedConfiguration, variables: configuredVariables } } : {}),
   });
   const chartBody = () => ({
     name: name || 'Untitled chart',
@@ -328,6 +353,17 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
               </p>
             ) : null}
             {columns !== null && columns.length === 0 ? <ErrorBox error="The dataset's columns could not be read: run it on its page to see why." /> : null}
+            {variableNames.length > 0 ? (
+              <fieldset className="chart-variables">
+                <legend>Variables of the dataset</legend>
+                <p className="hint">The value this chart gives each {'{{variable}}'}; empty: the dataset's default. A dashboard filter on the variable still wins.</p>
+                {variableNames.map((n) => (
+                  <Field key={n} label={`Value of ${n}`}>
+                    <input value={variableValues[n] ?? ''} onChange={(e) => setVariableValues({ ...variableValues, [n]: e.target.value })} />
+                  </Field>
+                ))}
+              </fieldset>
+            ) : null}
             {usesX ? columnSelect(type === 'matrix' ? 'X axis (a date column)' : 'X axis', xAxis, setXAxis) : null}
             {usesX && type !== 'matrix' ? (
               <label className="check">

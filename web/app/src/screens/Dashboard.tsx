@@ -86,7 +86,7 @@ function Board({ project }: { project: Project }) {
   const { team } = useSession();
   const [status, setStatus] = useState<string | null>(null);
   const [panel, setPanel] = useState<'settings' | 'share' | 'deliveries' | 'runs' | null>(null);
-  const [cardPanel, setCardPanel] = useState<{ chart: Chart; kind: 'runs' | 'alerts' | 'share' } | null>(null);
+  const [cardPanel, setCardPanel] = useState<{ chart: Chart; kind: 'runs' | 'alerts' | 'share' | 'deliveries' } | null>(null);
   const { navigate } = useRouter();
   const charts = project.Charts;
   const layout = useMemo(() => charts.map(itemOf), [charts]);
@@ -100,6 +100,7 @@ function Board({ project }: { project: Project }) {
   // Filters: saved ones, and the values being tried on them (not saved until "Save value").
   const filtersQuery = useQuery(dashboardFiltersQuery(project.id));
   const dashboardDatasets = useQuery({ ...datasetsQuery(team.id), select: (all) => all.filter((d) => d.project_ids.includes(project.id)) });
+  const teamDatasets = useQuery(datasetsQuery(team.id));
   const filters = filtersQuery.data ?? [];
   const datasets = dashboardDatasets.data ?? [];
   const [trying, setTrying] = useState<Record<string, FilterConfiguration>>({});
@@ -208,6 +209,7 @@ function Board({ project }: { project: Project }) {
             { label: 'Download CSV', run: () => download(chart, 'csv') },
             { label: 'Download XLSX', run: () => download(chart, 'xlsx') },
             { label: 'Alerts', run: () => setCardPanel({ chart, kind: 'alerts' }) },
+            { label: 'Deliveries', run: () => setCardPanel({ chart, kind: 'deliveries' }) },
             { label: 'Run history', run: () => setCardPanel({ chart, kind: 'runs' }) },
             { label: 'Share and embed', run: () => setCardPanel({ chart, kind: 'share' }) },
             { label: 'Remove', run: () => remove(chart), danger: true },
@@ -271,11 +273,13 @@ function Board({ project }: { project: Project }) {
         </Panel>
       ) : null}
       {cardPanel ? (
-        <Panel title={`${{ runs: 'Run history', alerts: 'Alerts', share: 'Share and embed' }[cardPanel.kind]} of ${cardPanel.chart.name ?? 'the chart'}`} onClose={() => setCardPanel(null)}>
+        <Panel title={`${{ runs: 'Run history', alerts: 'Alerts', share: 'Share and embed', deliveries: 'Deliveries' }[cardPanel.kind]} of ${cardPanel.chart.name ?? 'the chart'}`} onClose={() => setCardPanel(null)}>
           {cardPanel.kind === 'runs' ? (
             <RunHistory projectId={project.id} chartId={cardPanel.chart.id} names={names} />
           ) : cardPanel.kind === 'alerts' ? (
             <Alerts projectId={project.id} chart={cardPanel.chart} />
+          ) : cardPanel.kind === 'deliveries' ? (
+            <DashboardDeliveries projectId={project.id} chartId={cardPanel.chart.id} chartName={cardPanel.chart.name ?? undefined} />
           ) : (
             <ChartShare projectId={project.id} chart={cardPanel.chart} />
           )}
@@ -303,7 +307,14 @@ function Board({ project }: { project: Project }) {
       {charts.length === 0 ? (
         <Empty>
           <p>No chart on this dashboard yet.</p>
-          <Link to={`/dashboards/${project.id}/charts/new`}>Add the first chart</Link>
+          {teamDatasets.data?.length === 0 ? (
+            <p data-testid="needs-dataset">
+              A chart is drawn from a dataset, and your team has none yet: add a <Link to="/connections">connection</Link> to your database or API, then create a{' '}
+              <Link to="/datasets">dataset</Link> on it. Its page then links back here.
+            </p>
+          ) : (
+            <Link to={`/dashboards/${project.id}/charts/new`}>Add the first chart</Link>
+          )}
         </Empty>
       ) : phone ? (
         <div className="stack board">

@@ -8,17 +8,42 @@ import './Deliveries.css';
 type Subscription = components['schemas']['Subscription'];
 type SubscriptionRun = components['schemas']['SubscriptionRun'];
 type CreateBody = components['schemas']['CreateSubscription'];
+type UpdateBody = components['schemas']['UpdateSubscription'];
 
-const deliveriesKey = (projectId: number) => ['project', projectId, 'subscriptions'] as const;
-const subscriptionsQuery = (projectId: number) =>
-  queryOptions({ queryKey: deliveriesKey(projectId), queryFn: () => ok(api.GET('/project/{id}/subscriptions', { params: { path: { id: projectId } } })) });
+/** A dashboard's subscriptions, or one chart's when `chartId` is given (the same routes under `…/chart/{id}`). */
+export interface DeliveryScope {
+  projectId: number;
+  chartId?: number | undefined;
+}
+
+const deliveriesKey = ({ projectId, chartId }: DeliveryScope) => ['project', projectId, 'subscriptions', chartId ?? null] as const;
+const chartPath = (scope: DeliveryScope) => ({ project_id: scope.projectId, id: scope.chartId! });
+
+/** The subscription routes of a scope, each typed from the OpenAPI schema. */
+const routes = (scope: DeliveryScope) =>
+  scope.chartId === undefined
+    ? {
+        list: () => ok(api.GET('/project/{id}/subscriptions', { params: { path: { id: scope.projectId } } })),
+        create: (body: CreateBody) => ok(api.POST('/project/{id}/subscriptions', { params: { path: { id: scope.projectId } }, body })),
+        update: (sid: number, body: UpdateBody) => ok(api.PUT('/project/{id}/subscriptions/{sid}', { params: { path: { id: scope.projectId, sid } }, body })),
+        remove: (sid: number) => ok(api.DELETE('/project/{id}/subscriptions/{sid}', { params: { path: { id: scope.projectId, sid } } })),
+        send: (sid: number) => ok(api.POST('/project/{id}/subscriptions/{sid}/send', { params: { path: { id: scope.projectId, sid } } })),
+        runs: (sid: number) => ok(api.GET('/project/{id}/subscriptions/{sid}/runs', { params: { path: { id: scope.projectId, sid }, query: { limit: 10 } } })),
+      }
+    : {
+        list: () => ok(api.GET('/project/{project_id}/chart/{id}/subscriptions', { params: { path: chartPath(scope) } })),
+        create: (body: CreateBody) => ok(api.POST('/project/{project_id}/chart/{id}/subscriptions', { params: { path: chartPath(scope) }, body })),
+        update: (sid: number, body: UpdateBody) => ok(api.PUT('/project/{project_id}/chart/{id}/subscriptions/{sid}', { params: { path: { ...chartPath(scope), sid } }, body })),
+        remove: (sid: number) => ok(api.DELETE('/project/{project_id}/chart/{id}/subscriptions/{sid}', { params: { path: { ...chartPath(scope), sid } } })),
+        send: (sid: number) => ok(api.POST('/project/{project_id}/chart/{id}/subscriptions/{sid}/send', { params: { path: { ...chartPath(scope), sid } } })),
+        runs: (sid: number) =>
+          ok(api.GET('/project/{project_id}/chart/{id}/subscriptions/{sid}/runs', { params: { path: { ...chartPath(scope), sid }, query: { limit: 10 } } })),
+      };
+
+const subscriptionsQuery = (scope: DeliveryScope) => queryOptions({ queryKey: deliveriesKey(scope), queryFn: () => routes(scope).list() });
 const statusQuery = (projectId: number) =>
-  queryOptions({ queryKey: [...deliveriesKey(projectId), 'status'], queryFn: () => ok(api.GET('/project/{id}/delivery-status', { params: { path: { id: projectId } } })) });
-const runsQuery = (projectId: number, sid: number) =>
-  queryOptions({
-    queryKey: [...deliveriesKey(projectId), sid, 'runs'],
-    queryFn: () => ok(api.GET('/project/{id}/subscriptions/{sid}/runs', { params: { path: { id: projectId, sid }, query: { limit: 10 } } })),
-  });
+  queryOptions({ queryKey: ['project', projectId, 'delivery-status'], queryFn: () => ok(api.GET('/project/{id}/delivery-status', { params: { path: { id: projectId } } })) });
+const runsQuery = (scope: DeliveryScope, sid: number) => queryOptions({ queryKey: [...deliveriesKey(scope), sid, 'runs'], queryFn: () => routes(scope).runs(sid) });
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const two = (n: number) => String(n).padStart(2, '0');
@@ -43,25 +68,29 @@ const lines = (text: string) =>
     .map((x) => x.trim())
     .filter((x) => x !== '');
 
-/** The Deliveries panel of a dashboard: its subscriptions, a form to make or change one, send now, pause, history. */
-export function DashboardDeliveries({ projectId }: { projectId: number }) {
+/**
+ * The Deliveries panel of a dashboard, or of one of its charts when `chartId` is given (the card
+ * menu's *Deliveries*): its subscriptions, a form to make or change one, send now, pause, history.
+ */
+export function DashboardDeliveries({ projectId, chartId, chartName }: { projectId: number; chartId?: number; chartName?: string }) {
   const client = useQueryClient();
-  const subscriptions = useQuery(subscriptionsQuery(projectId));
+  const scope: DeliveryScope = { projectId, chartId };
+  const subscriptions = useQuery(subscriptionsQuery(scope));
   const status = useQuery(statusQuery(projectId));
   const [editing, setEditing] = useState<Subscription | 'new' | null>(null);
   const [history, setHistory] = useState<number | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const reload = () => client.invalidateQueries({ queryKey: deliveriesKey(projectId) });
-  const path = (sid: number) => ({ id: projectId, sid });
+  // Both lists: a chart's deliveries are also listed on its dashboard's.
+  const reload = () => client.invalidateQueries({ queryKey: ['project', projectId, 'subscriptions'] });
   const toggle = useMutation({
-    mutationFn: (s: Subscription) => ok(api.PUT('/project/{id}/subscriptions/{sid}', { params: { path: path(s.id) }, body: { active: !s.active } })),
+    mutationFn: (s: Subscription) => routes(scope).update(s.id, { active: !s.active }),
     onSuccess: (s) => {
       setDone(s.active ? 'Delivery resumed.' : 'Delivery paused.');
       return reload();
     },
   });
   const send = useMutation({
-    mutationFn: (s: Subscription) => ok(api.POST('/project/{id}/subscriptions/{sid}/send', { params: { path: path(s.id) } })),
+    mutationFn: (s: Subscription) => routes(scope).send(s.id),
     onSuccess: (run, s) => {
       setDone(run.status === 'sent' ? 'Sent.' : run.status === 'partial' ? 'Sent to some recipients; see the history.' : `Not sent: ${run.error ?? 'see the history'}.`);
       setHistory(s.id);
@@ -69,7 +98,7 @@ export function DashboardDeliveries({ projectId }: { projectId: number }) {
     },
   });
   const remove = useMutation({
-    mutationFn: (s: Subscription) => ok(api.DELETE('/project/{id}/subscriptions/{sid}', { params: { path: path(s.id) } })),
+    mutationFn: (s: Subscription) => routes(scope).remove(s.id),
     onSuccess: () => {
       setDone('Delivery deleted.');
       return reload();
@@ -78,9 +107,14 @@ export function DashboardDeliveries({ projectId }: { projectId: number }) {
   const { busy, error } = mutationsState(toggle, send, remove);
 
   return (
-    <div className="panel deliveries" aria-labelledby="deliveries-title">
-      <h2 id="deliveries-title">Deliveries</h2>
-      <p className="hint">Send this dashboard, or one of its charts, on a schedule by email, Slack or webhook. Every email has its own unsubscribe link.</p>
+    <div className={chartId === undefined ? 'panel deliveries' : 'deliveries'} {...(chartId === undefined ? { 'aria-labelledby': 'deliveries-title' } : {})}>
+      {chartId === undefined ? <h2 id="deliveries-title">Deliveries</h2> : null}
+      <p className="hint">
+        {chartId === undefined
+          ? 'Send this dashboard, or one of its charts, on a schedule by email, Slack or webhook.'
+          : `Send “${chartName ?? 'this chart'}” alone on a schedule by email, Slack or webhook; the dashboard's Deliveries lists it too.`}{' '}
+        Every email has its own unsubscribe link.
+      </p>
       <Load query={status} what="delivery status">
         {(s) => (
           <ul className="delivery-status" aria-label="Delivery status">
@@ -124,7 +158,7 @@ export function DashboardDeliveries({ projectId }: { projectId: number }) {
                       Delete
                     </button>
                   </div>
-                  {history === s.id ? <History projectId={projectId} subscription={s} /> : null}
+                  {history === s.id ? <History scope={scope} subscription={s} /> : null}
                 </li>
               ))}
             </ul>
@@ -137,7 +171,7 @@ export function DashboardDeliveries({ projectId }: { projectId: number }) {
         </button>
       ) : (
         <SubscriptionForm
-          projectId={projectId}
+          scope={scope}
           current={editing === 'new' ? null : editing}
           onDone={(message) => {
             setEditing(null);
@@ -149,8 +183,8 @@ export function DashboardDeliveries({ projectId }: { projectId: number }) {
   );
 }
 
-function History({ projectId, subscription }: { projectId: number; subscription: Subscription }) {
-  const runs = useQuery(runsQuery(projectId, subscription.id));
+function History({ scope, subscription }: { scope: DeliveryScope; subscription: Subscription }) {
+  const runs = useQuery(runsQuery(scope, subscription.id));
   return (
     <Load query={runs} what="the history">
       {(page) =>
@@ -185,7 +219,7 @@ function History({ projectId, subscription }: { projectId: number; subscription:
   );
 }
 
-function SubscriptionForm({ projectId, current, onDone }: { projectId: number; current: Subscription | null; onDone: (message: string) => void }) {
+function SubscriptionForm({ scope, current, onDone }: { scope: DeliveryScope; current: Subscription | null; onDone: (message: string) => void }) {
   const client = useQueryClient();
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const [name, setName] = useState(current?.name ?? '');
@@ -216,12 +250,10 @@ function SubscriptionForm({ projectId, current, onDone }: { projectId: number; c
         slackWebhooks: lines(slack),
         webhook: webhook.trim() === '' ? null : { url: webhook.trim() },
       };
-      return current
-        ? ok(api.PUT('/project/{id}/subscriptions/{sid}', { params: { path: { id: projectId, sid: current.id } }, body }))
-        : ok(api.POST('/project/{id}/subscriptions', { params: { path: { id: projectId } }, body: body as CreateBody }));
+      return current ? routes(scope).update(current.id, body as UpdateBody) : routes(scope).create(body as CreateBody);
     },
     onSuccess: async (saved) => {
-      await client.invalidateQueries({ queryKey: deliveriesKey(projectId) });
+      await client.invalidateQueries({ queryKey: ['project', scope.projectId, 'subscriptions'] });
       if (saved.webhookSecret && saved.webhookSecret !== '********') setSecret(saved.webhookSecret);
       else onDone(current ? 'Delivery saved.' : 'Delivery created.');
     },

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, ok } from '../api/client';
 import { connectionsQuery, dataRequestsQuery, datasetQuery, keys, projectsQuery } from '../api/queries';
 import type { Connection, DataRequest, Dataset, DraftBinding, RunMeta } from '../api/types';
+import { Link } from '../router';
 import { useSession } from '../session';
 import { Empty, ErrorBox, Field, Load, Success } from '../ui';
 import { Joins } from './Joins';
@@ -222,6 +223,7 @@ function Editor({ dataset, request }: { dataset: Dataset; request: DataRequest }
           ) : null}
           <ErrorBox error={lastError} />
           <Success message={lastError ? null : message} />
+          {message && !lastError ? <NextChart datasetName={dataset.name ?? `Dataset ${dataset.id}`} /> : null}
           <div className="actions">
             <button type="button" className="primary" onClick={() => save.mutate({ check: true })} disabled={busy}>
               Save dataset
@@ -392,5 +394,35 @@ function DatasetSettings({ dataset, request, connections }: { dataset: Dataset; 
         </button>
       </div>
     </details>
+  );
+}
+
+/**
+ * After a save, the way on to a chart: each dashboard of the team (its own first), whose chart form
+ * offers every dataset of the team; or, before any dashboard exists, where to create one.
+ */
+function NextChart({ datasetName }: { datasetName: string }) {
+  const { team } = useSession();
+  const projects = useQuery(projectsQuery(team.id));
+  if (!projects.data) return null;
+  return (
+    <p className="hint" data-testid="next-chart">
+      {projects.data.length === 0 ? (
+        <>
+          Next: <Link to="/">create a dashboard</Link>, then add a chart drawn from “{datasetName}”.
+        </>
+      ) : (
+        <>
+          Next: add a chart drawn from “{datasetName}” to{' '}
+          {projects.data.slice(0, 5).map((p, i) => (
+            <span key={p.id}>
+              {i > 0 ? ', ' : ''}
+              <Link to={`/dashboards/${p.id}/charts/new`}>{p.dashboardTitle || p.name}</Link>
+            </span>
+          ))}
+          .
+        </>
+      )}
+    </p>
   );
 }

@@ -107,7 +107,7 @@ export function FilterBar({ projectId, filters, charts, datasets, tried, onTry, 
     run.state === 'running'
       ? 'Applying the filters to every chart…'
       : run.state === 'ready'
-        ? `Charts filtered by ${run.applied} filter${run.applied === 1 ? '' : 's'}; values being tried are not saved.`
+        ? `Charts filtered by ${run.applied} filter${run.applied === 1 ? '' : 's'}${filters.some((f) => tried(f) !== f.configuration) ? '; values being tried are not saved until “Save value”' : ', with their saved values'}.`
         : run.state === 'idle'
           ? 'No filter has a value: the charts show their saved data.'
           : '';
