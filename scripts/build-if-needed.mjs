@@ -1,7 +1,7 @@
 // Builds dist/ when it is missing or older than any source file, so `npm start` works straight
 // after `npm install` and stays fast on later starts. The server (tsc, from src/) and the pages
-// (Vite, from web/) are stamped apart: a change to one does not rebuild the other, and the test
-// files under src/, which the build leaves out, rebuild nothing.
+// (Vite, from web/ and src/render/chart-look.ts) are stamped apart: a change to one does not
+// rebuild the other, and the test files under src/, which the build leaves out, rebuild nothing.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverStamp = path.join(root, 'dist', '.build-stamp');
 const pagesStamp = path.join(root, 'dist', '.pages-stamp');
 const viteConfig = path.join(root, 'web', 'vite.config.ts');
+// The one file of src/ the pages bundle too: how charts look, shared with the server's pictures.
+const sharedWithPages = path.join(root, 'src', 'render', 'chart-look.ts');
 
 function newest(dir, counts = () => true) {
   let latest = 0;
@@ -38,7 +40,7 @@ function run(args, env = process.env) {
 export function buildIfNeeded() {
   const manifest = statSync(path.join(root, 'package.json')).mtimeMs;
   const server = stale(serverStamp, Math.max(newest(path.join(root, 'src'), compiled), manifest));
-  const pages = existsSync(viteConfig) && stale(pagesStamp, Math.max(newest(path.join(root, 'web')), manifest));
+  const pages = existsSync(viteConfig) && stale(pagesStamp, Math.max(newest(path.join(root, 'web')), statSync(sharedWithPages).mtimeMs, manifest));
   if (!server && !pages) return;
   process.stderr.write('plotline: building (first start or sources changed)…\n');
   if (server) {

@@ -19,17 +19,18 @@ import {
   RadialLinearScale,
   type ChartConfiguration,
   type ChartItem,
-  type ChartType,
   type Plugin,
 } from 'chart.js';
+import { applyTickDensity, CHARTJS_TYPE, dashLastSegment, dataLabelsPlugin, gaugeParts, themeOptions, type ChartOptions, type GaugeRange } from './chart-look.js';
 import { FONT_FAMILY, font } from './fonts.js';
 import type { Colours } from './theme.js';
 import type { ChartView } from './types.js';
 
 /*
- * Chart.js as the report page uses it (web/src/lib/charts/chartjs.ts): the same controllers, the
- * same theming of the engine's `options`, the same x-label density, dashed last segment and data
- * labels. Drawn on a Skia canvas (@napi-rs/canvas): Chart.js needs no DOM, only a 2D context.
+ * Chart.js as the report page uses it (web/src/lib/charts/chartjs.ts): the same controllers, and
+ * the same look (./chart-look.ts: theming of the engine's `options`, x-label density, dashed last
+ * segment, data labels, gauge). Drawn on a Skia canvas (@napi-rs/canvas): Chart.js needs no DOM,
+ * only a 2D context.
  */
 
 let ready = false;
@@ -57,12 +58,9 @@ function setup(): void {
   ready = true;
 }
 
-const TYPE: Record<string, ChartType> = { line: 'line', bar: 'bar', pie: 'pie', doughnut: 'doughnut', radar: 'radar', polar: 'polarArea' };
-export const CHARTJS_TYPES = new Set(Object.keys(TYPE));
+export const CHARTJS_TYPES = new Set(Object.keys(CHARTJS_TYPE));
 
-// The engine's Chart.js options are free JSON, themed in place as the report page does.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Options = Record<string, any>;
+type Options = ChartOptions;
 
 /** Where the chart may draw inside the canvas (the card's body). */
 export interface Box {
@@ -80,104 +78,11 @@ export interface AxisData {
 }
 
 function themed(options: Options, colours: Colours): Options {
-  const out: Options = structuredClone(options);
+  const out = themeOptions(options, colours);
   out['responsive'] = false;
-  out['maintainAspectRatio'] = false;
-  out['animation'] = false;
   out['color'] = colours.muted;
-  const plugins = (out['plugins'] ??= {});
-  plugins.tooltip = { enabled: false };
-  plugins.legend = { ...(plugins.legend ?? {}), labels: { ...(plugins.legend?.labels ?? {}), color: colours.muted } };
-  for (const [axis, scale] of Object.entries((out['scales'] ?? {}) as Record<string, Options>)) {
-    scale['ticks'] = { ...(scale['ticks'] ?? {}), color: colours.muted, backdropColor: 'transparent' };
-    scale['grid'] = { ...(scale['grid'] ?? {}), color: colours.grid };
-    if (axis === 'r') {
-      scale['angleLines'] = { ...(scale['angleLines'] ?? {}), color: colours.grid };
-      scale['pointLabels'] = { ...(scale['pointLabels'] ?? {}), color: colours.muted };
-      // The radial values above the areas (z 1), on the card's colour: drawn beneath, a polar
-      // area or a filled radar hides half of each ("20" cut to "2", "15" to "1").
-      scale['ticks'] = { ...scale['ticks'], z: 1, showLabelBackdrop: true, backdropColor: colours.card };
-    }
-  }
+  out['plugins'].tooltip = { enabled: false };
   return out;
-}
-
-function applyTickDensity(options: Options, view: ChartView): void {
-  const x = options['scales']?.['x'];
-  if (!x || !view.xLabelTicks || view.xLabelTicks === 'default') return;
-  if (view.xLabelTicks === 'showAll') {
-    x.ticks = { ...(x.ticks ?? {}), autoSkip: false };
-    return;
-  }
-  const every = ({ half: 2, third: 3, fourth: 4 } as Record<string, number>)[view.xLabelTicks] ?? 1;
-  x.ticks = {
-    ...(x.ticks ?? {}),
-    autoSkip: false,
-    callback(this: { getLabelForValue(v: number): string }, value: number, index: number) {
-      return index % every === 0 ? this.getLabelForValue(value) : '';
-    },
-  };
-}
-
-interface BarProps {
-  x: number;
-  y: number;
-  base: number;
-  width: number;
-  height: number;
-  horizontal: boolean;
-}
-
-/** Dark text on a light segment, white on a dark one (`#rrggbb` colours; others get `fallback`). */
-function labelColourOn(background: unknown, fallback: string): string {
-  const hex = typeof background === 'string' ? /^#([0-9a-f]{6})$/i.exec(background.trim())?.[1] : undefined;
-  if (!hex) return fallback;
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.55 ? '#ffffff' : '#1d2433';
-}
-
-/**
- * Values written on points and bars. Above each point or bar, as the page always did; in a stacked
- * bar chart, in the middle of each segment (above it, a segment's value would sit on the next
- * one), and only when it fits the segment: a value taller or wider than its segment is left out.
- */
-function dataLabels(colours: Colours, font11: string): Plugin {
-  return {
-    id: 'plotlineDataLabels',
-    afterDatasetsDraw(chart) {
-      const { ctx } = chart;
-      const stacked = (chart.config as { type?: string }).type === 'bar' && Object.values(chart.scales).some((scale) => Boolean((scale.options as { stacked?: unknown }).stacked));
-      ctx.save();
-      ctx.font = font11;
-      ctx.textAlign = 'center';
-      chart.data.datasets.forEach((dataset, i) => {
-        const meta = chart.getDatasetMeta(i);
-        if (meta.hidden) return;
-        meta.data.forEach((element, j) => {
-          const value = dataset.data[j];
-          if (typeof value !== 'number') return;
-          const text = String(value);
-          if (stacked) {
-            const bar = element.getProps(['x', 'y', 'base', 'width', 'height', 'horizontal'], true) as unknown as BarProps;
-            const along = Math.abs(bar.horizontal ? bar.x - bar.base : bar.y - bar.base);
-            const across = bar.horizontal ? bar.height : bar.width;
-            const textWidth = ctx.measureText(text).width;
-            const [needAlong, needAcross] = bar.horizontal ? [textWidth + 4, 13] : [13, textWidth + 2];
-            if (along < needAlong || across < needAcross) return;
-            ctx.fillStyle = labelColourOn((element.options as { backgroundColor?: unknown }).backgroundColor, colours.fg);
-            ctx.textBaseline = 'middle';
-            ctx.fillText(text, bar.horizontal ? (bar.x + bar.base) / 2 : bar.x, bar.horizontal ? bar.y : (bar.y + bar.base) / 2);
-            return;
-          }
-          const { x, y } = element.tooltipPosition(true);
-          ctx.fillStyle = colours.fg;
-          ctx.textBaseline = 'alphabetic';
-          if (typeof x === 'number' && typeof y === 'number') ctx.fillText(text, x, y - 6);
-        });
-      });
-      ctx.restore();
-    },
-  };
 }
 
 /** Paints what lies under the chart (the card) after Chart.js clears the canvas. */
@@ -196,19 +101,14 @@ function background(paint: (ctx: SKRSContext2D) => void, after?: (ctx: SKRSConte
 /** A line, bar, pie, doughnut, radar or polar chart in `box`; `paint` draws the card beneath it. */
 export function drawAxisChart(canvas: Canvas | SvgCanvas, view: ChartView, data: AxisData, colours: Colours, box: Box, paint: (ctx: SKRSContext2D) => void): Chart {
   setup();
-  const type = TYPE[view.type ?? 'line'] ?? 'line';
+  const type = CHARTJS_TYPE[view.type ?? 'line'] ?? 'line';
   const options = themed(data.options ?? {}, colours);
   options['layout'] = { padding: box };
-  applyTickDensity(options, view);
+  applyTickDensity(options, view.xLabelTicks);
   const datasets = data.data.datasets.map((dataset) => ({ ...dataset }));
-  if (type === 'line' && view.dashedLastPoint) {
-    for (const dataset of datasets) {
-      const last = dataset.data.length - 1;
-      Object.assign(dataset, { segment: { borderDash: (ctx: { p1DataIndex: number }) => (ctx.p1DataIndex === last ? [6, 6] : undefined) } });
-    }
-  }
+  if (type === 'line' && view.dashedLastPoint) dashLastSegment(datasets);
   const plugins: Plugin[] = [background(paint)];
-  if (view.dataLabels && (type === 'line' || type === 'bar')) plugins.push(dataLabels(colours, font(11)));
+  if (view.dataLabels && (type === 'line' || type === 'bar')) plugins.push(dataLabelsPlugin(() => colours.fg, font(11)));
   const config = { type, data: { labels: data.data.labels ?? [], datasets }, options, plugins } as unknown as ChartConfiguration;
   return new Chart(canvas.getContext('2d') as unknown as ChartItem, config);
 }
@@ -217,18 +117,13 @@ export function drawAxisChart(canvas: Canvas | SvgCanvas, view: ChartView, data:
 export function drawGauge(canvas: Canvas | SvgCanvas, view: ChartView, data: AxisData, colours: Colours, box: Box, paint: (ctx: SKRSContext2D) => void): Chart {
   setup();
   const first = data.values?.[0];
-  const raw = first?.value ?? data.data.datasets[0]?.data[0] ?? 0;
-  const value = typeof raw === 'number' ? raw : 0;
-  const ranges = Array.isArray(data.ranges) ? data.ranges : Array.isArray(view.ranges) ? (view.ranges as { min: number; max: number; label?: string }[]) : [];
-  const min = ranges[0]?.min ?? view.minValue ?? 0;
-  const max = ranges.at(-1)?.max ?? view.maxValue ?? (value > 0 ? value : 1);
-  const span = Math.max(max - min, Number.EPSILON);
-  const filled = Math.min(Math.max(value - min, 0), span);
-  const palette = ['#59A14F', '#EDC948', '#E15759', '#4E79A7', '#B07AA1'];
-  const index = ranges.findIndex((range) => value >= range.min && value <= range.max);
-  const colour = view.datasetColor ?? palette[index >= 0 ? index % palette.length : 3]!;
+  const ranges = Array.isArray(data.ranges) ? data.ranges : Array.isArray(view.ranges) ? (view.ranges as GaugeRange[]) : [];
+  const { value, filled, rest, colour, rangeLabel } = gaugeParts(first?.value ?? data.data.datasets[0]?.data[0] ?? 0, ranges, {
+    minValue: view.minValue,
+    maxValue: view.maxValue,
+    colour: view.datasetColor,
+  });
   const text = first?.formatted ?? String(value);
-  const rangeLabel = index >= 0 ? ranges[index]?.label : undefined;
   const width = canvas.width;
   const height = canvas.height;
   const after = (ctx: SKRSContext2D) => {
@@ -249,7 +144,7 @@ export function drawGauge(canvas: Canvas | SvgCanvas, view: ChartView, data: Axi
   };
   const config = {
     type: 'doughnut',
-    data: { labels: ['value', 'rest'], datasets: [{ data: [filled, span - filled], backgroundColor: [colour, colours.grid], borderWidth: 0 }] },
+    data: { labels: ['value', 'rest'], datasets: [{ data: [filled, rest], backgroundColor: [colour, colours.grid], borderWidth: 0 }] },
     options: { responsive: false, animation: false, rotation: -90, circumference: 180, cutout: '70%', layout: { padding: box }, plugins: { legend: { display: false }, tooltip: { enabled: false } } },
     plugins: [background(paint, after)],
   } as unknown as ChartConfiguration;
