@@ -146,6 +146,18 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('pictures (%s store)', (sto
     expect(after.chartDataUpdated).toBe(before.chartDataUpdated);
   });
 
+  it("takes Chartbrew's body: viewport.width is the width, its styling options are accepted", async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: `/project/${team.projectId}/snapshot`,
+      token: as('teamOwner'),
+      payload: { viewport: { width: 900, height: 700 }, theme: 'light', removeStyling: false, removeHeader: false },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toContain('image/png');
+    expect(png(res.rawPayload).width).toBe(900);
+  });
+
   it('bad options are 400s naming the field', async () => {
     const cases: [string, string, Record<string, unknown> | undefined, string][] = [
       ['GET', `/project/${team.projectId}/chart/${bar}/image?format=gif`, undefined, 'format'],
@@ -155,6 +167,8 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('pictures (%s store)', (sto
       ['POST', `/project/${team.projectId}/snapshot`, { format: 'svg' }, 'format'],
       ['POST', `/project/${team.projectId}/snapshot`, { width: 'wide' }, 'width'],
       ['POST', `/project/${team.projectId}/snapshot`, { pages: 'all' }, 'pages'],
+      ['POST', `/project/${team.projectId}/snapshot`, { viewport: { width: 5 } }, 'viewport.width'],
+      ['POST', `/project/${team.projectId}/snapshot`, { colour: 'red' }, 'colour'],
       ['POST', `/project/${team.projectId}/snapshot`, { filters: [{ field: 'root[].country', operator: 'around', value: 'DE' }] }, 'filters'],
     ];
     for (const [method, url, payload, field] of cases) {

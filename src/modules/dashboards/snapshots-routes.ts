@@ -41,7 +41,8 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox<{ snapshots: SnapshotsSer
       const filters = body.filters !== undefined || body.variables !== undefined ? { filters: body.filters ?? [], variables: body.variables } : undefined;
       const scope = await snapshots.dashboardScope(actorOf(request), request.params.id, filters !== undefined);
       const format = body.format ?? 'png';
-      const picture = await snapshots.dashboardPicture(scope, { format, theme: body.theme, width: body.width, pages: body.pages, filters });
+      const width = body.width ?? body.viewport?.width;
+      const picture = await snapshots.dashboardPicture(scope, { format, theme: body.theme, width, pages: body.pages, filters });
       return send(reply, picture, `dashboard-${request.params.id}.${format}`, { 'x-plotline-pages': String(picture.pages) });
     },
   );

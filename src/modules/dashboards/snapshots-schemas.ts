@@ -15,11 +15,22 @@ export const SnapshotRequest = Type.Object(
     width: Type.Optional(
       Type.Integer({ minimum: PICTURE_LIMITS.width.min, maximum: PICTURE_LIMITS.width.max, description: `Viewport width in pixels (default ${PICTURE_LIMITS.width.dashboardDefault}); the layout's 12 columns fill it` }),
     ),
+    viewport: Type.Optional(
+      Type.Object(
+        {
+          width: Type.Optional(Type.Integer({ minimum: PICTURE_LIMITS.width.min, maximum: PICTURE_LIMITS.width.max })),
+          height: Type.Optional(Type.Integer({ minimum: 1 })),
+        },
+        { description: "Chartbrew's body: `viewport.width` is the width when `width` is absent; the height follows the layout" },
+      ),
+    ),
+    removeStyling: Type.Optional(Type.Boolean({ description: "Chartbrew's option, accepted and ignored: the picture is the report page's card look" })),
+    removeHeader: Type.Optional(Type.Boolean({ description: "Chartbrew's option, accepted and ignored: the header holds the title, data time and filters" })),
     pages: Type.Optional(Type.Enum(['screens', 'single'], { description: 'PDF only: one page per screen of the layout (16:9 of the width, cut between rows of cards; default) or one long page' })),
     filters: Type.Optional(FilterState),
     variables: Type.Optional(RuntimeVariables),
   },
-  { $id: 'SnapshotRequest' },
+  { $id: 'SnapshotRequest', additionalProperties: false },
 );
 
 export const ChartImageQuery = Type.Object({

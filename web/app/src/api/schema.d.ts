@@ -5032,6 +5032,15 @@ export interface components {
             theme?: "light" | "dark";
             /** @description Viewport width in pixels (default 1280); the layout's 12 columns fill it */
             width?: number;
+            /** @description Chartbrew's body: `viewport.width` is the width when `width` is absent; the height follows the layout */
+            viewport?: {
+                width?: number;
+                height?: number;
+            };
+            /** @description Chartbrew's option, accepted and ignored: the picture is the report page's card look */
+            removeStyling?: boolean;
+            /** @description Chartbrew's option, accepted and ignored: the header holds the title, data time and filters */
+            removeHeader?: boolean;
             /**
              * @description PDF only: one page per screen of the layout (16:9 of the width, cut between rows of cards; default) or one long page
              * @enum {unknown}
