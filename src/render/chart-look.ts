@@ -1,4 +1,23 @@
-import type { ChartType, Plugin } from 'chart.js';
+import {
+  ArcElement,
+  BarController,
+  BarElement,
+  CategoryScale,
+  DoughnutController,
+  Filler,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  LogarithmicScale,
+  PieController,
+  PointElement,
+  PolarAreaController,
+  RadarController,
+  RadialLinearScale,
+  type ChartType,
+  type Plugin,
+} from 'chart.js';
 
 /*
  * How Plotline's Chart.js charts look, in one place for the two that draw them: the report and
@@ -7,6 +26,29 @@ import type { ChartType, Plugin } from 'chart.js';
  * density, the dashed last segment, the data labels and the gauge's parts. It knows neither the
  * DOM nor Node: both sides import it, each bringing its colours and font.
  */
+
+/**
+ * The parts of Chart.js these charts use, for `Chart.register`: only these, so that the page's
+ * bundle carries nothing else of Chart.js (the page adds its tooltips).
+ */
+export const CHARTJS_PARTS = [
+  LineController,
+  BarController,
+  PieController,
+  DoughnutController,
+  RadarController,
+  PolarAreaController,
+  LineElement,
+  PointElement,
+  BarElement,
+  ArcElement,
+  CategoryScale,
+  LinearScale,
+  LogarithmicScale,
+  RadialLinearScale,
+  Legend,
+  Filler,
+];
 
 /** The engine's chart types Chart.js draws, by their Chart.js names. */
 export const CHARTJS_TYPE: Readonly<Record<string, ChartType>> = { line: 'line', bar: 'bar', pie: 'pie', doughnut: 'doughnut', radar: 'radar', polar: 'polarArea' };

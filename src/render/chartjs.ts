@@ -1,27 +1,6 @@
 import type { Canvas, SKRSContext2D, SvgCanvas } from '@napi-rs/canvas';
-import {
-  ArcElement,
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  DoughnutController,
-  Filler,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PieController,
-  PointElement,
-  PolarAreaController,
-  RadarController,
-  RadialLinearScale,
-  type ChartConfiguration,
-  type ChartItem,
-  type Plugin,
-} from 'chart.js';
-import { applyTickDensity, CHARTJS_TYPE, dashLastSegment, dataLabelsPlugin, gaugeParts, themeOptions, type ChartOptions, type GaugeRange } from './chart-look.js';
+import { Chart, type ChartConfiguration, type ChartItem, type Plugin } from 'chart.js';
+import { applyTickDensity, CHARTJS_PARTS, CHARTJS_TYPE, dashLastSegment, dataLabelsPlugin, gaugeParts, themeOptions, type ChartOptions, type GaugeRange } from './chart-look.js';
 import { FONT_FAMILY, font } from './fonts.js';
 import type { Colours } from './theme.js';
 import type { ChartView } from './types.js';
@@ -36,24 +15,7 @@ import type { ChartView } from './types.js';
 let ready = false;
 function setup(): void {
   if (ready) return;
-  Chart.register(
-    LineController,
-    BarController,
-    PieController,
-    DoughnutController,
-    RadarController,
-    PolarAreaController,
-    LineElement,
-    PointElement,
-    BarElement,
-    ArcElement,
-    CategoryScale,
-    LinearScale,
-    LogarithmicScale,
-    RadialLinearScale,
-    Legend,
-    Filler,
-  );
+  Chart.register(...CHARTJS_PARTS);
   Chart.defaults.font.family = FONT_FAMILY;
   ready = true;
 }

@@ -1,49 +1,11 @@
-import {
-  ArcElement,
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  DoughnutController,
-  Filler,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PieController,
-  PointElement,
-  PolarAreaController,
-  RadarController,
-  RadialLinearScale,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js';
-import { applyTickDensity, CHARTJS_TYPE, dashLastSegment, dataLabelsPlugin, gaugeParts, themeOptions, type ChartOptions, type GaugeRange } from '../../../../src/render/chart-look.js';
+import { Chart, type ChartConfiguration, Tooltip } from 'chart.js';
+import { applyTickDensity, CHARTJS_PARTS, CHARTJS_TYPE, dashLastSegment, dataLabelsPlugin, gaugeParts, themeOptions, type ChartOptions, type GaugeRange } from '../../../../src/render/chart-look.js';
 import { h } from '../dom.js';
 import { cssVar } from '../theme.js';
 import type { AxisChartData, PublicChart } from '../types.js';
 
 // Only what the report draws is registered, so the bundle carries nothing else of Chart.js.
-Chart.register(
-  LineController,
-  BarController,
-  PieController,
-  DoughnutController,
-  RadarController,
-  PolarAreaController,
-  LineElement,
-  PointElement,
-  BarElement,
-  ArcElement,
-  CategoryScale,
-  LinearScale,
-  LogarithmicScale,
-  RadialLinearScale,
-  Tooltip,
-  Legend,
-  Filler,
-);
+Chart.register(...CHARTJS_PARTS, Tooltip);
 
 
 /** The engine's options in the page's theme (its CSS variables), drawn as the server's pictures are (chart-look). */
