@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client';
+import { keys } from '../api/queries';
 import type { components } from '../api/schema';
 import { Empty, ErrorBox, Field, Load, mutationsState, Success } from '../ui';
 import './Deliveries.css';
@@ -94,7 +95,8 @@ export function DashboardDeliveries({ projectId, chartId, chartName }: { project
     onSuccess: (run, s) => {
       setDone(run.status === 'sent' ? 'Sent.' : run.status === 'partial' ? 'Sent to some recipients; see the history.' : `Not sent: ${run.error ?? 'see the history'}.`);
       setHistory(s.id);
-      return reload();
+      // A delivery refreshes the data it sends: the dashboard's cards are read again with the list.
+      return client.invalidateQueries({ queryKey: keys.project(projectId) });
     },
   });
   const remove = useMutation({
