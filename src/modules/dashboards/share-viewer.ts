@@ -14,7 +14,7 @@ import type { DatasetValues, DatasetValuesService } from '../data/index.js';
 import type { Project } from './projects-repository.js';
 import type { ProjectsService } from './projects-service.js';
 import { shareVariables, viewerFilterState, type ViewerFilterRequest } from './share-filter-state.js';
-import { shareErrors } from './sharing-errors.js';
+import { publicChartError, shareErrors } from './sharing-errors.js';
 import type { PublicChartView, SharedChartView, SharedDashboardView, SharedFilteredChartsView, SharedFilteredChartView, Theme } from './sharing-public-schemas.js';
 import type { SharePolicyRecord, SharingRepository } from './sharing-repository.js';
 import type { EntityType } from './sharing-schemas.js';
@@ -298,7 +298,7 @@ export class ShareViewer {
     } catch (cause) {
       failures.push({ chartId: chart.id, error: cause });
       // Never fall back to the saved data: it was computed without the link's locked params.
-      const error = cause instanceof AppError && cause.statusCode < 500 ? shareErrors.chartVariablesInvalid() : shareErrors.chartUnavailable();
+      const error = publicChartError(cause);
       return { view: { ...publicChart(chart, null, null), error: { code: error.code, message: error.message } }, error };
     }
   }

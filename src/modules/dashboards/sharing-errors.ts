@@ -44,7 +44,7 @@ export const shareErrors = {
   passwordRequired: () => new ShareAccessError(403, SHARE_CODES.passwordRequired, 'This dashboard is protected by a password; send it in the "pass" header'),
   passwordInvalid: () => new ShareAccessError(403, SHARE_CODES.passwordInvalid, 'The password is not correct'),
   exportNotAllowed: () => new ShareAccessError(403, SHARE_CODES.exportNotAllowed, 'This team does not allow exports from shared reports (team setting allowReportExport)'),
-  /** A chart of a link that cannot be drawn with the link's parameters (they fail its variables' types). */
+  /** A chart of a link that cannot be drawn with the link's parameters (a value fails its variable's type, or one it needs is missing). */
   chartVariablesInvalid: () => new AppError(400, 'CHART_VARIABLES_INVALID', "This chart cannot be drawn with the link's parameters"),
   /** A viewer tried to give a param the share policy pins another value (URL, variables or a variable filter). */
   paramLocked: (path: string, name: string) =>
@@ -53,4 +53,17 @@ export const shareErrors = {
   filterNotAllowed: (path: string, message: string) => new AppError(400, 'FILTER_NOT_ALLOWED', `${path} ${message}`, [{ path, message }]),
   /** A chart of a link whose run failed (source down, timed out…); the saved data is never shown instead. */
   chartUnavailable: () => new AppError(502, 'CHART_UNAVAILABLE', 'This chart could not be computed right now'),
+  /** A chart of a link whose own query or settings fail (its owner has to correct them), whatever the viewer sends. */
+  chartQueryFailed: () => new AppError(502, 'CHART_QUERY_FAILED', "This chart's query fails; its owner has to correct it"),
 };
+
+/**
+ * What a link's viewer learns of a chart run that failed: the kind of failure, never the source's
+ * words (they may name tables, hosts or values). A variable's value is the viewer's doing; a
+ * query or setting the source refuses is the owner's; anything else is the moment's.
+ */
+export function publicChartError(cause: unknown): AppError {
+  // 499: the viewer went away before the source answered, nothing the owner can mend.
+  if (!(cause instanceof AppError) || cause.statusCode >= 499) return shareErrors.chartUnavailable();
+  return cause.code.startsWith('VARIABLE_') ? shareErrors.chartVariablesInvalid() : shareErrors.chartQueryFailed();
+}

@@ -37,6 +37,8 @@ function explain(error: unknown, what: 'dashboard' | 'chart'): Explanation {
       return { title: 'The chart is unavailable', message: 'Its data could not be computed right now. Try again later.' };
     case 'CHART_VARIABLES_INVALID':
       return { title: 'The chart cannot be drawn', message: "The link's parameters do not fit this chart." };
+    case 'CHART_QUERY_FAILED':
+      return { title: 'The chart is broken', message: 'Its query fails on the data source. The owner of the dashboard has to correct it.' };
     case 'VALIDATION_FAILED':
       return { title: 'This link is not valid', message: error.message };
     case 'SHARE_PARAM_LOCKED':
