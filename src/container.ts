@@ -311,7 +311,10 @@ export async function createContainer(config: Config, options: ContainerOptions 
     limits: { maxRecipients: config.deliveries.maxRecipients, maxPerTeam: config.deliveries.maxPerTeam },
     clock,
   });
-  projects.onSnapshotSchedule((actor, project, value) => deliveries.applySnapshotSchedule(actor, project, value));
+  projects.useSnapshotSchedules({
+    apply: (actor, project, value) => deliveries.applySnapshotSchedule(actor, project, value),
+    read: (project) => deliveries.readSnapshotSchedule(project),
+  });
   const deliveryScheduler = new DeliveryScheduler(deliveriesRepo, deliveryRunner, { clock, tickMs: options.scheduler?.tickMs ?? 60_000, historyDays: config.runHistoryDays, logger });
 
   const users = new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, passwords, signup: config.signup });

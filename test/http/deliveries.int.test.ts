@@ -483,9 +483,20 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
   it("Chartbrew's snapshotSchedule on PUT /project/{id} is the dashboard's subscription of that origin", async () => {
     const d = await tableDashboard();
     const snapshot = { frequency: 'weekly', dayOfWeek: 'monday', time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris', mediums: { email: { enabled: true } }, customEmails: [owner.email] };
-    await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: snapshot });
+    const written = await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, theme: 'dark', viewport: { width: 1920, height: 1080 } } });
     let subs = await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token);
-    expect(subs).toEqual([expect.objectContaining({ origin: 'snapshotSchedule', chart_id: null, format: 'png', recipients: [owner.email], schedule: { frequency: 'weekly', dayOfWeek: 1, time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris' } })]);
+    expect(subs).toEqual([expect.objectContaining({ origin: 'snapshotSchedule', chart_id: null, format: 'png', theme: 'dark', recipients: [owner.email], schedule: { frequency: 'weekly', dayOfWeek: 1, time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris' } })]);
+    // Read back in the shape the client's schedule dialog fills itself from, on the write's answer and on GET.
+    const echoed = {
+      frequency: 'weekly', dayOfWeek: 'monday', time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris', theme: 'dark',
+      mediums: { email: { enabled: true } }, customEmails: [owner.email], integrations: [], active: true, subscription_id: subs[0].id,
+    };
+    expect(written.snapshotSchedule).toEqual(echoed);
+    expect((await ok('GET', `/project/${d.projectId}`, owner.token)).snapshotSchedule).toEqual(echoed);
+    // Chartbrew keeps an integration switched off in its list: it is not notified.
+    const integration = await ok('POST', `/team/${owner.teamId}/integration`, owner.token, { name: 'Ops hook', type: 'webhook', config: { url: `${base}/hook/integration-${store}` } });
+    const both = await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, integrations: [{ integration_id: integration.id, enabled: true }, { integration_id: 999_999, enabled: false }] } });
+    expect(both.snapshotSchedule.integrations).toEqual([{ integration_id: integration.id, enabled: true }]);
     await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, frequency: 'daily', daysOfWeek: [1, 3] } });
     subs = await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token);
     expect(subs).toHaveLength(1);
@@ -495,6 +506,7 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect(bad.json().error).toMatch(/snapshotSchedule\.frequency/);
     await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: null });
     expect(await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token)).toEqual([]);
+    expect((await ok('GET', `/project/${d.projectId}`, owner.token)).snapshotSchedule).toBeNull();
   });
 
   it('pictures: a dashboard PNG inline, a chart PNG inline, a dashboard PDF attached; Slack gets the signed link of the same picture', async () => {

@@ -158,6 +158,54 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('pictures (%s store)', (sto
     expect(png(res.rawPayload).width).toBe(900);
   });
 
+  it("answers Chartbrew's client, which asks as JSON with its whole schedule, with {snapshot_path} that serves the picture", async () => {
+    // The body its schedule dialog sends, and its headers.
+    const payload = {
+      timezone: 'Europe/Paris',
+      frequency: 'weekly',
+      dayOfWeek: 'monday',
+      frequencyNumber: undefined,
+      time: { hour: 9, minute: 0 },
+      mediums: { email: { enabled: true } },
+      viewport: { width: 1024, height: 1080 },
+      theme: 'dark',
+    };
+    const res = await t.request({ method: 'POST', url: `/project/${team.projectId}/snapshot`, token: as('projectViewer'), payload, headers: { accept: 'application/json' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toContain('application/json');
+    const body = res.json();
+    expect(body.snapshot_path).toMatch(/^image\/[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(body.url).toBe(`${t.config.baseUrl}/${body.snapshot_path}`);
+    expect(Date.parse(body.expiresAt)).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000);
+    // `<API host>/<snapshot_path>`, with no token, as the client shows it: the picture as asked.
+    const picture = await t.request({ method: 'GET', url: `/${body.snapshot_path}?v=${Date.now()}` });
+    expect(picture.statusCode, picture.body).toBe(200);
+    expect(picture.headers['content-type']).toBe('image/png');
+    const image = png(picture.rawPayload);
+    expect(image.width).toBe(1024);
+    const [r, g, b] = image.data;
+    expect(r! + g! + b!, 'dark theme background').toBeLessThan(200);
+    expect(blue(image), 'the bars').toBeGreaterThan(200);
+
+    // A filter state cannot travel in a link: said, not dropped.
+    const filtered = await t.request({
+      method: 'POST',
+      url: `/project/${team.projectId}/snapshot`,
+      token: as('teamOwner'),
+      payload: { filters: [{ field: 'root[].country', operator: 'is', value: 'DE' }] },
+      headers: { accept: 'application/json' },
+    });
+    expect(filtered.statusCode).toBe(400);
+    expect(filtered.json().error).toContain('body.filters');
+    // Any other Accept gets the bytes.
+    for (const accept of ['*/*', 'image/png', 'application/json, image/png']) {
+      const bytes = await t.request({ method: 'POST', url: `/project/${team.projectId}/snapshot`, token: as('teamOwner'), payload: {}, headers: { accept } });
+      expect(bytes.headers['content-type'], accept).toBe('image/png');
+    }
+    // Outsiders get no link.
+    expect((await t.request({ method: 'POST', url: `/project/${otherProject}/snapshot`, token: as('projectViewer'), payload: {}, headers: { accept: 'application/json' } })).statusCode).toBe(403);
+  });
+
   it('bad options are 400s naming the field', async () => {
     const cases: [string, string, Record<string, unknown> | undefined, string][] = [
       ['GET', `/project/${team.projectId}/chart/${bar}/image?format=gif`, undefined, 'format'],

@@ -4,12 +4,13 @@ import { BadRequestError, NotFoundError, ValidationError } from '../../errors/in
 import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
 import { MASK, MaskWithoutValue, maskWebhookUrl, restoreWebhookUrl } from '../../redaction/index.js';
-import { isHttpUrl, type ChartsService, type ProjectsService } from '../dashboards/index.js';
+import { isHttpUrl, type ChartsService, type ProjectsService, type SnapshotScheduleView } from '../dashboards/index.js';
 import { parseFilters, parseRuntimeVariables } from '../data/index.js';
 import type { AlertNotifier } from './alerts-notifier.js';
 import type { DeliveriesRepository, SubscriptionFields, SubscriptionRecord, SubscriptionRun } from './deliveries-repository.js';
 import type { DeliveryLinks } from './deliveries-links.js';
 import type { DeliveryRunner } from './deliveries-runner.js';
+import { weekdayName } from '../../runtime/scheduler/due.js';
 import { deliveryDue, parseSchedule, type DeliveryScheduleInput } from './deliveries-schedule.js';
 import type { CreateSubscriptionInput, DeliveryStatusView, SubscriptionView, UpdateSubscriptionInput } from './deliveries-schemas.js';
 import type { IntegrationsService } from './integrations-service.js';
@@ -155,7 +156,7 @@ export class DeliveriesService {
     if (typeof raw !== 'object' || Array.isArray(raw)) throw ValidationError.field('body.snapshotSchedule', 'must be an object or null');
     const s = raw as {
       frequency?: unknown; time?: { hour?: unknown; minute?: unknown }; dayOfWeek?: unknown; daysOfWeek?: unknown; timezone?: unknown;
-      mediums?: { email?: { enabled?: unknown } }; customEmails?: unknown; integrations?: unknown;
+      mediums?: { email?: { enabled?: unknown } }; customEmails?: unknown; integrations?: unknown; theme?: unknown;
     };
     const frequency = s.frequency;
     if (frequency !== 'daily' && frequency !== 'weekly') {
@@ -169,16 +170,44 @@ export class DeliveriesService {
       ...(frequency === 'daily' && Array.isArray(s.daysOfWeek) ? { daysOfWeek: s.daysOfWeek as (number | string)[] } : {}),
     };
     const emails = s.mediums?.email?.enabled === true && Array.isArray(s.customEmails) ? s.customEmails.filter((e): e is string => typeof e === 'string') : [];
+    // Chartbrew's integrations list keeps the ones switched off too (`enabled: false`).
     const integrations = Array.isArray(s.integrations)
-      ? s.integrations.map((i) => (i as { integration_id?: unknown })?.integration_id).filter((id): id is number => typeof id === 'number')
+      ? s.integrations
+          .filter((i) => (i as { enabled?: unknown })?.enabled !== false)
+          .map((i) => (i as { integration_id?: unknown })?.integration_id)
+          .filter((id): id is number => typeof id === 'number')
       : [];
-    const input = { schedule, recipients: emails, integrations, format: 'png' as const };
+    const theme = s.theme === 'dark' || s.theme === 'light' ? (s.theme as 'dark' | 'light') : undefined;
+    const input = { schedule, recipients: emails, integrations, format: 'png' as const, ...(theme ? { theme } : {}) };
     if (existing) {
       const { fields } = await this.prepare(project.team_id, null, input, existing, 'body.snapshotSchedule');
       await this.deps.deliveries.update(project.team_id, existing.id, fields);
     } else {
       await this.createIn(project.team_id, project.id, null, actor.userId, input, SNAPSHOT_ORIGIN);
     }
+  }
+
+  /**
+   * The dashboard's subscription of origin `snapshotSchedule` in the shape Chartbrew's schedule
+   * dialog reads back (`GET /project/{id}`), or null when it has none.
+   */
+  async readSnapshotSchedule(project: { id: number; team_id: number }): Promise<SnapshotScheduleView | null> {
+    const sub = await this.deps.deliveries.findByOrigin(project.team_id, project.id, SNAPSHOT_ORIGIN);
+    if (!sub) return null;
+    const { frequency, time, timezone, dayOfWeek, daysOfWeek } = sub.schedule;
+    return {
+      frequency,
+      time,
+      timezone,
+      ...(dayOfWeek !== undefined ? { dayOfWeek: weekdayName(dayOfWeek) } : {}),
+      ...(daysOfWeek !== undefined ? { daysOfWeek } : {}),
+      theme: sub.theme,
+      mediums: { email: { enabled: sub.recipients.length > 0 } },
+      customEmails: sub.recipients,
+      integrations: sub.integration_ids.map((id) => ({ integration_id: id, enabled: true })),
+      active: sub.active,
+      subscription_id: sub.id,
+    };
   }
 
   /**

@@ -8,7 +8,7 @@ import { UnauthorizedError } from '../../errors/index.js';
  * - `aud` is `plotline:image` (share tokens carry `plotline:share`), and the header's `typ` is
  *   `plotline-image+jwt`;
  * - claims: `tid` team, `prj` dashboard, `cht` chart (absent for a dashboard picture), `fmt`
- *   format, `thm` theme, `iat`, `exp`. No `sub` or `pid`, which a share token must have.
+ *   format, `thm` theme, `wid` width in pixels (absent: the default), `iat`, `exp`. No `sub` or `pid`, which a share token must have.
  *
  * Signing is synchronous (node:crypto's HMAC over the standard JWS layout), because the link is
  * built where no await is possible; verifying goes through jose with the algorithm pinned.
@@ -26,6 +26,8 @@ export interface ImageClaims {
   chartId?: number;
   format: ImageFormat;
   theme: ImageTheme;
+  /** The picture's width in pixels; absent, the default of its kind. */
+  width?: number;
   expiresAt: number;
 }
 
@@ -62,6 +64,7 @@ export class ImageTokens {
     const header = base64url(JSON.stringify({ alg: 'HS256', typ: IMAGE_TYPE }));
     const payload: Record<string, unknown> = { aud: IMAGE_AUDIENCE, tid: claims.teamId, prj: claims.projectId, fmt: claims.format, thm: claims.theme, iat: now, exp: claims.expiresAt };
     if (claims.chartId !== undefined) payload['cht'] = claims.chartId;
+    if (claims.width !== undefined) payload['wid'] = claims.width;
     const body = `${header}.${base64url(JSON.stringify(payload))}`;
     return `${body}.${createHmac('sha256', this.secret).update(body).digest('base64url')}`;
   }
@@ -76,10 +79,10 @@ export class ImageTokens {
     } catch (error) {
       throw new ImageTokenError(error instanceof errors.JWTExpired);
     }
-    const { tid, prj, cht, fmt, thm, exp } = payload;
+    const { tid, prj, cht, fmt, thm, wid, exp } = payload;
     const format = fmt === 'png' || fmt === 'svg' || fmt === 'pdf' ? fmt : undefined;
     const theme = thm === 'light' || thm === 'dark' ? thm : undefined;
-    if (!isPositiveInt(tid) || !isPositiveInt(prj) || (cht !== undefined && !isPositiveInt(cht)) || !format || !theme || typeof exp !== 'number') throw new ImageTokenError(false);
-    return { teamId: tid, projectId: prj, ...(cht === undefined ? {} : { chartId: cht as number }), format, theme, expiresAt: exp };
+    if (!isPositiveInt(tid) || !isPositiveInt(prj) || (cht !== undefined && !isPositiveInt(cht)) || (wid !== undefined && !isPositiveInt(wid)) || !format || !theme || typeof exp !== 'number') throw new ImageTokenError(false);
+    return { teamId: tid, projectId: prj, ...(cht === undefined ? {} : { chartId: cht as number }), ...(wid === undefined ? {} : { width: wid as number }), format, theme, expiresAt: exp };
   }
 }

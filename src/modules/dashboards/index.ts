@@ -7,6 +7,7 @@ export type { ChartsService } from './charts-service.js';
 export type { ChartRunInputs, ChartRunResult, ChartRunService, LoadedChart } from './chart-runs-service.js';
 export { Chart as ChartSchema, ChartRunAnswer } from './charts-schemas.js';
 export type { ProjectsService } from './projects-service.js';
+export type { SnapshotScheduleView } from './projects-schemas.js';
 export type { SnapshotsService } from './snapshots-service.js';
 export type { ShareViewer, ViewRequest } from './share-viewer.js';
 export { isHttpUrl } from './projects-validation.js';

@@ -12,7 +12,7 @@ export type UpdateSchedule = StoredSchedule;
  * A dashboard as stored and answered: its own fields without what the service adds
  * (`nextUpdateAt`). The password hash is never part of it.
  */
-export type Project = Omit<Static<typeof ProjectHead>, 'nextUpdateAt'>;
+export type Project = Omit<Static<typeof ProjectHead>, 'nextUpdateAt' | 'snapshotSchedule'>;
 
 /** Writable columns, already validated and normalised by the service; the password only as its hash. */
 export type ProjectFields = Partial<Omit<Project, 'id' | 'team_id' | 'brewName' | 'lastUpdatedAt' | 'createdAt' | 'updatedAt'> & { passwordHash: string | null }>;

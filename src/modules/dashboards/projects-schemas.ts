@@ -65,6 +65,29 @@ const projectFields = {
 
 const ProjectName = Type.String({ minLength: 1, maxLength: 200 });
 
+/**
+ * Chartbrew's snapshot schedule as its schedule dialog reads it back: the dashboard's subscription
+ * of origin `snapshotSchedule` (docs/deliveries.md).
+ */
+const SnapshotScheduleView = Type.Object(
+  {
+    frequency: Type.String({ description: 'daily or weekly (the subscription routes have more)' }),
+    time: Type.Object({ hour: Type.Integer(), minute: Type.Integer() }),
+    timezone: Type.String(),
+    dayOfWeek: Opt(Type.String({ description: "A weekly schedule's day, `monday` … `sunday`" })),
+    daysOfWeek: Opt(Type.Array(Type.Integer(), { description: "A daily schedule's days, 1-7 (Monday = 1), when not every day" })),
+    theme: Type.String(),
+    mediums: Type.Object({ email: Type.Object({ enabled: Type.Boolean() }) }),
+    customEmails: Type.Array(Type.String()),
+    integrations: Type.Array(Type.Object({ integration_id: Type.Integer(), enabled: Type.Boolean() })),
+    active: Type.Boolean(),
+    subscription_id: Type.Integer({ description: 'The subscription it is (`GET /project/{id}/subscriptions`)' }),
+  },
+  { description: "Chartbrew's snapshot schedule, read back from the dashboard's subscription of origin `snapshotSchedule`; null without one. In single-dashboard answers, not in lists" },
+);
+
+export type SnapshotScheduleView = Static<typeof SnapshotScheduleView>;
+
 const projectProperties = {
   id: Type.Integer(),
   team_id: Type.Integer(),
@@ -88,12 +111,15 @@ const projectProperties = {
   updatedAt: Timestamp,
 };
 
+/** A single dashboard's own fields: a list's, and Chartbrew's snapshot schedule (read per request). */
+const dashboardProperties = { ...projectProperties, snapshotSchedule: Nullable(SnapshotScheduleView) };
+
 /** A dashboard's own fields, without its charts and policies. */
-export const ProjectHead = Type.Object(projectProperties);
+export const ProjectHead = Type.Object(dashboardProperties);
 
 /** One dashboard with its charts and filters; `SharePolicies` only for callers who may manage sharing. */
 export const Project = Type.Object({
-  ...projectProperties,
+  ...dashboardProperties,
   Charts: Type.Array(Ref(Chart)),
   DashboardFilters: Type.Array(Ref(DashboardFilter), { description: 'Ordered by position, then creation' }),
   SharePolicies: Opt(Type.Array(Ref(SharePolicy))),

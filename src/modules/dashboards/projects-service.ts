@@ -9,7 +9,7 @@ import type { Chart, ChartsRepository } from './charts-repository.js';
 import type { SharingRepository } from './sharing-repository.js';
 import type { DashboardViews, JsonBody } from './dashboard-views.js';
 import type { Project, ProjectFields, ProjectsRepository, UpdateSchedule } from './projects-repository.js';
-import type { CreateProjectInput, ProjectInput, ProjectListItem as ProjectListItemSchema, UpdateScheduleBody } from './projects-schemas.js';
+import type { CreateProjectInput, ProjectInput, ProjectListItem as ProjectListItemSchema, SnapshotScheduleView, UpdateScheduleBody } from './projects-schemas.js';
 import { dashboardDue, scheduleZone } from '../../runtime/scheduler/due.js';
 import { isColour, isHttpUrl, isIanaZone, isLogoReference, RESERVED_BREW_NAMES, slugify, slugWithSuffix } from './projects-validation.js';
 
@@ -41,17 +41,23 @@ export interface ProjectsDeps {
   clock: () => Date;
 }
 
-/** Takes Chartbrew's `snapshotSchedule` of a dashboard update (the automation context's deliveries). */
-export type SnapshotScheduleHandler = (actor: Actor, project: { id: number; team_id: number; timezone: string | null }, snapshotSchedule: unknown) => Promise<void>;
+/**
+ * Chartbrew's `snapshotSchedule` of a dashboard, kept by the automation context's deliveries as the
+ * dashboard's subscription of that origin: written by a dashboard update, read back into its answer.
+ */
+export interface SnapshotSchedules {
+  apply(actor: Actor, project: { id: number; team_id: number; timezone: string | null }, snapshotSchedule: unknown): Promise<void>;
+  read(project: { id: number; team_id: number }): Promise<SnapshotScheduleView | null>;
+}
 
 export class ProjectsService {
-  private snapshotSchedules: SnapshotScheduleHandler | undefined;
+  private snapshotSchedules: SnapshotSchedules | undefined;
 
   constructor(private readonly deps: ProjectsDeps) {}
 
   /** Set by the composition root: deliveries live in a context above this one. */
-  onSnapshotSchedule(handler: SnapshotScheduleHandler): void {
-    this.snapshotSchedules = handler;
+  useSnapshotSchedules(schedules: SnapshotSchedules): void {
+    this.snapshotSchedules = schedules;
   }
 
   /**
@@ -122,7 +128,7 @@ export class ProjectsService {
     const fields = await this.prepare(rest, membership, project);
     if (snapshotSchedule !== undefined) {
       if (!this.snapshotSchedules) throw ValidationError.field('body.snapshotSchedule', 'is not supported by this server');
-      await this.snapshotSchedules(actor, { id: project.id, team_id: project.team_id, timezone: fields.timezone ?? project.timezone }, snapshotSchedule);
+      await this.snapshotSchedules.apply(actor, { id: project.id, team_id: project.team_id, timezone: fields.timezone ?? project.timezone }, snapshotSchedule);
     }
     // `passwordProtected: true` with no password set is accepted: the report stays closed to
     // anonymous viewers (no password can match) until one is set. It fails closed, never open.
@@ -175,8 +181,9 @@ export class ProjectsService {
    * parameters), its share policies. With the view version read with `project`, the charts and
    * policies serialized at that version are reused.
    */
-  private view(project: Project, membership: Membership, viewVersion?: number): Promise<JsonBody> {
-    const head = { ...project, nextUpdateAt: nextUpdateAt(project, this.deps.clock()) };
+  private async view(project: Project, membership: Membership, viewVersion?: number): Promise<JsonBody> {
+    const snapshotSchedule = (await this.snapshotSchedules?.read(project)) ?? null;
+    const head = { ...project, nextUpdateAt: nextUpdateAt(project, this.deps.clock()), snapshotSchedule };
     return this.deps.views.body(head, viewVersion, can(membership, 'share:manage'));
   }
 

@@ -8,6 +8,9 @@ const FilterState = Type.Array(Type.Record(Type.String(), Type.Unknown()), {
   description: 'A runtime filter state, as `POST /project/{id}/filter` takes it (field, date and variable filters); the charts are computed for it, never saved',
 });
 
+/** Chartbrew's schedule dialog sends its whole schedule with the snapshot it previews: taken, not used here. */
+const scheduleKey = (name: string) => Type.Optional(Type.Unknown({ description: `Chartbrew's schedule field \`${name}\`, accepted and ignored: a schedule is set with \`snapshotSchedule\` on \`PUT /project/{id}\`` }));
+
 export const SnapshotRequest = Type.Object(
   {
     format: Type.Optional(Type.Enum(['png', 'pdf'], { description: 'png (one picture of the whole dashboard) or pdf (default png)' })),
@@ -29,6 +32,14 @@ export const SnapshotRequest = Type.Object(
     pages: Type.Optional(Type.Enum(['screens', 'single'], { description: 'PDF only: one page per screen of the layout (16:9 of the width, cut between rows of cards; default) or one long page' })),
     filters: Type.Optional(FilterState),
     variables: Type.Optional(RuntimeVariables),
+    timezone: scheduleKey('timezone'),
+    frequency: scheduleKey('frequency'),
+    frequencyNumber: scheduleKey('frequencyNumber'),
+    dayOfWeek: scheduleKey('dayOfWeek'),
+    time: scheduleKey('time'),
+    mediums: scheduleKey('mediums'),
+    integrations: scheduleKey('integrations'),
+    customEmails: scheduleKey('customEmails'),
   },
   { $id: 'SnapshotRequest', additionalProperties: false },
 );
@@ -40,4 +51,14 @@ export const ChartImageQuery = Type.Object({
   height: Type.Optional(Type.Integer({ minimum: PICTURE_LIMITS.height.min, maximum: PICTURE_LIMITS.height.max, description: `Pixels (default ${PICTURE_LIMITS.height.chartDefault})` })),
 });
 
-export const SNAPSHOT_COMPONENTS = [SnapshotRequest];
+/** The answer to a snapshot asked for as JSON (`Accept: application/json`, as Chartbrew's client asks). */
+export const SnapshotLink = Type.Object(
+  {
+    snapshot_path: Type.String({ description: 'The picture\'s path below the API\'s address (`image/<token>`), as Chartbrew answers it: `<API host>/<snapshot_path>` serves the picture' }),
+    url: Type.String({ description: 'The same signed link, absolute (`BASE_URL/image/<token>`)' }),
+    expiresAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'SnapshotLink' },
+);
+
+export const SNAPSHOT_COMPONENTS = [SnapshotRequest, SnapshotLink];

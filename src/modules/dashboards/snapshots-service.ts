@@ -20,6 +20,20 @@ export const PICTURE_LIMITS = {
   expiresInSeconds: { min: 60, max: 90 * 24 * 3600, default: 7 * 24 * 3600 },
 } as const;
 
+/** What a signed link shows: a chart's picture with `chartId`, else the dashboard's. */
+export interface ImageScope {
+  teamId: number;
+  projectId: number;
+  chartId?: number;
+}
+
+export interface ImageLinkOptions {
+  format: ImageFormat;
+  theme?: ImageTheme;
+  width?: number;
+  expiresInSeconds?: number;
+}
+
 export interface ChartPictureScope {
   teamId: number;
   projectId: number;
@@ -232,17 +246,24 @@ export class SnapshotsService {
 
   /**
    * An absolute URL (`BASE_URL/image/<token>`) that serves the picture to anyone holding it until it
-   * expires: a chart picture with `chartId`, else the dashboard's. The token names the ids, format
-   * and theme; whoever calls this has decided the ids may be shown.
+   * expires: a chart picture with `chartId`, else the dashboard's. The token names the ids, format,
+   * theme and width; whoever calls this has decided the ids may be shown.
    */
-  signImageLink(scope: { teamId: number; projectId: number; chartId?: number }, options: { format: ImageFormat; theme?: ImageTheme; expiresInSeconds?: number }): string {
+  signImageLink(scope: ImageScope, options: ImageLinkOptions): string {
+    return this.imageLink(scope, options).url;
+  }
+
+  /** The signed link of `signImageLink`, with its path below the API's address and when it expires. */
+  imageLink(scope: ImageScope, options: ImageLinkOptions): { url: string; path: string; expiresAt: string } {
     const allowed = scope.chartId === undefined ? (['png', 'pdf'] as const) : (['png', 'svg'] as const);
     const format = oneOf(options.format, allowed, 'format');
     const theme = oneOf(options.theme, ['light', 'dark'] as const, 'theme', 'light');
     const lifetime = intOption(options.expiresInSeconds, 'expiresInSeconds', PICTURE_LIMITS.expiresInSeconds, PICTURE_LIMITS.expiresInSeconds.default);
+    const width = options.width === undefined ? undefined : intOption(options.width, 'width', PICTURE_LIMITS.width, PICTURE_LIMITS.width.dashboardDefault);
     const now = Math.floor(this.now().getTime() / 1000);
-    const token = this.deps.tokens.issue({ teamId: scope.teamId, projectId: scope.projectId, ...(scope.chartId === undefined ? {} : { chartId: scope.chartId }), format, theme, expiresAt: now + lifetime }, now);
-    return `${this.deps.baseUrl.replace(/\/+$/, '')}/image/${token}`;
+    const claims = { teamId: scope.teamId, projectId: scope.projectId, ...(scope.chartId === undefined ? {} : { chartId: scope.chartId }), ...(width === undefined ? {} : { width }), format, theme, expiresAt: now + lifetime };
+    const path = `image/${this.deps.tokens.issue(claims, now)}`;
+    return { url: `${this.deps.baseUrl.replace(/\/+$/, '')}/${path}`, path, expiresAt: new Date(claims.expiresAt * 1000).toISOString() };
   }
 
   /** The picture a signed link names (`GET /image/{token}`): 401 for a bad or expired link, 404 when what it names is gone. */
@@ -251,10 +272,10 @@ export class SnapshotsService {
     const claims = await this.deps.tokens.verify(token, this.now());
     if (claims.chartId !== undefined) {
       if (claims.format === 'pdf') throw new NotFoundError('Picture');
-      return this.chartPicture({ teamId: claims.teamId, projectId: claims.projectId, chartId: claims.chartId }, { format: claims.format, theme: claims.theme });
+      return this.chartPicture({ teamId: claims.teamId, projectId: claims.projectId, chartId: claims.chartId }, { format: claims.format, theme: claims.theme, width: claims.width });
     }
     if (claims.format === 'svg') throw new NotFoundError('Picture');
-    return this.dashboardPicture({ teamId: claims.teamId, projectId: claims.projectId }, { format: claims.format, theme: claims.theme });
+    return this.dashboardPicture({ teamId: claims.teamId, projectId: claims.projectId }, { format: claims.format, theme: claims.theme, width: claims.width });
   }
 
   /** Each chart's saved data, or, for one never computed, its data computed now (not saved). */

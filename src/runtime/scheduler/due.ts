@@ -74,6 +74,11 @@ export function weekdayNumber(value: number | string | undefined): number | unde
   return undefined;
 }
 
+/** A weekday's name as Chartbrew writes it (`monday`) from 1-7 (Monday = 1). */
+export function weekdayName(day: number): string | undefined {
+  return Object.keys(WEEKDAY_NUMBERS).find((name) => WEEKDAY_NUMBERS[name] === day);
+}
+
 /** The zone a dashboard's schedule runs in: the project's, else the schedule's, else UTC. */
 export function scheduleZone(projectTimezone: string | null | undefined, schedule: ScheduleSpec | null | undefined): string {
   for (const candidate of [projectTimezone, schedule?.timezone]) {

@@ -1851,7 +1851,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A picture of the dashboard as its report shows it: PNG or PDF, drawn on the server from its charts' data, with its title, data time and the filters used */
+        /**
+         * A picture of the dashboard as its report shows it: PNG or PDF, drawn on the server from its charts' data, with its title, data time and the filters used
+         * @description Answers the picture itself, unless the request accepts only JSON (`Accept: application/json`, as Chartbrew's client sends it): then `{snapshot_path}`, a signed link to the same picture that expires in 7 days (no filter state: a link draws the saved data).
+         */
         post: operations["snapshotDashboard"];
         delete?: never;
         options?: never;
@@ -4577,6 +4580,8 @@ export interface components {
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly nextUpdateAt?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
+            readonly snapshotSchedule?: unknown;
+            /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly updatedAt?: unknown;
         };
         UpdateProject: {
@@ -4679,6 +4684,33 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            snapshotSchedule: {
+                /** @description daily or weekly (the subscription routes have more) */
+                frequency: string;
+                time: {
+                    hour: number;
+                    minute: number;
+                };
+                timezone: string;
+                /** @description A weekly schedule's day, `monday` … `sunday` */
+                dayOfWeek?: string;
+                /** @description A daily schedule's days, 1-7 (Monday = 1), when not every day */
+                daysOfWeek?: number[];
+                theme: string;
+                mediums: {
+                    email: {
+                        enabled: boolean;
+                    };
+                };
+                customEmails: string[];
+                integrations: {
+                    integration_id: number;
+                    enabled: boolean;
+                }[];
+                active: boolean;
+                /** @description The subscription it is (`GET /project/{id}/subscriptions`) */
+                subscription_id: number;
+            } | null;
             Charts: components["schemas"]["Chart"][];
             /** @description Ordered by position, then creation */
             DashboardFilters: components["schemas"]["DashboardFilter"][];
@@ -5054,6 +5086,30 @@ export interface components {
             variables?: {
                 [key: string]: unknown;
             } | unknown[];
+            /** @description Chartbrew's schedule field `timezone`, accepted and ignored: a schedule is set with `snapshotSchedule` on `PUT /project/{id}` */
+            timezone?: unknown;
+            /** @description Chartbrew's schedule field `frequency`, accepted and ignored: a schedule is set with `snapshotSchedule` on `PUT /project/{id}` */
+            frequency?: unknown;
+            /** @description Chartbrew's schedule field `frequencyNumber`, accepted and ignored: a schedule is set with `snapshotSchedule` on `PUT /project/{id}` */
+            frequencyNumber?: unknown;
+            /** @description Chartbrew's schedule field `dayOfWeek`, accepted and ignored: a schedule is set with `snapshotSchedule` on `PUT /project/{id}` */
+            dayOfWeek?: unknown;
+            /** @description Chartbrew's schedule field `time`, accepted and ignored: a schedule is set with `snapshotSchedule` on `PUT /project/{id}` */
+            time?: unknown;
+            /** @description Chartbrew's schedule field `mediums`, accepted and ignored: a schedule is set with `snapshotSchedule` on `PUT /project/{id}` */
+            mediums?: unknown;
+            /** @description Chartbrew's schedule field `integrations`, accepted and ignored: a schedule is set with `snapshotSchedule` on `PUT /project/{id}` */
+            integrations?: unknown;
+            /** @description Chartbrew's schedule field `customEmails`, accepted and ignored: a schedule is set with `snapshotSchedule` on `PUT /project/{id}` */
+            customEmails?: unknown;
+        };
+        SnapshotLink: {
+            /** @description The picture's path below the API's address (`image/<token>`), as Chartbrew answers it: `<API host>/<snapshot_path>` serves the picture */
+            snapshot_path: string;
+            /** @description The same signed link, absolute (`BASE_URL/image/<token>`) */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
         };
         AlertIntegration: {
             id: number;
@@ -11507,7 +11563,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The PNG or PDF (`x-plotline-pages` says how many PDF pages) */
+            /** @description The PNG or PDF (`x-plotline-pages` says how many PDF pages), or with `Accept: application/json` a signed link to it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11515,88 +11571,17 @@ export interface operations {
                 content: {
                     "image/png": string;
                     "application/pdf": string;
+                    "application/json": components["schemas"]["SnapshotLink"];
                 };
             };
-            /** @description Every non-2xx answer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": components["schemas"]["Error"];
-                    "application/pdf": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every non-2xx answer */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": components["schemas"]["Error"];
-                    "application/pdf": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every non-2xx answer */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": components["schemas"]["Error"];
-                    "application/pdf": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every non-2xx answer */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": components["schemas"]["Error"];
-                    "application/pdf": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every non-2xx answer */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": components["schemas"]["Error"];
-                    "application/pdf": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every non-2xx answer */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": components["schemas"]["Error"];
-                    "application/pdf": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every non-2xx answer */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": components["schemas"]["Error"];
-                    "application/pdf": components["schemas"]["Error"];
-                };
-            };
-            /** @description Every non-2xx answer */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": components["schemas"]["Error"];
-                    "application/pdf": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
         };
     };
     chartImage: {
