@@ -301,6 +301,23 @@ describe.each([
         expect(plain.paths).toEqual([source.path(pushdown)]);
       });
 
+      it("stack: percent on a bar split by a breakdown: the chart's percent stacking, each month's shares summing to 100", async () => {
+        const chart = await v5Chart(datasetId, 'bar');
+        const spec = breakdownSpec(chart.cdcId);
+        const saved = await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: { ...spec, layers: [{ ...spec.layers[0], stack: 'percent' }] } });
+        expect(saved).toMatchObject({ stacked: true, stackPercent: true });
+        expect(saved.visualization.layers[0].stack).toBe('percent');
+        const reference = await fieldsChart(datasetId, { ...breakdownFields, chart: { ...breakdownFields.chart, stacked: true, stackPercent: true } });
+        const v5 = await run(chart.id);
+        expect(v5.chartData).toEqual((await run(reference)).chartData);
+        const datasets = v5.chartData.data.datasets as { data: number[] }[];
+        for (let i = 0; i < v5.chartData.data.labels.length; i += 1) expect(datasets.reduce((sum, d) => sum + d.data[i]!, 0)).toBeCloseTo(100, 6);
+        // Back to plain stacking through the spec.
+        const normal = await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: { ...spec, layers: [{ ...spec.layers[0], stack: 'normal' }] } });
+        expect(normal).toMatchObject({ stacked: true, stackPercent: false });
+        expect(normal.visualization.layers[0].stack).toBe('normal');
+      });
+
       it('x (category) + y (count), sorted descending and limited to two: the same as sort and maxRecords', async () => {
         const chart = await v5Chart(datasetId, 'bar');
         await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: barSpec(chart.cdcId) });

@@ -55,6 +55,7 @@ export type ChartChanges = Pick<
   | 'currentEndDate'
   | 'fixedStartDate'
   | 'stacked'
+  | 'stackPercent'
   | 'horizontal'
   | 'content'
 >;
@@ -264,8 +265,9 @@ export function applyVisualization(input: VisualizationInput, chart: ChartState,
     }
 
     if (layer.stack !== undefined) {
-      if (layer.stack === 'percent') throw ValidationError.field(`${lat}.stack`, 'cannot be computed: bars stack their values (normal) or not (none); there is no percent stacking');
-      fields.set('stacked', layer.stack === 'normal', `${lat}.stack`, 'stacking is a setting of the chart');
+      if (layer.stack === 'percent' && kind !== 'bar') throw ValidationError.field(`${lat}.stack`, `cannot be computed for a ${kind} chart: percent stacking (shares of each label's total) is for bar charts`);
+      fields.set('stacked', layer.stack !== 'none', `${lat}.stack`, 'stacking is a setting of the chart');
+      fields.set('stackPercent', layer.stack === 'percent', `${lat}.stack`, 'stacking is a setting of the chart');
     }
     if (layer.orientation !== undefined) fields.set('horizontal', layer.orientation === 'horizontal', `${lat}.orientation`, 'orientation is a setting of the chart');
     if (layer.goal !== undefined) change.goal = layer.goal;

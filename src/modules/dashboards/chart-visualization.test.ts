@@ -22,6 +22,7 @@ function chart(overrides: Partial<ChartState> = {}): ChartState {
     fixedStartDate: false,
     draft: false,
     stacked: false,
+    stackPercent: false,
     horizontal: false,
     displayLegend: false,
     dataLabels: false,
@@ -228,8 +229,18 @@ describe('saving a spec: what it writes onto the configs and the chart', () => {
       chart(),
       [config()],
     );
-    expect(bar.chart).toEqual({ type: 'bar', stacked: true, horizontal: true, isLogarithmic: true, displayLegend: true, startDate: '2025-01-01T00:00:00.000Z', endDate: '2025-01-31T00:00:00.000Z', currentEndDate: true, xLabelTicks: 'half', maxValue: 9 });
+    expect(bar.chart).toEqual({ type: 'bar', stacked: true, stackPercent: false, horizontal: true, isLogarithmic: true, displayLegend: true, startDate: '2025-01-01T00:00:00.000Z', endDate: '2025-01-31T00:00:00.000Z', currentEndDate: true, xLabelTicks: 'half', maxValue: 9 });
     expect(bar.configs.get(CDC)).toEqual({ goal: 5, datasetColor: '#111', fill: false, fillColor: null, multiFill: false, pointRadius: 3 });
+  });
+
+  it("percent stacking of bars is the chart's stackPercent, both ways", () => {
+    const write = applyVisualization({ layers: [{ id: 'b', bindingId: CDC, mark: 'bar', stack: 'percent' }] }, chart(), [config()]);
+    expect(write.chart).toMatchObject({ type: 'bar', stacked: true, stackPercent: true });
+    const spec = deriveVisualization(chart({ type: 'bar', stacked: true, stackPercent: true }), [config()]);
+    expect(spec.layers[0]!.stack).toBe('percent');
+    // Back to plain stacking, and to none.
+    expect(applyVisualization({ layers: [{ id: 'b', bindingId: CDC, mark: 'bar', stack: 'normal' }] }, chart({ type: 'bar', stacked: true, stackPercent: true }), [config()]).chart).toMatchObject({ stacked: true, stackPercent: false });
+    expect(applyVisualization({ layers: [{ id: 'b', bindingId: CDC, mark: 'bar', stack: 'none' }] }, chart({ type: 'bar', stacked: true, stackPercent: true }), [config()]).chart).toMatchObject({ stacked: false, stackPercent: false });
   });
 
   it('keys a layer leaves out leave their fields alone', () => {
@@ -268,7 +279,7 @@ describe('what a spec cannot say is a 400 naming its path and saying why', () =>
     { name: 'a sort by the category', spec: layer({ transforms: [{ type: 'sort', role: 'category', direction: 'asc' }] }), path: 'body.visualization.layers.0.transforms.0.role', says: /by value only/ },
     { name: 'an "in" filter with two values', spec: layer({ transforms: [{ type: 'filter', field: 'c', operator: 'in', value: ['a', 'b'] }] }), path: 'body.visualization.layers.0.transforms.0.operator', says: /AND/ },
     { name: 'an unknown filter operator', spec: layer({ transforms: [{ type: 'filter', field: 'c', operator: 'between', value: 1 }] }), path: 'body.visualization.layers.0.transforms.0.operator', says: /must be one of/ },
-    { name: 'percent stacking', spec: layer({ stack: 'percent' }), path: 'body.visualization.layers.0.stack', says: /no percent stacking/ },
+    { name: 'percent stacking of lines', spec: layer({ stack: 'percent' }), path: 'body.visualization.layers.0.stack', says: /for bar charts/ },
     { name: 'a row path outside tables', spec: layer({ rowPath: 'root.items[]' }), path: 'body.visualization.layers.0.rowPath', says: /fields' own paths/ },
     { name: 'a chart type the engine does not compute', spec: layer({ mark: 'scatter' }), path: 'body.visualization.layers.0.mark', says: /not a chart type/ },
     { name: 'a layer of a config the chart has not', spec: layer({ bindingId: '99999999-9999-4999-8999-999999999999' }), path: 'body.visualization.layers.0.bindingId', says: /not a dataset config of this chart/ },

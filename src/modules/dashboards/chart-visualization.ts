@@ -32,6 +32,8 @@ export interface ChartState {
   fixedStartDate: boolean;
   draft: boolean;
   stacked: boolean;
+  /** A bar chart's series as shares of each label's total (100 %). */
+  stackPercent: boolean;
   horizontal: boolean;
   displayLegend: boolean;
   dataLabels: boolean;
@@ -189,7 +191,7 @@ function deriveLayer(chart: ChartState, cdc: ConfigState, index: number): SpecLa
       pointRadius: cdc.pointRadius,
     }),
     options: mark === 'table' ? { columnsOrder: cdc.columnsOrder, excludedFields: cdc.excludedFields } : {},
-    stack: chart.stacked ? 'normal' : 'none',
+    stack: mark === 'bar' && chart.stackPercent ? 'percent' : chart.stacked ? 'normal' : 'none',
     orientation: chart.horizontal ? 'horizontal' : 'vertical',
     goal: cdc.goal,
     ...(mark === 'table' ? { rowPath: text(cdc.xAxis) ?? 'root[]' } : {}),
