@@ -123,6 +123,51 @@ describe('breakdown', () => {
     expect(out.breakdowns).toEqual([{ datasetIndex: 0, label: 'Spread', series: 25, shown: MAX_BREAKDOWN_SERIES }]);
   });
 
+  it('draws the largest breakdownLimit series; with breakdownOther the rest are summed into one more, nothing cut', async () => {
+    // Largest two: DE 21, FR 19. The rest: US 7 (days 0/7/0).
+    const two = await axis({}, [[{ ...byDayAndCountry, breakdownLimit: 2 }, sales]]);
+    expect(seriesOf(two)).toEqual([
+      ['DE', [20, 1, 0]],
+      ['FR', [15, 0, 4]],
+    ]);
+    expect(two.seriesTruncated).toBe(true);
+    expect(two.seriesLimit).toBe(2);
+    expect(two.breakdowns).toEqual([{ datasetIndex: 0, label: 'Sales', series: 3, shown: 2 }]);
+
+    // One shown, the rest summed by day: FR+US = 15/7/4, the total of the rows with a country less DE's.
+    const other = await axis({}, [[{ ...byDayAndCountry, breakdownLimit: 1, breakdownOther: true, breakdownOtherLabel: 'Elsewhere' }, sales]]);
+    expect(seriesOf(other)).toEqual([
+      ['DE', [20, 1, 0]],
+      ['Elsewhere', [15, 7, 4]],
+    ]);
+    expect(other.data.datasets.map((d) => d.borderColor)).toEqual([PALETTE[0], PALETTE[1]]);
+    expect(other.seriesTruncated).toBeUndefined();
+    // Counts add up too; within the limit there is nothing to fold.
+    const counted = await axis({}, [[{ ...byDayAndCountry, yAxisOperation: 'count', breakdownLimit: 2, breakdownOther: true }, sales]]);
+    expect(seriesOf(counted)).toEqual([
+      ['FR', [2, 0, 1]],
+      ['DE', [1, 1, 0]],
+      ['Other', [0, 1, 0]],
+    ]);
+    const all = await axis({}, [[{ ...byDayAndCountry, breakdownOther: true }, sales]]);
+    expect(all.data.datasets.map((d) => d.label)).toEqual(['DE', 'FR', 'US']);
+
+    // More values than the most series a chart draws: folded, never cut.
+    const rows: Row[] = [];
+    for (let i = 1; i <= 25; i += 1) rows.push({ k: `v${i}`, n: i });
+    const folded = await axis({}, [[{ yAxis: 'n', yAxisOperation: 'sum', breakdown: 'k', legend: 'Spread', breakdownOther: true }, rows]]);
+    expect(folded.data.datasets).toHaveLength(MAX_BREAKDOWN_SERIES + 1);
+    expect(folded.data.datasets.at(-1)).toMatchObject({ label: 'Other', data: [1 + 2 + 3 + 4 + 5] });
+    expect(folded.seriesTruncated).toBeUndefined();
+  });
+
+  it('refuses an "Other" series over values that do not add up, and a limit out of range', async () => {
+    for (const operation of ['avg', 'min', 'max', 'count_unique'] as const) {
+      await expect(axis({}, [[{ ...byDayAndCountry, yAxisOperation: operation, breakdownOther: true }, sales]])).rejects.toMatchObject({ details: [{ path: 'datasets[0].breakdownOther' }] });
+    }
+    await expect(axis({}, [[{ ...byDayAndCountry, breakdownLimit: 21 }, sales]])).rejects.toBeInstanceOf(InvalidChartConfigError);
+  });
+
   it('has no goal per series, and draws no series without rows', async () => {
     const out = await axis({}, [[{ ...byDayAndCountry, goal: 100 }, []]]);
     expect(out.data.datasets).toEqual([]);

@@ -3,7 +3,7 @@
  * `chartData` out. Pure: no store, no network, no users; the clock is `chart.now` when given.
  */
 import { buildAxisChart } from './axis-chart.js';
-import { expandBreakdowns, MAX_BREAKDOWN_SERIES } from './breakdown.js';
+import { expandBreakdowns } from './breakdown.js';
 import { createEngineContext, type EngineContext } from './context.js';
 import { buildMatrixChart } from './matrix-chart.js';
 import { buildMetricChart } from './metric-chart.js';
@@ -92,7 +92,7 @@ export function assembleChartData(ctx: EngineContext, plans: readonly SeriesPlan
       const chartData = buildAxisChart(ctx, expanded.plans, expanded.series);
       if (expanded.cuts.length > 0) {
         chartData.seriesTruncated = true;
-        chartData.seriesLimit = MAX_BREAKDOWN_SERIES;
+        chartData.seriesLimit = Math.max(...expanded.cuts.map((cut) => cut.shown));
         chartData.breakdowns = expanded.cuts;
       }
       return chartData;

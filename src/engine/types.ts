@@ -129,6 +129,12 @@ export interface DatasetConfigInput {
    * (line, bar and radar charts; see breakdown.ts).
    */
   breakdown?: string | null;
+  /** The breakdown's largest series drawn, 1 to `MAX_BREAKDOWN_SERIES` (default and most). */
+  breakdownLimit?: number | null;
+  /** The series past the limit summed into one more series instead of left out (count and sum only). */
+  breakdownOther?: boolean | null;
+  /** That series' label (default "Other"). */
+  breakdownOtherLabel?: string | null;
 }
 
 /** Rows may be a plain array, any iterable, an async iterable, or batches of rows. */
@@ -195,7 +201,7 @@ export interface ChartJsData {
   datasets: ChartJsDataset[];
 }
 
-/** A configuration whose breakdown has more distinct values than a chart draws series for. */
+/** A configuration whose breakdown has more distinct values than its limit draws series for. */
 export interface BreakdownCut {
   /** The configuration's position among the chart's dataset configurations. */
   datasetIndex: number;
@@ -203,7 +209,7 @@ export interface BreakdownCut {
   label: string;
   /** Its distinct values: the series it would draw. */
   series: number;
-  /** The series drawn: the largest by total. */
+  /** The series drawn: the largest by total (its limit). */
   shown: number;
 }
 
@@ -212,8 +218,9 @@ export interface AxisChartData {
   options: Record<string, unknown>;
   growth?: GrowthEntry[];
   goals?: GoalEntry[];
-  /** Set when a breakdown had more values than `seriesLimit`: the smallest series are left out. */
+  /** Set when a breakdown had more values than its limit and no "Other" series: the smallest are left out. */
   seriesTruncated?: true;
+  /** The largest limit among the cut configurations (each one's is in `breakdowns`). */
   seriesLimit?: number;
   breakdowns?: BreakdownCut[];
 }

@@ -42,6 +42,7 @@ import { cdcBreakdown } from './migrations/0020-cdc-breakdown.js';
 import { deliveries } from './migrations/0021-deliveries.js';
 import { chartLastErrorStackPercent } from './migrations/0022-chart-last-error-stack-percent.js';
 import { dashboardTemplates } from './migrations/0023-dashboard-templates.js';
+import { cdcBreakdownSeries } from './migrations/0024-cdc-breakdown-series.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -258,6 +259,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0021-deliveries': deliveries(dialect),
     '0022-chart-last-error-stack-percent': chartLastErrorStackPercent(dialect),
     '0023-dashboard-templates': dashboardTemplates(dialect),
+    '0024-cdc-breakdown-series': cdcBreakdownSeries(dialect),
   };
 }
 

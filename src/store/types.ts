@@ -296,6 +296,12 @@ export interface ChartDatasetConfigsTable {
   configuration: Json;
   /** A field splitting the config's series by its values; NULL: one series. */
   breakdown: string | null;
+  /** The breakdown's largest N series (1-20); NULL: 20. */
+  breakdownLimit: number | null;
+  /** The series past the limit summed into one more (count and sum only). */
+  breakdownOther: Bool;
+  /** That series' label; NULL: "Other". */
+  breakdownOtherLabel: string | null;
   createdAt: Created;
   updatedAt: Timestamp;
 }

@@ -436,6 +436,8 @@ function datasetArb(dialect: PushdownDialect, type: string, focus: Focus): fc.Ar
       legend: fc.constantFrom('Orders', 'Revenue', null),
       breakdown: fc.constantFrom(...focus.categoryColumns[dialect]),
       split: fc.double({ min: 0, max: 1, noNaN: true }),
+      breakdownLimit: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null, freq: 2 }),
+      breakdownOther: fc.boolean(),
     })
     .map((g) => {
       const config: DatasetConfigInput = { legend: g.legend, sort: g.sort, maxRecords: g.maxRecords, formula: g.formula, goal: g.goal };
@@ -454,6 +456,8 @@ function datasetArb(dialect: PushdownDialect, type: string, focus: Focus): fc.Ar
       else config.yAxis = g.extremeField;
       // An avg chart without a time axis averages the values themselves (planSeries).
       if (type === 'avg' && g.axis !== 'time') Object.assign(config, { yAxisOperation: 'avg', yAxis: g.sumField });
+      // A breakdown's limit, and its "Other" series where the values add up.
+      if (config.breakdown) Object.assign(config, { breakdownLimit: g.breakdownLimit, breakdownOther: g.breakdownOther && (g.op === 'count' || g.op === 'sum') });
       return focus.dataset ? focus.dataset(config) : config;
     });
 }

@@ -93,6 +93,9 @@ function effectiveConfig(config: ChartDatasetConfig, dataset: DatasetRecord): Da
     excludedFields: config.excludedFields.length > 0 ? config.excludedFields : dataset.excludedFields,
     columnsOrder: config.columnsOrder,
     breakdown: config.breakdown,
+    breakdownLimit: config.breakdownLimit,
+    breakdownOther: config.breakdownOther,
+    breakdownOtherLabel: config.breakdownOtherLabel,
     configuration: { ...config.configuration, variables: Array.isArray(variables) ? (variables as { name: string; value: unknown }[]) : [] },
   };
 }

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
+import { MAX_BREAKDOWN_SERIES, OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
 
 /**
  * Chartbrew's v2 chart spec (`Chart.visualization`), as a body may send it and as answers give it.
@@ -68,10 +68,23 @@ const LayerStyle = Type.Object(
   { additionalProperties: true },
 );
 
+/** How a breakdown draws its series: the config's breakdownLimit, breakdownOther and breakdownOtherLabel. */
+const SeriesOptions = Type.Object(
+  {
+    limit: Opt(Nullable(Type.Integer({ minimum: 1, maximum: MAX_BREAKDOWN_SERIES, description: `The largest series by total drawn (1-${MAX_BREAKDOWN_SERIES}; default ${MAX_BREAKDOWN_SERIES})` }))),
+    includeOther: Opt(Type.Boolean({ description: 'The series past the limit summed into one more series (count and sum only)' })),
+    otherLabel: Opt(Nullable(Str(200))),
+    order: Opt(Nullable(Type.Array(Type.Unknown(), { maxItems: 1000, description: 'Accepted empty only: series are ordered by total' }))),
+    hidden: Opt(Nullable(Type.Array(Type.Unknown(), { maxItems: 1000, description: 'Accepted empty only: use limit to draw fewer series' }))),
+  },
+  { additionalProperties: true },
+);
+
 const LayerOptions = Type.Object(
   {
     columnsOrder: Opt(Nullable(Type.Array(Str(1000), { maxItems: 1000 }))),
     excludedFields: Opt(Nullable(Type.Array(Str(1000), { maxItems: 1000 }))),
+    series: Opt(SeriesOptions),
   },
   { additionalProperties: true },
 );

@@ -79,6 +79,9 @@ export type ConfigChanges = Pick<
   | 'legend'
   | 'pointRadius'
   | 'excludedFields'
+  | 'breakdownLimit'
+  | 'breakdownOther'
+  | 'breakdownOtherLabel'
   | 'columnsOrder'
   | 'breakdown'
 >;
@@ -200,6 +203,15 @@ class ChartFields {
   }
 }
 
+/** A layer's `options.series`: its breakdown's limit and "Other" series; ordering or hiding series by id is not computed. */
+function applySeriesOptions(series: NonNullable<NonNullable<VisualizationInput['layers'][number]['options']>['series']>, change: ConfigChanges, at: string): void {
+  if ((series.order ?? []).length > 0) throw ValidationError.field(`${at}.order`, 'cannot be computed: series are ordered by their total, largest first');
+  if ((series.hidden ?? []).length > 0) throw ValidationError.field(`${at}.hidden`, 'cannot be computed: series are not hidden one by one; draw the largest with limit');
+  if (series.limit !== undefined) change.breakdownLimit = series.limit;
+  if (series.includeOther !== undefined) change.breakdownOther = series.includeOther;
+  if (series.otherLabel !== undefined) change.breakdownOtherLabel = series.otherLabel;
+}
+
 /**
  * Validates a spec against the chart and its CDCs and computes what saving it writes. Throws a
  * 400 naming the first path that is invalid or cannot be computed.
@@ -276,6 +288,7 @@ export function applyVisualization(input: VisualizationInput, chart: ChartState,
       if (layer.options.columnsOrder !== undefined) change.columnsOrder = layer.options.columnsOrder ?? [];
       if (layer.options.excludedFields !== undefined) change.excludedFields = layer.options.excludedFields ?? [];
     }
+    if (layer.options?.series !== undefined) applySeriesOptions(layer.options.series, change, `${lat}.options.series`);
     const legend = legendOf(layer, roles, cdc);
     if (legend !== undefined) change.legend = legend;
     storedLayers.push(stored);

@@ -58,6 +58,9 @@ function config(overrides: Partial<ConfigState> = {}): ConfigState {
     excludedFields: [],
     columnsOrder: [],
     breakdown: null,
+    breakdownLimit: null,
+    breakdownOther: false,
+    breakdownOtherLabel: null,
     ...overrides,
   };
 }
@@ -237,7 +240,7 @@ describe('saving a spec: what it writes onto the configs and the chart', () => {
     const write = applyVisualization({ layers: [{ id: 'b', bindingId: CDC, mark: 'bar', stack: 'percent' }] }, chart(), [config()]);
     expect(write.chart).toMatchObject({ type: 'bar', stacked: true, stackPercent: true });
     const spec = deriveVisualization(chart({ type: 'bar', stacked: true, stackPercent: true }), [config()]);
-    expect(spec.layers[0]!.stack).toBe('percent');
+    expect((spec.layers[0] as { stack?: string }).stack).toBe('percent');
     // Back to plain stacking, and to none.
     expect(applyVisualization({ layers: [{ id: 'b', bindingId: CDC, mark: 'bar', stack: 'normal' }] }, chart({ type: 'bar', stacked: true, stackPercent: true }), [config()]).chart).toMatchObject({ stacked: true, stackPercent: false });
     expect(applyVisualization({ layers: [{ id: 'b', bindingId: CDC, mark: 'bar', stack: 'none' }] }, chart({ type: 'bar', stacked: true, stackPercent: true }), [config()]).chart).toMatchObject({ stacked: false, stackPercent: false });

@@ -67,6 +67,9 @@ export interface ConfigState {
   excludedFields: string[];
   columnsOrder: string[];
   breakdown: string | null;
+  breakdownLimit: number | null;
+  breakdownOther: boolean;
+  breakdownOtherLabel: string | null;
 }
 
 // ---------- marks and roles ----------
@@ -190,12 +193,19 @@ function deriveLayer(chart: ChartState, cdc: ConfigState, index: number): SpecLa
       multiFill: cdc.multiFill,
       pointRadius: cdc.pointRadius,
     }),
-    options: mark === 'table' ? { columnsOrder: cdc.columnsOrder, excludedFields: cdc.excludedFields } : {},
+    options: mark === 'table' ? { columnsOrder: cdc.columnsOrder, excludedFields: cdc.excludedFields } : seriesOptionsOf(mark, cdc),
     stack: mark === 'bar' && chart.stackPercent ? 'percent' : chart.stacked ? 'normal' : 'none',
     orientation: chart.horizontal ? 'horizontal' : 'vertical',
     goal: cdc.goal,
     ...(mark === 'table' ? { rowPath: text(cdc.xAxis) ?? 'root[]' } : {}),
   };
+}
+
+/** A breakdown layer's `options.series` from its config: the limit, and the "Other" series when it folds one. */
+function seriesOptionsOf(mark: string, cdc: ConfigState): Obj {
+  if (text(cdc.breakdown) === null || !(ROLES[mark] ?? []).includes('breakdown')) return {};
+  // null: the defaults (the largest 20; "Other"), so a spec saved back writes them unchanged.
+  return { series: { limit: cdc.breakdownLimit, includeOther: cdc.breakdownOther, otherLabel: cdc.breakdownOtherLabel } };
 }
 
 function deriveSettings(chart: ChartState): Obj {
@@ -257,8 +267,8 @@ function overlay(saved: Obj, derived: SpecLayer): SpecLayer {
     encoding,
     style: { ...style, ...derived.style },
   };
-  if (derived.mark === 'table') layer['options'] = { ...(isObj(saved['options']) ? saved['options'] : {}), ...(derived['options'] as Obj) };
-  else if (isObj(saved['options'])) layer['options'] = saved['options'];
+  // The mapped options come from the config; the rest are kept as saved.
+  layer['options'] = { ...(isObj(saved['options']) ? saved['options'] : {}), ...(derived['options'] as Obj) };
   if (derived.mark !== 'table') delete layer['rowPath'];
   return layer;
 }

@@ -75,6 +75,9 @@ function toConfig(row: Selectable<ChartDatasetConfigsTable>): ChartDatasetConfig
     goal: row.goal === null ? null : Number(row.goal),
     configuration: fromJson<Record<string, unknown>>(row.configuration, {}),
     breakdown: row.breakdown,
+    breakdownLimit: row.breakdownLimit,
+    breakdownOther: toBool(row.breakdownOther),
+    breakdownOtherLabel: row.breakdownOtherLabel,
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
   };

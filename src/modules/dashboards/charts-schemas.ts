@@ -3,7 +3,7 @@ import { Id, Ref, Timestamp } from '../../platform/http-schemas.js';
 import { WriteBody } from '../../platform/write-bodies.js';
 
 // The engine owns what a chart can be; the API validates against the same lists.
-import { CHART_TYPES, CONDITION_OPERATORS, OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
+import { CHART_TYPES, CONDITION_OPERATORS, MAX_BREAKDOWN_SERIES, OPERATIONS, TIME_INTERVALS } from '../../engine/index.js';
 import { ChartDisplay, ChartDisplayInput } from './chart-display.js';
 import { ChartVisualization, Visualization, VISUALIZATION_COMPONENTS } from './chart-visualization-schemas.js';
 
@@ -43,6 +43,11 @@ const CdcConfiguration = Type.Object(
 const BREAKDOWN_DESCRIPTION =
   'A field path (`root[].country`) whose distinct values split the series: one series per value, the 20 largest by total (line, bar and radar charts); null: one series';
 
+const BREAKDOWN_LIMIT_DESCRIPTION = `The breakdown's largest series by total that are drawn, 1 to ${MAX_BREAKDOWN_SERIES}; null: ${MAX_BREAKDOWN_SERIES}`;
+const BREAKDOWN_OTHER_DESCRIPTION =
+  'The series past the limit are summed into one more series (breakdownOtherLabel) instead of left out; for count and sum only (an average or a count of distinct values cannot be added up)';
+const BREAKDOWN_OTHER_LABEL_DESCRIPTION = 'The label of the summed series (default "Other")';
+
 const cdcFields = {
   xAxis: Opt(Nullable(Str(1000))),
   xAxisOperation: Opt(Nullable(Str(100))),
@@ -66,6 +71,9 @@ const cdcFields = {
   goal: Opt(Nullable(Type.Number())),
   configuration: Opt(Nullable(CdcConfiguration)),
   breakdown: Opt(Nullable(Type.String({ maxLength: 1000, description: BREAKDOWN_DESCRIPTION }))),
+  breakdownLimit: Opt(Nullable(Type.Integer({ minimum: 1, maximum: MAX_BREAKDOWN_SERIES, description: BREAKDOWN_LIMIT_DESCRIPTION }))),
+  breakdownOther: Opt(Type.Boolean({ description: BREAKDOWN_OTHER_DESCRIPTION })),
+  breakdownOtherLabel: Opt(Nullable(Type.String({ maxLength: 200, description: BREAKDOWN_OTHER_LABEL_DESCRIPTION }))),
 };
 
 /**
@@ -100,6 +108,9 @@ export const ChartDatasetConfig = Type.Object({
   goal: Nullable(Type.Number()),
   configuration: Type.Unknown({ description: 'Object; holds `variables: [{name, value}]`' }),
   breakdown: Nullable(Type.String({ description: BREAKDOWN_DESCRIPTION })),
+  breakdownLimit: Nullable(Type.Integer({ description: BREAKDOWN_LIMIT_DESCRIPTION })),
+  breakdownOther: Type.Boolean({ description: BREAKDOWN_OTHER_DESCRIPTION }),
+  breakdownOtherLabel: Nullable(Type.String({ description: BREAKDOWN_OTHER_LABEL_DESCRIPTION })),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'ChartDatasetConfig' });

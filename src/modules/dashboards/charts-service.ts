@@ -135,7 +135,7 @@ export class ChartsService {
         // The layers name the configs by the client's ids of them (Chartbrew's quick-create).
         const spec = input.visualization && remapBindings(input.visualization, configs, created);
         if (spec !== undefined) await this.saveVisualization(projectId, chartId, spec, trx, `${where}.visualization`);
-        await this.checkBreakdowns(projectId, chartId, trx, (i) => (spec !== undefined ? `${where}.visualization` : `${where}.chartDatasetConfigs.${i}.breakdown`));
+        await this.checkBreakdowns(projectId, chartId, trx, (i, field) => (spec !== undefined ? `${where}.visualization` : `${where}.chartDatasetConfigs.${i}.${field}`));
         made.push(chartId);
       }
       return made;
@@ -172,7 +172,7 @@ export class ChartsService {
     return this.deps.db.transaction().execute(async (trx) => {
       const dataset = await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', trx);
       const created = await this.deps.charts.createConfig(chartId, this.newConfigFields(input, dataset, order), trx);
-      await this.checkBreakdowns(projectId, chartId, trx, () => 'body.breakdown');
+      await this.checkBreakdowns(projectId, chartId, trx, (_i, field) => `body.${field}`);
       await this.refreshSavedVisualization(projectId, chartId, trx);
       return created;
     });
@@ -186,7 +186,9 @@ export class ChartsService {
       if (input.dataset_id !== undefined) await this.dataset(project, membership, input.dataset_id, 'body.dataset_id', trx);
       const updated = await this.deps.charts.updateConfig(chartId, cdcId, cdcFields(input), trx);
       if (!updated) throw new NotFoundError('Chart dataset config');
-      if (input.breakdown !== undefined) await this.checkBreakdowns(projectId, chartId, trx, () => 'body.breakdown');
+      if (input.breakdown !== undefined || input.breakdownOther !== undefined || input.yAxisOperation !== undefined) {
+        await this.checkBreakdowns(projectId, chartId, trx, (_i, field) => `body.${field}`);
+      }
       await this.refreshSavedVisualization(projectId, chartId, trx);
       return updated;
     });
@@ -222,7 +224,7 @@ export class ChartsService {
       configs.push(unsavedConfig(this.newConfigFields(config, dataset, index), at));
     }
     // Stored configs come back by `order`; equal orders keep the body's order here.
-    input.chartDatasetConfigs.forEach((config, index) => checkBreakdown(fields.type ?? input.type, config.breakdown, `body.chartDatasetConfigs.${index}.breakdown`));
+    input.chartDatasetConfigs.forEach((config, index) => checkBreakdown(fields.type ?? input.type, config, (field) => `body.chartDatasetConfigs.${index}.${field}`));
     configs.sort((a, b) => (a.order ?? Number.POSITIVE_INFINITY) - (b.order ?? Number.POSITIVE_INFINITY));
     const unsaved = { ...CHART_DEFAULTS, ...fields, id: 0, project_id: projectId, type: fields.type ?? input.type, createdAt: at, updatedAt: at, ChartDatasetConfigs: configs };
     const chart: Chart = { ...unsaved, visualization: visualizationOf(null, unsaved, configs) };
@@ -285,12 +287,13 @@ export class ChartsService {
 
   /**
    * The chart as written in this transaction may be computed: a config's breakdown only on a chart
-   * type that draws a series per value (a 400 at `path(index of the config)`, which rolls it back).
+   * type that draws a series per value, its "Other" series only over a count or a sum (a 400 at
+   * `path(index of the config, field)`, which rolls it back).
    */
-  private async checkBreakdowns(projectId: number, chartId: number, trx: Db, path: (index: number) => string): Promise<void> {
+  private async checkBreakdowns(projectId: number, chartId: number, trx: Db, path: (index: number, field: string) => string): Promise<void> {
     const chart = await this.deps.charts.find(projectId, chartId, trx);
     if (!chart) throw new NotFoundError('Chart');
-    chart.ChartDatasetConfigs.forEach((config, index) => checkBreakdown(chart.type, config.breakdown, path(index)));
+    chart.ChartDatasetConfigs.forEach((config, index) => checkBreakdown(chart.type, config, (field) => path(index, field)));
   }
 
   /** After a config was added, changed or deleted: a saved spec is rewritten from the configs (an unsaved one is derived anyway). */
@@ -384,21 +387,34 @@ function unsavedConfig(fields: CdcInput & { dataset_id: number }, at: string): C
     goal: fields.goal ?? null,
     configuration: fields.configuration ?? {},
     breakdown: fields.breakdown ?? null,
+    breakdownLimit: fields.breakdownLimit ?? null,
+    breakdownOther: fields.breakdownOther ?? false,
+    breakdownOtherLabel: fields.breakdownOtherLabel ?? null,
     createdAt: at,
     updatedAt: at,
   };
 }
 
 /** A breakdown is a valid field path, on a chart type that draws one series per value (the engine's list). */
-function checkBreakdown(type: string | null, breakdown: string | null | undefined, path: string): void {
+function checkBreakdown(
+  type: string | null,
+  config: { breakdown?: string | null; breakdownOther?: boolean; yAxisOperation?: string | null },
+  path: (field: 'breakdown' | 'breakdownOther') => string,
+): void {
+  const { breakdown } = config;
   if (breakdown === null || breakdown === undefined || breakdown.trim() === '') return;
   try {
     normalizeFieldPath(breakdown);
   } catch {
-    throw ValidationError.field(path, `"${breakdown}" is not a valid field path (root[].country)`);
+    throw ValidationError.field(path('breakdown'), `"${breakdown}" is not a valid field path (root[].country)`);
   }
   if (!allowsBreakdown(type ?? 'line')) {
-    throw ValidationError.field(path, `cannot be computed on a ${type} chart: a breakdown draws one series per value, on ${[...BREAKDOWN_CHART_TYPES].join(', ')} charts only`);
+    throw ValidationError.field(path('breakdown'), `cannot be computed on a ${type} chart: a breakdown draws one series per value, on ${[...BREAKDOWN_CHART_TYPES].join(', ')} charts only`);
+  }
+  // The config's own operation; one it takes from its dataset is checked when the chart runs.
+  const operation = config.yAxisOperation;
+  if (config.breakdownOther === true && operation && operation !== 'count' && operation !== 'sum') {
+    throw ValidationError.field(path('breakdownOther'), `cannot be computed over ${operation}: the "Other" series adds up the series past the limit, so it needs a count or a sum`);
   }
 }
 
