@@ -301,6 +301,32 @@ describe.each([
         expect(plain.paths).toEqual([source.path(pushdown)]);
       });
 
+      it('options.series: the largest series and an "Other" series summing the rest, the same as the breakdown fields', async () => {
+        const chart = await v5Chart(datasetId, 'bar');
+        const spec = breakdownSpec(chart.cdcId);
+        const series = { limit: 2, includeOther: true, otherLabel: 'Elsewhere', order: [], hidden: [] };
+        const saved = await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: { ...spec, layers: [{ ...spec.layers[0], options: { series } }] } });
+        expect(saved.ChartDatasetConfigs[0]).toMatchObject({ breakdownLimit: 2, breakdownOther: true, breakdownOtherLabel: 'Elsewhere' });
+        expect(saved.visualization.layers[0].options.series).toMatchObject({ limit: 2, includeOther: true, otherLabel: 'Elsewhere' });
+        const reference = await fieldsChart(datasetId, { ...breakdownFields, config: { ...breakdownFields.config, breakdownLimit: 2, breakdownOther: true, breakdownOtherLabel: 'Elsewhere' } });
+        const v5 = await run(chart.id);
+        expect(v5.chartData).toEqual((await run(reference)).chartData);
+        // US 101.25 and FR 30.5 drawn; DE 12 and ES 3 summed by month into one series, nothing cut.
+        expect(v5.chartData.data.datasets.map((d: Json) => [d.label, d.data])).toEqual([
+          ['US', [0, 0, 101.25]],
+          ['FR', [30.5, 0, 0]],
+          ['Elsewhere', [0, 12, 3]],
+        ]);
+        expect(v5.chartData).not.toHaveProperty('seriesTruncated');
+        expect(v5.paths).toEqual([source.path(pushdown)]);
+
+        // Without the "Other" series the rest are left out, and the answer says so.
+        await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}/chart-dataset-config/${chart.cdcId}`, { breakdownOther: false });
+        const cut = await run(chart.id);
+        expect(cut.chartData.data.datasets.map((d: Json) => d.label)).toEqual(['US', 'FR']);
+        expect(cut.chartData).toMatchObject({ seriesTruncated: true, seriesLimit: 2, breakdowns: [{ datasetIndex: 0, series: 4, shown: 2 }] });
+      });
+
       it("stack: percent on a bar split by a breakdown: the chart's percent stacking, each month's shares summing to 100", async () => {
         const chart = await v5Chart(datasetId, 'bar');
         const spec = breakdownSpec(chart.cdcId);
@@ -400,6 +426,26 @@ describe.each([
     const cdc = chart.ChartDatasetConfigs[0];
     expect(cdc).toMatchObject({ xAxis: 'root[].country', yAxis: 'root[].id', yAxisOperation: 'count', sort: 'desc', maxRecords: 2, legend: 'Orders' });
     expect(chart.visualization.layers[0]).toMatchObject({ id: 'bars', bindingId: cdc.id, encoding: { category: { field: 'root[].country' } } });
+  });
+
+  it('an "Other" series only over a count or a sum, and series are not ordered or hidden by id: 400s naming the field, nothing saved', async () => {
+    const datasetId = await postgresSource.dataset(t, owner, projectId);
+    const chart = await v5Chart(datasetId, 'bar');
+    const cdcUrl = `/project/${projectId}/chart/${chart.id}/chart-dataset-config/${chart.cdcId}`;
+    await ok(t, owner, 'PUT', cdcUrl, { breakdown: 'root[].country', yAxis: 'root[].amount', yAxisOperation: 'avg' });
+    const onAverage = await t.request({ method: 'PUT', url: cdcUrl, token: owner.token, payload: { breakdownOther: true } });
+    expect(onAverage.statusCode, onAverage.body).toBe(400);
+    expect(onAverage.json().details[0]).toMatchObject({ path: 'body.breakdownOther', message: expect.stringContaining('count or a sum') });
+    expect((await ok(t, owner, 'GET', `/project/${projectId}/chart/${chart.id}`)).ChartDatasetConfigs[0].breakdownOther).toBe(false);
+    const tooMany = await t.request({ method: 'PUT', url: cdcUrl, token: owner.token, payload: { breakdownLimit: 21 } });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().details[0].path).toBe('body.breakdownLimit');
+    const spec = breakdownSpec(chart.cdcId);
+    for (const [key, value] of [['hidden', ['series-0123456789abcdef']], ['order', ['series-0123456789abcdef']]] as const) {
+      const res = await t.request({ method: 'PUT', url: `/project/${projectId}/chart/${chart.id}`, token: owner.token, payload: { visualization: { ...spec, layers: [{ ...spec.layers[0], options: { series: { [key]: value } } }] } } });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().details[0].path).toBe(`body.visualization.layers.0.options.series.${key}`);
+    }
   });
 
   it('a breakdown only on line, bar and radar charts: a 400 naming the field at save, nothing saved', async () => {
