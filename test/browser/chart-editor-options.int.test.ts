@@ -15,7 +15,8 @@ const WAIT = { timeout: 30_000 };
  * for a date column; an empty chart says why (editor, dashboard card, report page); a chart whose
  * refresh failed is marked stale with the reason and the time of its data; Refresh all goes past a
  * failure and lists it; every chart type and display option is in the form, with series of their
- * own colour; markdown cards are sanitised; unsaved edits are asked about before they are lost.
+ * own colour; markdown cards are sanitised; unsaved edits are asked about before they are lost,
+ * through the editor's links, a reload, and the browser's Back and Forward.
  * Each screen passes axe-core with no violation at all.
  */
 describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () => {
@@ -210,6 +211,68 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
     expect(questions).toHaveLength(2);
     await page.locator('.board-item[data-chart-name="Read me"] .markdown h2').waitFor(WAIT);
+  });
+
+  it("asks before the browser's Back or Forward leaves unsaved edits; staying keeps the screen and its address", async () => {
+    // Reached through the editor's own links, so Back and Forward stay inside the page.
+    await page.goto(`${live.url}/app/dashboards/${seed.projectId}`);
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+    const dashboardUrl = page.url();
+    await page.getByRole('link', { name: 'Add a chart' }).click();
+    await page.getByRole('heading', { name: 'New chart' }).waitFor(WAIT);
+    await page.getByText("Reading the dataset's columns…").waitFor({ state: 'detached', ...WAIT });
+    const editorUrl = page.url();
+    await page.getByLabel('Chart name', { exact: true }).fill('Not kept');
+
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goBack();
+    await expect.poll(() => questions.length, WAIT).toBe(1);
+    expect(questions[0]).toContain('Leave without saving?');
+    await expect.poll(() => page.url(), WAIT).toBe(editorUrl);
+    expect(await page.getByLabel('Chart name', { exact: true }).inputValue()).toBe('Not kept');
+    await page.getByRole('heading', { name: 'New chart' }).waitFor(WAIT);
+    await axe(page, 'chart editor, Back refused');
+
+    // Back again, and leave: the dashboard.
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+    expect(questions).toHaveLength(2);
+    expect(page.url()).toBe(dashboardUrl);
+
+    // Forward from unsaved dashboard settings: asked too; staying keeps the edit and the address.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Sales overview (draft)');
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goForward();
+    await expect.poll(() => questions.length, WAIT).toBe(3);
+    expect(questions[2]).toContain('Leave without saving the dashboard settings?');
+    await expect.poll(() => page.url(), WAIT).toBe(dashboardUrl);
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Sales overview (draft)');
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.goForward();
+    await page.getByRole('heading', { name: 'New chart' }).waitFor(WAIT);
+    expect(questions).toHaveLength(4);
+    expect(page.url()).toBe(editorUrl);
+    // The chart form opens anew: nothing was kept, nothing is asked.
+    expect(await page.getByLabel('Chart name', { exact: true }).inputValue()).toBe('');
+    await page.getByText("Reading the dataset's columns…").waitFor({ state: 'detached', ...WAIT });
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+    expect(questions).toHaveLength(4);
   });
 
   it('cards say why they are empty and mark a failed refresh; Refresh all goes on past failures; the report page shows both', async () => {
