@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
@@ -15,7 +19,9 @@ const WAIT = { timeout: 30_000 };
  * for a date column; an empty chart says why (editor, dashboard card, report page); a chart whose
  * refresh failed is marked stale with the reason and the time of its data; Refresh all goes past a
  * failure and lists it; every chart type and display option is in the form, with series of their
- * own colour; markdown cards are sanitised; unsaved edits are asked about before they are lost.
+ * own colour; markdown cards are sanitised; unsaved edits are asked about before they are lost,
+ * through the editor's links, a reload, and the browser's Back and Forward; a chart's alerts are
+ * changed, paused and resumed from its card (a loopback SMTP server and webhook receive them).
  * Each screen passes axe-core with no violation at all.
  */
 describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () => {
@@ -26,6 +32,11 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
   let page: Page;
   let api: Requester;
   let seed: SeededDashboard;
+  let smtp: SMTPServer;
+  let hookServer: http.Server;
+  let hookUrl: string;
+  const mails: ParsedMail[] = [];
+  const hooks: string[] = [];
   const problems: string[] = [];
 
   async function call<T = any>(method: string, url: string, payload?: unknown): Promise<T> {
@@ -53,9 +64,30 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
   const shot = (p: Page, name: string) => p.screenshot({ path: screenshotPath(`chart-editor-${name}`), fullPage: true });
 
   beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, done) {
+        simpleParser(stream)
+          .then((mail) => mails.push(mail))
+          .then(() => done(), done);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    hookServer = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        hooks.push(body);
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
+    hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/alerts`;
     db = await createTempDatabase(inject('postgresUrl'));
     await createOrdersTable(db.url);
-    live = await startLiveApp();
+    live = await startLiveApp({ PLOTLINE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1' });
     api = fetchRequester(live.url);
     seed = await seedDashboard(api, db.url);
     browser = await launchBrowser();
@@ -75,6 +107,8 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     await browser?.close();
     await live?.close();
     await db?.drop();
+    await new Promise((resolve) => hookServer?.close(resolve));
+    await new Promise((resolve) => smtp?.close(() => resolve(undefined)));
   });
 
   const newChart = async () => {
@@ -212,6 +246,68 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     await page.locator('.board-item[data-chart-name="Read me"] .markdown h2').waitFor(WAIT);
   });
 
+  it("asks before the browser's Back or Forward leaves unsaved edits; staying keeps the screen and its address", async () => {
+    // Reached through the editor's own links, so Back and Forward stay inside the page.
+    await page.goto(`${live.url}/app/dashboards/${seed.projectId}`);
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+    const dashboardUrl = page.url();
+    await page.getByRole('link', { name: 'Add a chart' }).click();
+    await page.getByRole('heading', { name: 'New chart' }).waitFor(WAIT);
+    await page.getByText("Reading the dataset's columns…").waitFor({ state: 'detached', ...WAIT });
+    const editorUrl = page.url();
+    await page.getByLabel('Chart name', { exact: true }).fill('Not kept');
+
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goBack();
+    await expect.poll(() => questions.length, WAIT).toBe(1);
+    expect(questions[0]).toContain('Leave without saving?');
+    await expect.poll(() => page.url(), WAIT).toBe(editorUrl);
+    expect(await page.getByLabel('Chart name', { exact: true }).inputValue()).toBe('Not kept');
+    await page.getByRole('heading', { name: 'New chart' }).waitFor(WAIT);
+    await axe(page, 'chart editor, Back refused');
+
+    // Back again, and leave: the dashboard.
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+    expect(questions).toHaveLength(2);
+    expect(page.url()).toBe(dashboardUrl);
+
+    // Forward from unsaved dashboard settings: asked too; staying keeps the edit and the address.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Sales overview (draft)');
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goForward();
+    await expect.poll(() => questions.length, WAIT).toBe(3);
+    expect(questions[2]).toContain('Leave without saving the dashboard settings?');
+    await expect.poll(() => page.url(), WAIT).toBe(dashboardUrl);
+    expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Sales overview (draft)');
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.goForward();
+    await page.getByRole('heading', { name: 'New chart' }).waitFor(WAIT);
+    expect(questions).toHaveLength(4);
+    expect(page.url()).toBe(editorUrl);
+    // The chart form opens anew: nothing was kept, nothing is asked.
+    expect(await page.getByLabel('Chart name', { exact: true }).inputValue()).toBe('');
+    await page.getByText("Reading the dataset's columns…").waitFor({ state: 'detached', ...WAIT });
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+    expect(questions).toHaveLength(4);
+  });
+
   it('cards say why they are empty and mark a failed refresh; Refresh all goes on past failures; the report page shows both', async () => {
     // An empty chart (a date range with no row) and a chart whose source then goes away.
     const empty = await call<{ id: number }>('POST', `/project/${seed.projectId}/chart/quick-create`, {
@@ -283,5 +379,107 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     await axe(report, 'report, stale and empty cards');
     await report.screenshot({ path: screenshotPath('chart-editor-report-stale'), fullPage: true });
     await report.close();
+  });
+
+  it("changes a chart's alert from its card, pauses and resumes it; the list says when it last triggered", async () => {
+    const integration = await call<{ id: number }>('POST', `/team/${seed.teamId}/integration`, { name: 'Ops channel', type: 'webhook', config: { url: hookUrl } });
+    const alertsUrl = `/project/${seed.projectId}/chart/${seed.charts.bar}/alert`;
+    await page.goto(`${live.url}/app/dashboards/${seed.projectId}`);
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+    const openAlerts = async () => {
+      await page.getByRole('button', { name: 'Menu of Revenue by country' }).click();
+      await page.getByRole('menuitem', { name: 'Alerts' }).click();
+      const panel = page.getByRole('region', { name: 'Alerts of Revenue by country' });
+      await expect.poll(() => panel.getByTestId('smtp-status').textContent(), WAIT).toContain('E-mail: available');
+      return panel;
+    };
+    let panel = await openAlerts();
+    await panel.getByLabel('When the value is').selectOption('threshold_above');
+    await panel.getByLabel('Value', { exact: true }).fill('100000');
+    await panel.getByLabel('Webhook URL').fill(hookUrl);
+    await panel.getByLabel('Notify Ops channel (webhook)').check();
+    await panel.getByRole('button', { name: 'Create alert' }).click();
+    await panel.getByText(/^Alert created\. The webhook's signing key, shown this once: [0-9a-f]{64}$/).waitFor(WAIT);
+    const [created] = await call<any[]>('GET', alertsUrl);
+    const id: number = created.id;
+    const before = await call('GET', `${alertsUrl}/${id}`);
+    const item = panel.locator(`li[data-alert-id="${id}"]`);
+    await item.waitFor(WAIT);
+
+    // Edit: the form takes the alert's own values, then the threshold and the recipients change.
+    await panel.getByRole('button', { name: `Edit alert ${id}` }).click();
+    await panel.getByRole('heading', { name: `Edit alert ${id}` }).waitFor(WAIT);
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent'), WAIT).toBe(`Edit alert ${id}`);
+    expect(await panel.getByLabel('When the value is').inputValue()).toBe('threshold_above');
+    expect(await panel.getByLabel('Value', { exact: true }).inputValue()).toBe('100000');
+    expect(await panel.getByLabel('Webhook URL').inputValue()).toBe(hookUrl);
+    expect(await panel.getByLabel('Email recipients').inputValue()).toBe('');
+    expect(await panel.getByLabel('Notify Ops channel (webhook)').isChecked()).toBe(true);
+    await panel.getByLabel('Value', { exact: true }).fill('500');
+    await panel.getByLabel('Email recipients').fill(seed.ownerEmail);
+    await axe(page, 'chart alerts, editing');
+    await shot(page, 'alert-editing');
+    await panel.getByRole('button', { name: 'Save alert' }).click();
+    await panel.getByText(`Alert ${id} saved.`).waitFor(WAIT);
+    await panel.getByRole('button', { name: 'Create alert' }).waitFor(WAIT);
+    expect(await panel.getByLabel('Value', { exact: true }).inputValue()).toBe('');
+    await expect.poll(() => item.textContent(), WAIT).toContain(`500 → ${seed.ownerEmail}`);
+    const edited = await call('GET', `${alertsUrl}/${id}`);
+    expect(edited).toMatchObject({ rules: { value: 500 }, recipients: [seed.ownerEmail], mediums: { email: { enabled: true } } });
+    // Nothing else moved: the webhook, its key, the integration, the timeout, the name, active.
+    const rest = ({ rules: _r, recipients: _e, mediums: { email: _m, ...mediums }, updatedAt: _u, ...other }: any) => ({ mediums, ...other });
+    expect(rest(edited)).toEqual(rest(before));
+    expect(edited.webhookSecret).toBe('********');
+
+    // Paused: marked so, and a refresh above the threshold notifies nobody.
+    await panel.getByRole('button', { name: `Pause alert ${id}` }).click();
+    await panel.getByText(`Alert ${id} paused.`).waitFor(WAIT);
+    await item.locator('.alert-paused').waitFor(WAIT);
+    expect(await item.getAttribute('data-active')).toBe('false');
+    const paused = await call('GET', `${alertsUrl}/${id}`);
+    expect(paused.active).toBe(false);
+    expect({ ...paused, active: true, updatedAt: null }).toEqual({ ...edited, updatedAt: null });
+    await call('POST', `/project/${seed.projectId}/chart/${seed.charts.bar}/query`);
+    expect((await call('GET', `${alertsUrl}/${id}`)).lastTriggeredAt).toBeNull();
+    await axe(page, 'chart alerts, paused');
+    await shot(page, 'alert-paused');
+
+    // Resumed: the next refresh notifies the webhook, the integration and the recipient.
+    await panel.getByRole('button', { name: `Resume alert ${id}` }).click();
+    await panel.getByText(`Alert ${id} resumed.`).waitFor(WAIT);
+    await item.locator('.alert-paused').waitFor({ state: 'detached', ...WAIT });
+    expect((await call('GET', `${alertsUrl}/${id}`)).active).toBe(true);
+    const hooksBefore = hooks.length;
+    await call('POST', `/project/${seed.projectId}/chart/${seed.charts.bar}/query`);
+    const triggered = await call('GET', `${alertsUrl}/${id}`);
+    expect(triggered.lastTriggeredAt).not.toBeNull();
+    expect(triggered.events[0].deliveries.map((d: { medium: string; ok: boolean }) => `${d.medium}:${d.ok}`).sort()).toEqual(['email:true', 'integration:true', 'webhook:true']);
+    expect(hooks.slice(hooksBefore).map((body) => JSON.parse(body).event)).toEqual(['alert.triggered', 'alert.triggered']);
+    await expect.poll(() => mails.map((m) => m.subject ?? ''), WAIT).toContainEqual(expect.stringContaining('[Plotline]'));
+    await panel.getByRole('button', { name: 'Close' }).click();
+    panel = await openAlerts();
+    await expect.poll(() => panel.locator(`li[data-alert-id="${id}"]`).textContent(), WAIT).toMatch(/last triggered \S/);
+
+    // Emptied fields turn their medium off; an unticked integration stays linked, turned off.
+    await panel.getByRole('button', { name: `Edit alert ${id}` }).click();
+    expect(await panel.getByLabel('Email recipients').inputValue()).toBe(seed.ownerEmail);
+    await panel.getByLabel('Email recipients').fill('');
+    await panel.getByLabel('Webhook URL').fill('');
+    await panel.getByLabel('Notify Ops channel (webhook)').uncheck();
+    await panel.getByRole('button', { name: 'Save alert' }).click();
+    await panel.getByText(`Alert ${id} saved.`).waitFor(WAIT);
+    const emptied = await call('GET', `${alertsUrl}/${id}`);
+    expect(emptied).toMatchObject({ recipients: [], mediums: { email: { enabled: false }, webhook: { enabled: false, url: hookUrl } }, rules: { value: 500 }, active: true });
+    expect(emptied.AlertIntegrations.map((l: { integration_id: number; enabled: boolean }) => [l.integration_id, l.enabled])).toEqual([[integration.id, false]]);
+
+    // Cancel editing: back to a new alert, nothing sent.
+    await panel.getByRole('button', { name: `Edit alert ${id}` }).click();
+    await panel.getByLabel('Value', { exact: true }).fill('42');
+    await panel.getByRole('button', { name: 'Cancel editing' }).click();
+    await panel.getByRole('heading', { name: 'New alert' }).waitFor(WAIT);
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent'), WAIT).toBe('New alert');
+    expect(await panel.getByLabel('Value', { exact: true }).inputValue()).toBe('');
+    expect((await call('GET', `${alertsUrl}/${id}`)).rules).toEqual({ value: 500 });
+    await axe(page, 'chart alerts, list');
   });
 });

@@ -18,8 +18,8 @@ const SLOW_QUERY = 'select count(*) from (select generate_series(1, 100000000000
  * Datasets -> Dashboards in that order (a dataset made before any dashboard is offered to the chart
  * editor), to a share link opened in a fresh browser. Then the SQL editor's own behaviour (runs what
  * is on screen, Ctrl+Enter, unsaved mark, a refused save, syntax errors, variables without a value,
- * completion from the schema, cancel), each connection type's form, invitations, and a page that
- * does not exist. Every screen passes axe-core with no violation at all; no console error.
+ * completion from the schema, cancel, asked before unsaved SQL is lost), each connection type's
+ * form, invitations, and a page that does not exist. Every screen passes axe-core with no violation at all; no console error.
  */
 describe.skipIf(!browserAvailable())('a newcomer in the editor (Chromium)', () => {
   let live: LiveApp;
@@ -290,6 +290,57 @@ describe.skipIf(!browserAvailable())('a newcomer in the editor (Chromium)', () =
     }
     expect(problems.filter((p) => /Maximum update depth|#185/.test(p))).toEqual([]);
   }, 180_000);
+
+  it('asks before unsaved SQL is lost: through a link, Back, or closing the tab; a save ends it', async () => {
+    // Opened through the list, so Back stays inside the page.
+    await page.goto(`${live.url}/app/datasets`);
+    await page.getByRole('link', { name: 'Orders' }).click();
+    const editor = page.locator('.cm-content');
+    await editor.waitFor(WAIT);
+    const here = page.url();
+    const sql = 'select id, country, amount, created_at from orders where amount > 0 order by id';
+    await typeSql(editor, sql);
+    await page.getByTestId('unsaved').waitFor(WAIT);
+
+    const questions: string[] = [];
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('link', { name: 'Dashboards' }).click();
+    await expect.poll(() => questions.length, WAIT).toBe(1);
+    expect(questions[0]).toContain('Leave without saving the query?');
+    expect(await editor.textContent()).toBe(sql);
+
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goBack();
+    await expect.poll(() => questions.length, WAIT).toBe(2);
+    await expect.poll(() => page.url(), WAIT).toBe(here);
+    expect(await editor.textContent()).toBe(sql);
+    await page.getByTestId('unsaved').waitFor(WAIT);
+
+    // Closing or reloading the tab asks too (beforeunload).
+    page.once('dialog', (dialog) => {
+      questions.push(dialog.type());
+      void dialog.dismiss();
+    });
+    await page.reload({ timeout: 3_000 }).catch(() => undefined);
+    await expect.poll(() => questions.length, WAIT).toBe(3);
+    expect(questions[2]).toBe('beforeunload');
+    expect(await editor.textContent()).toBe(sql);
+    await axe(page, 'dataset, unsaved');
+
+    // Saved: leaving asks nothing.
+    await page.getByRole('button', { name: 'Save dataset' }).click();
+    await page.getByText('Saved: the query ran.').waitFor(WAIT);
+    await page.getByTestId('unsaved').waitFor({ state: 'detached', ...WAIT });
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Datasets' }).waitFor(WAIT);
+    expect(questions).toHaveLength(3);
+  }, 120_000);
 
   it('every connection type shows its own settings', async () => {
     await page.goto(`${live.url}/app/connections`);

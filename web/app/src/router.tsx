@@ -3,7 +3,10 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, ty
 /** The editor's own routes live under /app/, so a reload never lands on an API path. */
 export const BASE = '/app';
 
-/** `block` registers a check run before leaving the screen (unsaved edits); false stays. It returns its removal. */
+/**
+ * `block` registers a check run before leaving the screen (unsaved edits), by a link or by the
+ * browser's Back and Forward; false stays. It returns its removal.
+ */
 const RouterContext = createContext<{ path: string; navigate: (to: string) => void; block: (check: () => boolean) => () => void }>({ path: '/', navigate: () => undefined, block: () => () => undefined });
 
 function current(): string {
@@ -11,21 +14,59 @@ function current(): string {
   return path === '' ? '/' : path;
 }
 
+/** An entry of the tab's history that the editor shows: its address and its place among the entries. */
+interface Entry {
+  href: string;
+  position: number;
+}
+
+/** The place the editor wrote into an entry's state (every entry it adds has one). */
+function positionOf(state: unknown): number | undefined {
+  const position = (state as { position?: unknown } | null)?.position;
+  return typeof position === 'number' ? position : undefined;
+}
+
+/** The entry the page opened on, given a place unless it had one already (a reload keeps it). */
+function openingEntry(): Entry {
+  const position = positionOf(window.history.state) ?? 0;
+  window.history.replaceState({ position }, '');
+  return { href: window.location.href, position };
+}
+
 export function Router({ children }: { children: ReactNode }) {
   const [path, setPath] = useState(current);
-  useEffect(() => {
-    const onPop = () => setPath(current());
-    window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
-  }, []);
   const checks = useRef(new Set<() => boolean>());
+  const [opening] = useState(openingEntry);
+  // The entry on show: where a refused Back or Forward returns to.
+  const shown = useRef(opening);
   const block = useCallback((check: () => boolean) => {
     checks.current.add(check);
     return () => void checks.current.delete(check);
   }, []);
+  const mayLeave = useCallback(() => [...checks.current].every((check) => check()), []);
+  useEffect(() => {
+    const onPop = (event: PopStateEvent) => {
+      const position = positionOf(event.state);
+      // The browser has already moved to the other entry: a refusal steps back to the one on show,
+      // which leaves the entries after it in place (that step's own popstate changes nothing).
+      const otherScreen = window.location.pathname !== new URL(shown.current.href).pathname;
+      if (otherScreen && !mayLeave()) {
+        if (position !== undefined) window.history.go(shown.current.position - position);
+        // An entry the editor did not add has no place to count from: the address is written anew.
+        else window.history.pushState({ position: shown.current.position }, '', shown.current.href);
+        return;
+      }
+      shown.current = { href: window.location.href, position: position ?? shown.current.position };
+      setPath(current());
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, [mayLeave]);
   const navigate = (to: string) => {
-    for (const check of checks.current) if (!check()) return;
-    window.history.pushState(null, '', BASE + to);
+    if (!mayLeave()) return;
+    const position = shown.current.position + 1;
+    window.history.pushState({ position }, '', BASE + to);
+    shown.current = { href: window.location.href, position };
     setPath(to);
     window.scrollTo(0, 0);
   };

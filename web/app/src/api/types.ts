@@ -23,6 +23,7 @@ export type TimeInterval = NonNullable<Schemas['QuickCreateChart']['timeInterval
 export type ChartPreview = Schemas['PreviewChart'];
 export type Condition = NonNullable<Schemas['CreateChartDatasetConfig']['conditions']>[number];
 export type Operation = NonNullable<Schemas['CreateChartDatasetConfig']['yAxisOperation']>;
+export type ChartAlert = Schemas['Alert'];
 
 export type Dataset = Schemas['Dataset'];
 export type DataRequest = Schemas['DataRequest'];

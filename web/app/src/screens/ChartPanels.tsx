@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ok } from '../api/client';
-import type { Chart } from '../api/types';
-import { ErrorBox, Field, Load, Success } from '../ui';
+import type { Chart, ChartAlert } from '../api/types';
+import { ErrorBox, Field, Load, mutationsState, Success } from '../ui';
 import { useSession } from '../session';
 
 /** A panel above the grid with a heading and a close button; the focus goes to its heading. */
@@ -83,48 +83,112 @@ const KINDS = [
   ['milestone', 'Reaches a milestone'],
   ['anomaly', 'An anomaly (standard deviations)'],
 ] as const;
+type Kind = (typeof KINDS)[number][0];
 
-/** A chart's alerts (`…/chart/{id}/alert`): the list, a new alert, and removal. */
+/** What the alert form holds: empty for a new alert, or an alert's own values to change. */
+interface AlertDraft {
+  kind: Kind;
+  value: string;
+  recipients: string;
+  webhook: string;
+  /** The team integrations notified. */
+  chosen: number[];
+}
+
+const NEW_ALERT: AlertDraft = { kind: 'threshold_above', value: '', recipients: '', webhook: '', chosen: [] };
+
+/** An alert in the form; its webhook's signing key is never answered again, so only its URL is. */
+function draftOf(alert: ChartAlert): AlertDraft {
+  return {
+    kind: KINDS.find(([k]) => k === alert.type)?.[0] ?? NEW_ALERT.kind,
+    value: alert.rules.value === undefined ? '' : String(alert.rules.value),
+    recipients: alert.recipients.join(', '),
+    webhook: alert.mediums.webhook?.enabled ? alert.mediums.webhook.url : '',
+    chosen: alert.AlertIntegrations.filter((link) => link.enabled).map((link) => link.integration_id),
+  };
+}
+
+const addresses = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
+
+/**
+ * A chart's alerts (`…/chart/{id}/alert`): the list, a new alert, changing one (loaded into the
+ * same form), pausing it, and removal.
+ */
 export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }) {
   const client = useQueryClient();
   const path = { project_id: projectId, id: chart.id };
   const key = ['alerts', projectId, chart.id];
   const alerts = useQuery({ queryKey: key, queryFn: () => ok(api.GET('/project/{project_id}/chart/{id}/alert', { params: { path } })) });
-  const [kind, setKind] = useState<(typeof KINDS)[number][0]>('threshold_above');
-  const [value, setValue] = useState('');
-  const [recipients, setRecipients] = useState('');
-  const [webhook, setWebhook] = useState('');
+  const [draft, setDraft] = useState<AlertDraft>(NEW_ALERT);
+  const change = (fields: Partial<AlertDraft>) => setDraft((d) => ({ ...d, ...fields }));
+  // The alert being changed, or null for a new one.
+  const [editing, setEditing] = useState<ChartAlert | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const { team } = useSession();
   // The team's integrations (Slack or other webhooks set up once for the team) an alert may notify.
   const integrations = useQuery({ queryKey: ['integrations', team.id], queryFn: () => ok(api.GET('/team/{team_id}/integration', { params: { path: { team_id: team.id } } })) });
-  const [chosen, setChosen] = useState<number[]>([]);
   const mediums = useQuery({ queryKey: [...key, 'mediums'], queryFn: () => ok(api.GET('/project/{project_id}/chart/{id}/alert-mediums', { params: { path } })) });
   const emailOff = mediums.data?.email.available === false;
-  const num = (text: string) => (text.trim() === '' ? undefined : Number(text));
+  const { kind, value, recipients, webhook, chosen } = draft;
+  const reload = () => client.invalidateQueries({ queryKey: key });
 
-  const create = useMutation({
-    mutationFn: () =>
-      ok(
-        api.POST('/project/{project_id}/chart/{id}/alert', {
-          params: { path },
-          body: {
-            type: kind,
-            rules: num(value) === undefined ? {} : { value: num(value)! },
-            recipients: recipients
-              .split(/[\s,;]+/)
-              .map((r) => r.trim())
-              .filter((r) => r !== ''),
-            mediums: { email: { enabled: recipients.trim() !== '' }, ...(webhook.trim() !== '' ? { webhook: { enabled: true, url: webhook.trim() } } : {}) },
-            ...(chosen.length > 0 ? { alertIntegrations: chosen.map((id) => ({ integration_id: id })) } : {}),
-          },
-        }),
-      ),
-    onSuccess: (created) => {
-      // The webhook's signing key is in this answer only.
-      const secret = (created as { webhookSecret?: string }).webhookSecret;
-      setDone(secret ? `Alert created. The webhook's signing key, shown this once: ${secret}` : 'Alert created.');
-      return client.invalidateQueries({ queryKey: key });
+  // An alert loaded into the form takes the focus there, to its heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (editing) heading.current?.focus();
+  }, [editing]);
+  const edit = (alert: ChartAlert | null) => {
+    setEditing(alert);
+    setDraft(alert ? draftOf(alert) : NEW_ALERT);
+    setDone(null);
+  };
+
+  /** The form's fields as a body. Changing an alert says each medium it has, so an emptied field turns that medium off. */
+  const body = (current: ChartAlert | null) => {
+    const url = webhook.trim();
+    const emails = addresses(recipients);
+    // Without an SMTP server the address field is off: an alert changed then stops e-mailing.
+    const email = !emailOff && emails.length > 0;
+    const fields = {
+      type: kind,
+      rules: value.trim() === '' ? {} : { value: Number(value) },
+      recipients: emails,
+      mediums: {
+        ...(email || !current || current.mediums.email ? { email: { enabled: email } } : {}),
+        ...(url !== '' ? { webhook: { enabled: true, url } } : current?.mediums.webhook ? { webhook: { enabled: false } } : {}),
+      },
+    };
+    if (!current) return { ...fields, ...(chosen.length > 0 ? { alertIntegrations: chosen.map((id) => ({ integration_id: id })) } : {}) };
+    // The list replaces the alert's own: an integration unticked stays linked, turned off.
+    const linked = current.AlertIntegrations.map((link) => link.integration_id);
+    const ids = [...linked, ...chosen.filter((id) => !linked.includes(id))];
+    return { ...fields, alertIntegrations: ids.map((id) => ({ integration_id: id, enabled: chosen.includes(id) })) };
+  };
+
+  const save = useMutation({
+    mutationFn: (current: ChartAlert | null) =>
+      current
+        ? ok(api.PUT('/project/{project_id}/chart/{id}/alert/{alert_id}', { params: { path: { ...path, alert_id: current.id } }, body: body(current) }))
+        : ok(api.POST('/project/{project_id}/chart/{id}/alert', { params: { path }, body: body(null) })),
+    onSuccess: (saved, current) => {
+      // The webhook's signing key is answered in full only by the request that made it; masked after.
+      const secret = saved.webhookSecret && !/^\*+$/.test(saved.webhookSecret) ? saved.webhookSecret : undefined;
+      const what = current ? `Alert ${current.id} saved.` : 'Alert created.';
+      if (current) edit(null);
+      setDone(secret ? `${what} The webhook's signing key, shown this once: ${secret}` : what);
+      return reload();
+    },
+  });
+  const pause = useMutation({
+    mutationFn: (alert: ChartAlert) => ok(api.PUT('/project/{project_id}/chart/{id}/alert/{alert_id}', { params: { path: { ...path, alert_id: alert.id } }, body: { active: !alert.active } })),
+    onMutate: () => setDone(null),
+    onSuccess: (alert) => {
+      setDone(`Alert ${alert.id} ${alert.active ? 'resumed' : 'paused'}.`);
+      return reload();
     },
   });
   const [tested, setTested] = useState<{ text: string; ok: boolean } | null>(null);
@@ -139,12 +203,16 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
   });
   const remove = useMutation({
     mutationFn: (id: number) => ok(api.DELETE('/project/{project_id}/chart/{id}/alert/{alert_id}', { params: { path: { ...path, alert_id: id } } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: key }),
+    onSuccess: (_answer, id) => {
+      if (editing?.id === id) edit(null);
+      return reload();
+    },
   });
+  const { error } = mutationsState(save, pause, test, remove);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setDone(null);
-    create.mutate();
+    save.mutate(editing);
   };
 
   return (
@@ -156,11 +224,19 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
           ) : (
             <ul className="alerts">
               {list.map((alert) => (
-                <li key={alert.id}>
+                <li key={alert.id} data-alert-id={alert.id} data-active={String(alert.active)}>
                   <strong>{KINDS.find(([k]) => k === alert.type)?.[1] ?? alert.type}</strong> {alert.rules.value ?? (alert.type === 'anomaly' ? 3 : '')}
                   {alert.recipients.length > 0 ? ` → ${alert.recipients.join(', ')}` : ''}
                   {alert.mediums.webhook?.enabled ? ' → webhook' : ''}
-                  {alert.AlertIntegrations.length > 0 ? ` → ${alert.AlertIntegrations.length} integration${alert.AlertIntegrations.length === 1 ? '' : 's'}` : ''}{' '}
+                  {alert.AlertIntegrations.length > 0 ? ` → ${alert.AlertIntegrations.length} integration${alert.AlertIntegrations.length === 1 ? '' : 's'}` : ''}
+                  {alert.active ? null : <span className="alert-paused"> · paused</span>}
+                  {alert.lastTriggeredAt ? <span className="muted"> · last triggered {when(alert.lastTriggeredAt)}</span> : null}{' '}
+                  <button type="button" className="link" onClick={() => edit(alert)}>
+                    Edit alert {alert.id}
+                  </button>{' '}
+                  <button type="button" className="link" onClick={() => pause.mutate(alert)} disabled={pause.isPending}>
+                    {alert.active ? 'Pause' : 'Resume'} alert {alert.id}
+                  </button>{' '}
                   <button type="button" className="link" onClick={() => test.mutate(alert.id)} disabled={test.isPending}>
                     Send a test of alert {alert.id}
                   </button>{' '}
@@ -173,9 +249,12 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
           )
         }
       </Load>
-      <form onSubmit={submit} className="alert-form">
+      <form onSubmit={submit} className="alert-form" aria-labelledby={`alert-form-${chart.id}`}>
+        <h3 id={`alert-form-${chart.id}`} tabIndex={-1} ref={heading}>
+          {editing ? `Edit alert ${editing.id}` : 'New alert'}
+        </h3>
         <Field label="When the value is">
-          <select value={kind} onChange={(e) => setKind(e.target.value as (typeof KINDS)[number][0])}>
+          <select value={kind} onChange={(e) => change({ kind: e.target.value as Kind })}>
             {KINDS.map(([k, text]) => (
               <option key={k} value={k}>
                 {text}
@@ -184,16 +263,16 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
           </select>
         </Field>
         <Field label={kind === 'anomaly' ? 'Standard deviations' : 'Value'} hint={kind === 'anomaly' ? 'Default 3' : undefined}>
-          <input required={kind !== 'anomaly'} inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} />
+          <input required={kind !== 'anomaly'} inputMode="decimal" value={value} onChange={(e) => change({ value: e.target.value })} />
         </Field>
         <p className="hint" role="note" data-testid="smtp-status">
           {mediums.isPending ? 'Checking whether this server can send e-mail…' : emailOff ? 'E-mail: not available, this server has no SMTP server (PLOTLINE_SMTP_URL). Use a webhook.' : 'E-mail: available (SMTP server configured).'}
         </p>
-        <Field label="Email recipients" hint="Team members' addresses, separated by commas">
-          <input value={recipients} disabled={emailOff} onChange={(e) => setRecipients(e.target.value)} />
+        <Field label="Email recipients" hint="Team members' addresses, separated by commas; empty: no e-mail">
+          <input value={recipients} disabled={emailOff} onChange={(e) => change({ recipients: e.target.value })} />
         </Field>
-        <Field label="Webhook URL" hint="Called with the alert as JSON (optional)">
-          <input type="url" value={webhook} onChange={(e) => setWebhook(e.target.value)} />
+        <Field label="Webhook URL" hint={editing ? 'Called with the alert as JSON; empty: no webhook. Its signing key stays as it is' : 'Called with the alert as JSON (optional)'}>
+          <input type="url" value={webhook} onChange={(e) => change({ webhook: e.target.value })} />
         </Field>
         <fieldset>
           <legend>Team integrations</legend>
@@ -207,19 +286,33 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
                 <input
                   type="checkbox"
                   checked={chosen.includes(integration.id)}
-                  onChange={(e) => setChosen(e.target.checked ? [...chosen, integration.id] : chosen.filter((id) => id !== integration.id))}
+                  onChange={(e) => change({ chosen: e.target.checked ? [...chosen, integration.id] : chosen.filter((id) => id !== integration.id) })}
                 />{' '}
                 Notify {integration.name} ({integration.type})
               </label>
             ))
           )}
         </fieldset>
-        <ErrorBox error={create.error ?? remove.error ?? test.error} />
+        <ErrorBox error={error} />
         {tested?.ok ? <Success message={tested.text} /> : <ErrorBox error={tested?.text ?? null} />}
         <Success message={done} />
-        <button type="submit" className="primary" disabled={create.isPending}>
-          Create alert
-        </button>
+        <div className="actions">
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {editing ? 'Save alert' : 'Create alert'}
+          </button>
+          {editing ? (
+            <button
+              type="button"
+              onClick={() => {
+                edit(null);
+                // The button goes with the edit: the focus stays in the form.
+                heading.current?.focus();
+              }}
+            >
+              Cancel editing
+            </button>
+          ) : null}
+        </div>
       </form>
     </>
   );

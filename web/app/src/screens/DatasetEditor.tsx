@@ -9,6 +9,7 @@ import { Empty, ErrorBox, Field, Load, Success } from '../ui';
 import { Joins } from './Joins';
 import { RunPreview } from './RunPreview';
 import { SqlEditor, sqlNamespaceOf, type SqlDialect } from './SqlEditor';
+import { useUnsavedGuard } from './unsaved-guard';
 import './Data.css';
 
 /** `{{name}}` placeholders of a query, in order of appearance. */
@@ -77,6 +78,8 @@ function Editor({ dataset, request }: { dataset: Dataset; request: DataRequest }
   const [checkFailed, setCheckFailed] = useState(false);
   const names = useMemo(() => variablesOf(query), [query]);
   const dirty = query !== savedQuery || names.some((n) => (defaults[n] ?? '') !== (savedDefaults[n] ?? ''));
+  // Asked before unsaved SQL is lost; a save makes the text on screen the saved one, which ends it.
+  useUnsavedGuard(dirty, 'Leave without saving the query? Your changes to it will be lost.');
   const path = { team_id: team.id, dataset_id: dataset.id, id: request.id };
   const running = useRef<AbortController | null>(null);
 

@@ -4,8 +4,9 @@ import { useRouter } from '../router';
 const QUESTION = 'Leave without saving? Your changes on this screen will be lost.';
 
 /**
- * While `dirty`, leaving the screen asks first: closing or reloading the tab (beforeunload) and
- * the editor's own links (the router's check). Returns `release`, for a save that then moves on.
+ * While `dirty`, leaving the screen asks first: closing or reloading the tab (beforeunload), the
+ * editor's own links and the browser's Back and Forward (the router's check). Returns `release`,
+ * for a save that then moves on.
  */
 export function useUnsavedGuard(dirty: boolean, question = QUESTION): () => void {
   const { block } = useRouter();
