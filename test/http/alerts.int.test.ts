@@ -194,6 +194,25 @@ describe('chart alerts without SMTP', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'SMTP_NOT_CONFIGURED' });
       expect(res.json().error).toContain('PLOTLINE_SMTP_URL');
+
+      // An alert that e-mails, set up while the server had SMTP: it can still be paused and
+      // changed elsewhere; turning its email on again, or its recipients, needs the server.
+      const made = await call('POST', `/project/${d.projectId}/chart/${d.chartId}/alert`, owner.token, { type: 'threshold_above', rules: { value: 1 }, mediums: { webhook: { enabled: true, url: 'http://127.0.0.1:9/hook' } } });
+      expect(made.statusCode, made.body).toBe(200);
+      await t.container.store.db
+        .updateTable('alerts')
+        .set({ recipients: JSON.stringify([owner.email]), mediums: JSON.stringify({ email: { enabled: true }, webhook: { enabled: true, url: 'http://127.0.0.1:9/hook' } }) })
+        .where('id', '=', made.json().id)
+        .execute();
+      const alertUrl = `/project/${d.projectId}/chart/${d.chartId}/alert/${made.json().id}`;
+      const paused = await call('PUT', alertUrl, owner.token, { active: false });
+      expect(paused.statusCode, paused.body).toBe(200);
+      expect(paused.json()).toMatchObject({ active: false, recipients: [owner.email], mediums: { email: { enabled: true } } });
+      expect((await call('PUT', alertUrl, owner.token, { rules: { value: 5 }, timeout: 60 })).statusCode).toBe(200);
+      expect((await call('PUT', alertUrl, owner.token, { recipients: [owner.email] })).json()).toMatchObject({ code: 'SMTP_NOT_CONFIGURED' });
+      expect((await call('PUT', alertUrl, owner.token, { mediums: { email: { enabled: true } } })).json()).toMatchObject({ code: 'SMTP_NOT_CONFIGURED' });
+      // Turning it off is always allowed.
+      expect((await call('PUT', alertUrl, owner.token, { mediums: { email: { enabled: false } } })).json()).toMatchObject({ mediums: { email: { enabled: false } } });
     } finally {
       await t.close();
       await source.drop();

@@ -251,7 +251,10 @@ export class AlertsService implements AlertChecker {
       mediums.webhook = { enabled: input.mediums.webhook.enabled, url };
     }
     if (input.mediums !== undefined) fields.mediums = mediums;
-    if (mediums.email?.enabled) {
+    // Checked when this write turns email on or changes its recipients: pausing, renaming or
+    // re-aiming an alert whose email was set up before does not depend on the SMTP server.
+    const emailWritten = input.mediums?.email !== undefined || input.recipients !== undefined;
+    if (mediums.email?.enabled && emailWritten) {
       if (!this.deps.notifier.emailConfigured) {
         throw new BadRequestError('The email medium needs an SMTP server: set PLOTLINE_SMTP_URL on the server, or use the webhook medium', 'SMTP_NOT_CONFIGURED');
       }
