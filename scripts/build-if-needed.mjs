@@ -1,6 +1,6 @@
 // Builds dist/ when it is missing or older than any source file, so `npm start` works straight
 // after `npm install` and stays fast on later starts. The server (tsc, from src/) and the pages
-// (Vite, from web/ and src/render/chart-look.ts) are stamped apart: a change to one does not
+// (Vite, from web/ and the render modules they share) are stamped apart: a change to one does not
 // rebuild the other, and the test files under src/, which the build leaves out, rebuild nothing.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -11,8 +11,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverStamp = path.join(root, 'dist', '.build-stamp');
 const pagesStamp = path.join(root, 'dist', '.pages-stamp');
 const viteConfig = path.join(root, 'web', 'vite.config.ts');
-// The one file of src/ the pages bundle too: how charts look, shared with the server's pictures.
-const sharedWithPages = path.join(root, 'src', 'render', 'chart-look.ts');
+// The files of src/ the pages bundle too: how charts and their cards' notes look, shared with the server's pictures.
+const sharedWithPages = ['chart-look.ts', 'card-notes.ts'].map((name) => path.join(root, 'src', 'render', name));
 
 function newest(dir, counts = () => true) {
   let latest = 0;
@@ -40,7 +40,7 @@ function run(args, env = process.env) {
 export function buildIfNeeded() {
   const manifest = statSync(path.join(root, 'package.json')).mtimeMs;
   const server = stale(serverStamp, Math.max(newest(path.join(root, 'src'), compiled), manifest));
-  const pages = existsSync(viteConfig) && stale(pagesStamp, Math.max(newest(path.join(root, 'web')), statSync(sharedWithPages).mtimeMs, manifest));
+  const pages = existsSync(viteConfig) && stale(pagesStamp, Math.max(newest(path.join(root, 'web')), ...sharedWithPages.map((file) => statSync(file).mtimeMs), manifest));
   if (!server && !pages) return;
   process.stderr.write('plotline: building (first start or sources changed)…\n');
   if (server) {

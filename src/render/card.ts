@@ -1,6 +1,7 @@
 import type { Canvas, SKRSContext2D, SvgCanvas } from '@napi-rs/canvas';
 import { CHARTJS_TYPES, drawAxisChart, drawGauge, type AxisData, type Box } from './chartjs.js';
 import { font } from './fonts.js';
+import { cutDataText } from './card-notes.js';
 import { drawMarkdown } from './markdown.js';
 import { drawMatrix } from './matrix.js';
 import { drawMetrics } from './metric.js';
@@ -25,21 +26,6 @@ function growthText(view: ChartView): { text: string; status: string } | null {
   return { text: `${arrow} ${Math.abs(growth.percent)}%`.trim(), status: growth.status };
 }
 
-/** A chart computed from a run that a limit cut says so, never silently (as on the report page). */
-function truncationText(chartData: unknown): string | null {
-  const data = chartData as { truncated?: unknown; truncatedBy?: unknown; rowLimit?: unknown; byteLimit?: unknown; pageLimit?: unknown } | null;
-  if (!data || typeof data !== 'object' || data.truncated !== true) return null;
-  if (data.truncatedBy === 'bytes') {
-    const size = typeof data.byteLimit === 'number' ? `${Math.max(1, Math.round(data.byteLimit / 1048576)).toLocaleString('en-US')} MiB` : 'the size limit';
-    return `Partial data: computed from the first ${size} of data only`;
-  }
-  if (data.truncatedBy === 'pages') {
-    const pages = typeof data.pageLimit === 'number' ? `${data.pageLimit.toLocaleString('en-US')} pages` : 'the page limit';
-    return `Partial data: the source had more than its first ${pages}`;
-  }
-  const limit = typeof data.rowLimit === 'number' ? data.rowLimit.toLocaleString('en-US') : 'the row limit';
-  return `Partial data: computed from the first ${limit} rows only`;
-}
 
 export function statusColour(status: string, colours: Colours): string {
   return status === 'positive' ? colours.positive : status === 'negative' ? colours.negative : colours.muted;
@@ -85,7 +71,7 @@ function paintCard(ctx: SKRSContext2D, view: ChartView, colours: Colours, width:
     ctx.fillText(text, x, baseline);
     x += ctx.measureText(text).width + 10;
   }
-  const cut = truncationText(view.chartData);
+  const cut = cutDataText(view.chartData);
   if (cut) {
     ctx.font = font(11);
     const text = fitText(ctx, cut, right - metaWidth - x - 8);

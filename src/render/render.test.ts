@@ -128,6 +128,12 @@ describe('chart pictures', () => {
     expect(svg).toContain('fill="#4E79A7"');
   });
 
+  it('a split whose smaller series were left out says so on the card, as the report page does', () => {
+    const view = { ...CHARTS['bar']!, chartData: { ...(CHARTS['bar']!.chartData as object), seriesTruncated: true, seriesLimit: 2, breakdowns: [{ datasetIndex: 0, label: 'Deliveries', series: 9, shown: 2 }] } };
+    const svg = chartSvg(view, { theme: 'light', width: 600, height: 360 }).body.toString('utf8');
+    for (const word of ['Showing', 'largest', '9', 'series']) expect(svg, word).toContain(`>${word}</text>`);
+  });
+
   it('stacked bars: each value in its segment, a value its segment cannot hold left out (Köln\'s "2")', () => {
     const svg = chartSvg(CHARTS['bar']!, { theme: 'light', width: 600, height: 360 }).body.toString('utf8');
     for (const value of ['30', '45', '12', '20', '5', '8', '6']) expect(svg, value).toContain(`>${value}</text>`);

@@ -209,6 +209,46 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     expect(saved.chartData.data.datasets.map((d: any) => d.borderColor)).toEqual(['#112233', '#cc5500']);
   });
 
+  it("splits a series by a column's values: the largest drawn, the rest summed into one, or left out and said on the card", async () => {
+    await newChart();
+    await page.getByLabel('Chart name', { exact: true }).fill('Revenue split by country');
+    await page.getByLabel('Chart type', { exact: true }).selectOption('bar');
+    await page.getByLabel('X axis', { exact: true }).selectOption('status');
+    await page.getByLabel('Y axis', { exact: true }).selectOption('amount');
+    await page.getByLabel('Operation', { exact: true }).selectOption('sum');
+    await page.getByLabel('Split by', { exact: true }).selectOption('country');
+    await page.getByLabel('Largest series shown', { exact: true }).fill('2');
+    // Left out: the card says how many are drawn.
+    await expect.poll(() => previewCard().locator('.card-truncated').textContent(), WAIT).toBe('Showing the 2 largest of 4 series');
+    // Summed: nothing is left out, so no note; an average cannot be summed, and the box says why.
+    await page.getByLabel('Sum the rest into one series').check();
+    await page.getByLabel('Name of that series').fill('Elsewhere');
+    await page.locator('.preview[data-preview-state="ready"] .card[data-chart-type="bar"][data-rendered="true"]').waitFor(WAIT);
+    await expect.poll(() => previewCard().locator('.card-truncated').count(), WAIT).toBe(0);
+    await page.getByLabel('Operation', { exact: true }).selectOption('avg');
+    await expect(page.getByLabel('Sum the rest into one series').isDisabled()).resolves.toBe(true);
+    await page.getByText('Only a count or a sum adds up').waitFor(WAIT);
+    await page.getByLabel('Operation', { exact: true }).selectOption('sum');
+    await axe(page, 'chart editor, split');
+    await shot(page, 'split');
+    await page.getByRole('button', { name: 'Save chart' }).click();
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+
+    const saved = (await call<any[]>('GET', `/project/${seed.projectId}/chart`)).find((c) => c.name === 'Revenue split by country');
+    expect(saved.ChartDatasetConfigs[0]).toMatchObject({ breakdown: 'root[].country', breakdownLimit: 2, breakdownOther: true, breakdownOtherLabel: 'Elsewhere' });
+    const datasets = saved.chartData.data.datasets as { label: string; data: number[] }[];
+    expect(datasets.map((d) => d.label).slice(-1)).toEqual(['Elsewhere']);
+    expect(datasets).toHaveLength(3);
+    // Every status's total is still all four countries': nothing was left out.
+    const totals = await call<any>('POST', `/project/${seed.projectId}/chart/preview`, {
+      name: 'check',
+      type: 'bar',
+      chartDatasetConfigs: [{ dataset_id: saved.ChartDatasetConfigs[0].dataset_id, xAxis: 'root[].status', yAxis: 'root[].amount', yAxisOperation: 'sum' }],
+    });
+    const whole = totals.chartData.data.datasets[0].data as number[];
+    whole.forEach((total, i) => expect(datasets.reduce((sum, d) => sum + d.data[i]!, 0)).toBeCloseTo(total, 6));
+  });
+
   it('writes a markdown card, sanitised, and asks before unsaved edits are lost', async () => {
     await newChart();
     await page.getByLabel('Chart name', { exact: true }).fill('Read me');

@@ -3309,6 +3309,16 @@ export interface components {
                 options?: {
                     columnsOrder?: string[] | null;
                     excludedFields?: string[] | null;
+                    series?: {
+                        limit?: number | null;
+                        /** @description The series past the limit summed into one more series (count and sum only) */
+                        includeOther?: boolean;
+                        otherLabel?: string | null;
+                        order?: unknown[] | null;
+                        hidden?: unknown[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
                 } & {
                     [key: string]: unknown;
                 };
@@ -3424,6 +3434,10 @@ export interface components {
                 [key: string]: unknown;
             }) | null;
             breakdown?: string | null;
+            breakdownLimit?: number | null;
+            /** @description The series past the limit are summed into one more series (breakdownOtherLabel) instead of left out; for count and sum only (an average or a count of distinct values cannot be added up) */
+            breakdownOther?: boolean;
+            breakdownOtherLabel?: string | null;
             /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
             id?: string | number | null;
             /** @description A client-side id of the config, never stored; the new chart's visualization layers may name it as their bindingId */
@@ -3479,6 +3493,10 @@ export interface components {
                 [key: string]: unknown;
             }) | null;
             breakdown?: string | null;
+            breakdownLimit?: number | null;
+            /** @description The series past the limit are summed into one more series (breakdownOtherLabel) instead of left out; for count and sum only (an average or a count of distinct values cannot be added up) */
+            breakdownOther?: boolean;
+            breakdownOtherLabel?: string | null;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Dataset?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
@@ -3519,6 +3537,10 @@ export interface components {
             /** @description Object; holds `variables: [{name, value}]` */
             configuration: unknown;
             breakdown: string | null;
+            breakdownLimit: number | null;
+            /** @description The series past the limit are summed into one more series (breakdownOtherLabel) instead of left out; for count and sum only (an average or a count of distinct values cannot be added up) */
+            breakdownOther: boolean;
+            breakdownOtherLabel: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */

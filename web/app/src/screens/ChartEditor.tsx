@@ -38,6 +38,10 @@ const PALETTE = ['#4E79A7', '#F28E2B', '#E15759', '#76B7B2', '#59A14F', '#EDC948
 const X_TYPES = new Set<ChartType>(['line', 'bar', 'pie', 'doughnut', 'radar', 'polar', 'matrix']);
 /** Types that draw one series per dataset configuration. */
 const MULTI_SERIES = new Set<ChartType>(['line', 'bar', 'radar', 'kpi', 'avg']);
+/** Types whose series may be split by a column's values (the API's breakdown). */
+const SPLIT_TYPES = new Set<ChartType>(['line', 'bar', 'radar']);
+/** The most series a split draws (the API's limit). */
+const MAX_SPLIT_SERIES = 20;
 
 const field = (column: string) => (column ? `root[].${column}` : null);
 const column = (path: string | null | undefined) => (path ?? '').replace(/^root\[\]\./, '');
@@ -53,7 +57,16 @@ interface Series {
   color: string;
   goal: string;
   formula: string;
+  /** A column whose values split the series, one series per value; '' for none. */
+  splitBy: string;
+  /** The largest series drawn ('' for the most). */
+  splitLimit: string;
+  /** The series past the limit summed into one. */
+  splitOther: boolean;
+  splitOtherLabel: string;
 }
+
+const NO_SPLIT = { splitBy: '', splitLimit: '', splitOther: false, splitOtherLabel: '' };
 
 interface Band {
   key: string;
@@ -98,7 +111,7 @@ export function ChartEditor({ projectId, chartId }: { projectId: number; chartId
 
 function seriesOf(chart: Chart | null, fallbackDataset: number): Series[] {
   const configs = chart?.ChartDatasetConfigs ?? [];
-  if (configs.length === 0) return [{ key: 's0', datasetId: fallbackDataset, legend: '', yAxis: '', operation: 'count', color: PALETTE[0]!, goal: '', formula: '' }];
+  if (configs.length === 0) return [{ key: 's0', datasetId: fallbackDataset, legend: '', yAxis: '', operation: 'count', color: PALETTE[0]!, goal: '', formula: '', ...NO_SPLIT }];
   return configs.map((c, i) => ({
     key: c.id,
     id: c.id,
@@ -109,7 +122,17 @@ function seriesOf(chart: Chart | null, fallbackDataset: number): Series[] {
     color: c.datasetColor ?? PALETTE[i % PALETTE.length]!,
     goal: c.goal === null || c.goal === undefined ? '' : String(c.goal),
     formula: c.formula ?? '',
+    splitBy: column(c.breakdown),
+    splitLimit: c.breakdownLimit === null || c.breakdownLimit === undefined ? '' : String(c.breakdownLimit),
+    splitOther: c.breakdownOther ?? false,
+    splitOtherLabel: c.breakdownOtherLabel ?? '',
   }));
+}
+
+/** A split's limit as the API takes it: a whole number from 1 to the most, else the default (null). */
+function splitLimitOf(text: string): number | null {
+  const n = Number(text);
+  return text.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= MAX_SPLIT_SERIES ? n : null;
 }
 
 function bandsOf(ranges: unknown): Band[] {
@@ -188,6 +211,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
   const usesX = X_TYPES.has(type);
   const usesY = type !== 'table' && type !== 'markdown';
   const multi = MULTI_SERIES.has(type);
+  const splits = SPLIT_TYPES.has(type);
   // A date axis is offered only over a date column; a calendar (matrix) is always by date.
   const xIsDate = xInfo?.isDate === true;
   const isDate = type === 'matrix' ? true : xIsDate && (isDateChoice ?? true);
@@ -205,6 +229,15 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
     formula: s.formula === '' ? null : s.formula,
     datasetColor: s.color,
     goal: numberOrNull(s.goal),
+    // A split only where the type draws a series per value, its "Other" only over values that add up.
+    ...(splits && s.splitBy !== ''
+      ? {
+          breakdown: field(s.splitBy),
+          breakdownLimit: splitLimitOf(s.splitLimit),
+          breakdownOther: s.splitOther && (s.operation === 'count' || s.operation === 'sum'),
+          breakdownOtherLabel: s.splitOtherLabel.trim() === '' ? null : s.splitOtherLabel.trim(),
+        }
+      : { breakdown: null, breakdownLimit: null, breakdownOther: false, breakdownOtherLabel: null }),
     conditions: conditions.filter((c) => (c.field ?? '') !== '').map((c) => ({ ...c, field: `root[].${c.field}` })),
     ...(variableNames.length > 0 || 'variables' in savedConfiguration ? { configuration: { ...savedConfiguration, variables: configuredVariables } } : {}),
   });
@@ -430,6 +463,43 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
                         <input inputMode="decimal" value={s.goal} onChange={(e) => updateSeries(s.key, { goal: e.target.value })} />
                       </Field>
                     ) : null}
+                    {splits ? (
+                      <Field label={i === 0 ? 'Split by' : `Split series ${i + 1} by`} hint="One series per value of this column, the largest first">
+                        <select value={s.splitBy} onChange={(e) => updateSeries(s.key, { splitBy: e.target.value })}>
+                          <option value="">(no split)</option>
+                          {names.map((c) => (
+                            <option key={c} value={c}>
+                              {c}
+                            </option>
+                          ))}
+                        </select>
+                      </Field>
+                    ) : null}
+                    {splits && s.splitBy !== '' ? (
+                      <div className="split-options">
+                        <Field label={i === 0 ? 'Largest series shown' : `Largest series shown of series ${i + 1}`} hint={`1 to ${MAX_SPLIT_SERIES}; empty for ${MAX_SPLIT_SERIES}`}>
+                          <input type="number" min={1} max={MAX_SPLIT_SERIES} value={s.splitLimit} onChange={(e) => updateSeries(s.key, { splitLimit: e.target.value })} />
+                        </Field>
+                        <label className="check">
+                          <input
+                            type="checkbox"
+                            checked={s.splitOther && (s.operation === 'count' || s.operation === 'sum')}
+                            disabled={s.operation !== 'count' && s.operation !== 'sum'}
+                            aria-describedby={`split-other-${s.key}`}
+                            onChange={(e) => updateSeries(s.key, { splitOther: e.target.checked })}
+                          />{' '}
+                          {i === 0 ? 'Sum the rest into one series' : `Sum the rest of series ${i + 1} into one series`}
+                        </label>
+                        <p className="hint" id={`split-other-${s.key}`}>
+                          {s.operation === 'count' || s.operation === 'sum' ? 'Otherwise the smaller series are left out, and the card says so.' : `Only a count or a sum adds up; with ${s.operation} the smaller series are left out, and the card says so.`}
+                        </p>
+                        {s.splitOther && (s.operation === 'count' || s.operation === 'sum') ? (
+                          <Field label={i === 0 ? 'Name of that series' : `Name of that series of series ${i + 1}`}>
+                            <input value={s.splitOtherLabel} placeholder="Other" onChange={(e) => updateSeries(s.key, { splitOtherLabel: e.target.value })} />
+                          </Field>
+                        ) : null}
+                      </div>
+                    ) : null}
                     {multi && shownSeries.length > 1 ? (
                       <button type="button" className="link danger" onClick={() => setSeries((all) => all.filter((x) => x.key !== s.key))}>
                         Remove series {i + 1}
@@ -442,7 +512,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
                     type="button"
                     className="link"
                     onClick={() =>
-                      setSeries((all) => [...all, { key: crypto.randomUUID(), datasetId, legend: '', yAxis: '', operation: 'count', color: PALETTE[all.length % PALETTE.length]!, goal: '', formula: '' }])
+                      setSeries((all) => [...all, { key: crypto.randomUUID(), datasetId, legend: '', yAxis: '', operation: 'count', color: PALETTE[all.length % PALETTE.length]!, goal: '', formula: '', ...NO_SPLIT }])
                     }
                   >
                     Add a series

@@ -1,4 +1,5 @@
 import type { Chart } from 'chart.js';
+import { cutDataText } from '../../../../src/render/card-notes.js';
 import { clear, h } from '../dom.js';
 import type { AxisChartData, PublicChart } from '../types.js';
 import { renderChartJs, renderGauge } from './chartjs.js';
@@ -35,21 +36,6 @@ function updatedText(iso: string | null): string | null {
   return Number.isNaN(date.getTime()) ? null : `Updated ${date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
 }
 
-/** A chart computed from a run that a limit cut says so on the page, never silently. */
-function truncationText(chartData: unknown): string | null {
-  const data = chartData as { truncated?: unknown; truncatedBy?: unknown; rowLimit?: unknown; byteLimit?: unknown; pageLimit?: unknown } | null;
-  if (!data || typeof data !== 'object' || data.truncated !== true) return null;
-  if (data.truncatedBy === 'bytes') {
-    const size = typeof data.byteLimit === 'number' ? `${Math.max(1, Math.round(data.byteLimit / 1048576)).toLocaleString('en-US')} MiB` : 'the size limit';
-    return `Partial data: computed from the first ${size} of data only`;
-  }
-  if (data.truncatedBy === 'pages') {
-    const pages = typeof data.pageLimit === 'number' ? `${data.pageLimit.toLocaleString('en-US')} pages` : 'the page limit';
-    return `Partial data: the source had more than its first ${pages}`;
-  }
-  const limit = typeof data.rowLimit === 'number' ? data.rowLimit.toLocaleString('en-US') : 'the row limit';
-  return `Partial data: computed from the first ${limit} rows only`;
-}
 
 /** A chart whose latest refresh failed: the reason and the time of the data still shown. */
 function staleText(chart: PublicChart): string | null {
@@ -75,7 +61,7 @@ export function renderChartCard(chart: PublicChart, options: CardOptions = {}): 
   const type = chart.type ?? 'line';
   const title = h('h2', { class: 'card-title' }, chart.name ?? '');
   const meta = updatedText(chart.chartDataUpdated);
-  const cut = truncationText(chart.chartData);
+  const cut = cutDataText(chart.chartData);
   const header = h(
     'header',
     { class: 'card-header' },

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { cutDataText } from './card-notes.js';
+
+describe('cutDataText: what a card says of data a limit cut', () => {
+  it('says nothing of whole data', () => {
+    expect(cutDataText(null)).toBeNull();
+    expect(cutDataText({ data: { labels: [], datasets: [] } })).toBeNull();
+  });
+
+  it('names the limit that left rows out', () => {
+    expect(cutDataText({ truncated: true, truncatedBy: 'rows', rowLimit: 100000 })).toBe('Partial data: computed from the first 100,000 rows only');
+    expect(cutDataText({ truncated: true, truncatedBy: 'bytes', byteLimit: 64 * 1048576 })).toBe('Partial data: computed from the first 64 MiB of data only');
+    expect(cutDataText({ truncated: true, truncatedBy: 'pages', pageLimit: 50 })).toBe('Partial data: the source had more than its first 50 pages');
+  });
+
+  it("says how many of a split's series are drawn, for one configuration or several, beside a row limit", () => {
+    expect(cutDataText({ seriesTruncated: true, seriesLimit: 5, breakdowns: [{ datasetIndex: 0, label: 'Revenue', series: 37, shown: 5 }] })).toBe('Showing the 5 largest of 37 series');
+    expect(
+      cutDataText({
+        seriesTruncated: true,
+        seriesLimit: 20,
+        breakdowns: [
+          { datasetIndex: 0, label: 'Revenue', series: 37, shown: 5 },
+          { datasetIndex: 1, label: 'Orders', series: 25, shown: 20 },
+        ],
+      }),
+    ).toBe('Showing the largest series only: Revenue 5 of 37, Orders 20 of 25');
+    expect(cutDataText({ truncated: true, rowLimit: 1000, seriesTruncated: true, breakdowns: [{ label: 'A', series: 3, shown: 2 }] })).toBe(
+      'Partial data: computed from the first 1,000 rows only; Showing the 2 largest of 3 series',
+    );
+  });
+});
