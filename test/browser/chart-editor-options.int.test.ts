@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from '../helpers/loopback-peers.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable, fetchRequester, seedDashboard, type Requester, type SeededDashboard } from './share-seed.js';
@@ -32,11 +30,10 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
   let page: Page;
   let api: Requester;
   let seed: SeededDashboard;
-  let smtp: SMTPServer;
-  let hookServer: http.Server;
+  let mailbox: Mailbox;
+  let receiver: HookReceiver;
   let hookUrl: string;
-  const mails: ParsedMail[] = [];
-  const hooks: string[] = [];
+  let mails: ParsedMail[];
   const problems: string[] = [];
 
   async function call<T = any>(method: string, url: string, payload?: unknown): Promise<T> {
@@ -64,30 +61,13 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
   const shot = (p: Page, name: string) => p.screenshot({ path: screenshotPath(`chart-editor-${name}`), fullPage: true });
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, _session, done) {
-        simpleParser(stream)
-          .then((mail) => mails.push(mail))
-          .then(() => done(), done);
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    hookServer = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        hooks.push(body);
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/alerts`;
+    mailbox = await startMailbox();
+    mails = mailbox.mails;
+    receiver = await startHookReceiver();
+    hookUrl = `${receiver.origin}/alerts`;
     db = await createTempDatabase(inject('postgresUrl'));
     await createOrdersTable(db.url);
-    live = await startLiveApp({ PLOTLINE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1' });
+    live = await startLiveApp({ PLOTLINE_SMTP_URL: mailbox.url, PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1' });
     api = fetchRequester(live.url);
     seed = await seedDashboard(api, db.url);
     browser = await launchBrowser();
@@ -107,8 +87,8 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     await browser?.close();
     await live?.close();
     await db?.drop();
-    await new Promise((resolve) => hookServer?.close(resolve));
-    await new Promise((resolve) => smtp?.close(() => resolve(undefined)));
+    await receiver?.close();
+    await mailbox?.close();
   });
 
   const newChart = async () => {
@@ -489,12 +469,12 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     await panel.getByText(`Alert ${id} resumed.`).waitFor(WAIT);
     await item.locator('.alert-paused').waitFor({ state: 'detached', ...WAIT });
     expect((await call('GET', `${alertsUrl}/${id}`)).active).toBe(true);
-    const hooksBefore = hooks.length;
+    const hooksBefore = receiver.received.length;
     await call('POST', `/project/${seed.projectId}/chart/${seed.charts.bar}/query`);
     const triggered = await call('GET', `${alertsUrl}/${id}`);
     expect(triggered.lastTriggeredAt).not.toBeNull();
     expect(triggered.events[0].deliveries.map((d: { medium: string; ok: boolean }) => `${d.medium}:${d.ok}`).sort()).toEqual(['email:true', 'integration:true', 'webhook:true']);
-    expect(hooks.slice(hooksBefore).map((body) => JSON.parse(body).event)).toEqual(['alert.triggered', 'alert.triggered']);
+    expect(receiver.received.slice(hooksBefore).map(({ body }) => JSON.parse(body).event)).toEqual(['alert.triggered', 'alert.triggered']);
     await expect.poll(() => mails.map((m) => m.subject ?? ''), WAIT).toContainEqual(expect.stringContaining('[Plotline]'));
     await panel.getByRole('button', { name: 'Close' }).click();
     panel = await openAlerts();

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from '../helpers/loopback-peers.js';
 import { createDashboard, createSourceDb, type Dashboard, type SourceDb } from '../helpers/refresh-fixture.js';
 import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { fetchRequester, type Requester } from './share-seed.js';
@@ -27,11 +25,10 @@ describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
   let api: Requester;
   let seeded: Dashboard & { ownerToken: string };
   let email: string;
-  let smtp: SMTPServer;
-  let slackServer: http.Server;
+  let mailbox: Mailbox;
+  let slack: HookReceiver;
   let slackUrl: string;
-  const mails: ParsedMail[] = [];
-  const slack: string[] = [];
+  let mails: ParsedMail[];
   const problems: string[] = [];
 
   async function axe(p: Page, screen: string) {
@@ -43,30 +40,13 @@ describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
   }
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, _session, done) {
-        simpleParser(stream)
-          .then((mail) => mails.push(mail))
-          .then(() => done(), done);
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    slackServer = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        slack.push(body);
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => slackServer.listen(0, '127.0.0.1', resolve));
-    slackUrl = `http://127.0.0.1:${(slackServer.address() as AddressInfo).port}/services/T1/B1/secret`;
+    mailbox = await startMailbox();
+    mails = mailbox.mails;
+    slack = await startHookReceiver();
+    slackUrl = `${slack.origin}/services/T1/B1/secret`;
     source = await createSourceDb(inject('postgresUrl'));
     live = await startLiveApp({
-      PLOTLINE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      PLOTLINE_SMTP_URL: mailbox.url,
       PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
     });
     api = fetchRequester(live.url);
@@ -93,8 +73,8 @@ describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
     await browser?.close();
     await live?.close();
     await source?.drop();
-    await new Promise((resolve) => slackServer?.close(resolve));
-    await new Promise((resolve) => smtp?.close(() => resolve(undefined)));
+    await slack?.close();
+    await mailbox?.close();
   });
 
   it('creates a weekly delivery, sends it now, shows its history, pauses it', async () => {
@@ -129,8 +109,8 @@ describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
     expect(mails).toHaveLength(1);
     const picture = PNG.sync.read(mails[0]!.attachments.find((a) => a.contentType === 'image/png')!.content);
     expect(picture.width).toBe(1280);
-    expect(slack).toHaveLength(1);
-    expect(JSON.parse(slack[0]!).blocks[0].text.text).toContain('Weekly numbers');
+    expect(slack.received).toHaveLength(1);
+    expect(JSON.parse(slack.received[0]!.body).blocks[0].text.text).toContain('Weekly numbers');
 
     await row.getByRole('button', { name: 'Pause' }).click();
     await page.getByText('Delivery paused.').waitFor(WAIT);

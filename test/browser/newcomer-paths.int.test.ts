@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from '../helpers/loopback-peers.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable } from './share-seed.js';
@@ -29,14 +27,13 @@ const PASSWORD = 'correct horse battery';
 describe.skipIf(!browserAvailable())("a newcomer's paths through the editor (Chromium)", () => {
   let db: { url: string; drop(): Promise<void> };
   let browser: Browser;
-  let smtp: SMTPServer;
-  let hookServer: http.Server;
+  let mailbox: Mailbox;
+  let receiver: HookReceiver;
   let hookUrl: string;
   let smtpUrl: string;
   let frSum = 0;
   const lives: LiveApp[] = [];
-  const mails: ParsedMail[] = [];
-  const hooks: string[] = [];
+  let mails: ParsedMail[];
   const problems: string[] = [];
   const timings: string[] = [];
   /** The first path's instance and dashboard, for the chart delivery. */
@@ -208,28 +205,11 @@ describe.skipIf(!browserAvailable())("a newcomer's paths through the editor (Chr
   }
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, _session, done) {
-        simpleParser(stream)
-          .then((mail) => mails.push(mail))
-          .then(() => done(), done);
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
-    hookServer = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        hooks.push(body);
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/alerts`;
+    mailbox = await startMailbox();
+    mails = mailbox.mails;
+    smtpUrl = mailbox.url;
+    receiver = await startHookReceiver();
+    hookUrl = `${receiver.origin}/alerts`;
     db = await createTempDatabase(inject('postgresUrl'));
     await createOrdersTable(db.url);
     const client = new pg.Client({ connectionString: db.url });
@@ -248,8 +228,8 @@ describe.skipIf(!browserAvailable())("a newcomer's paths through the editor (Chr
     await browser?.close();
     for (const live of lives) await live.close();
     await db?.drop();
-    await new Promise((resolve) => hookServer?.close(resolve));
-    await new Promise((resolve) => smtp?.close(() => resolve(undefined)));
+    await receiver?.close();
+    await mailbox?.close();
   });
 
   it('Connections -> Datasets -> Dashboards: a bar, a line by month, a KPI given its variable in the chart form, an alert whose test arrives, a share link', async () => {
@@ -296,8 +276,8 @@ describe.skipIf(!browserAvailable())("a newcomer's paths through the editor (Chr
     await alerts.getByText(/^Alert created\./).waitFor(WAIT);
     await alerts.getByRole('button', { name: /^Send a test of alert/ }).click();
     await alerts.getByText('Test sent: webhook delivered.').waitFor(WAIT);
-    expect(hooks).toHaveLength(1);
-    expect(hooks[0]).toContain('Revenue in the country');
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.body).toContain('Revenue in the country');
     await axe(page, 'alert');
     await shot(page, 'alert');
     await page.getByRole('region', { name: 'Alerts of Revenue in the country' }).getByRole('button', { name: 'Close' }).click();

@@ -1,15 +1,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import { PDFDocument } from 'pdf-lib';
 import { PNG } from 'pngjs';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SecretBox } from '../../src/crypto/secrets.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from '../helpers/loopback-peers.js';
 import { createDashboard, createSourceDb, steppedClock, type Call, type SourceDb } from '../helpers/refresh-fixture.js';
 
 /** A header as sent (mailparser turns the List-* ones into objects). */
@@ -67,12 +65,6 @@ function example(name: string, body: Buffer): void {
   writeFileSync(path.join(dir, name), body);
 }
 
-interface Hook {
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
 /**
  * Scheduled deliveries against a real SMTP server and HTTP servers on loopback standing in for
  * Slack and webhooks, on both stores: CRUD with roles and tenancy, limits, send now to every
@@ -87,47 +79,29 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
   let outsider: { token: string; teamId: number; email: string; userId: number };
   let call: Call;
   const clock = steppedClock('2026-03-02T08:00:00.000Z'); // a Monday
-  const hooks: Hook[] = [];
-  const mails: ParsedMail[] = [];
-  const failures = new Map<string, number>();
-  let hookServer: http.Server;
-  let smtp: SMTPServer;
+  let receiver: HookReceiver;
+  let mailbox: Mailbox;
+  let mails: ParsedMail[];
   let base: string;
 
   beforeAll(async () => {
-    hookServer = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        const path = req.url ?? '/';
-        hooks.push({ path, headers: req.headers, body });
-        // `/flaky/<n>/…` fails its first n calls; `/down/…` always fails.
-        const flaky = /^\/flaky\/(\d+)\//.exec(path);
-        const seen = (failures.get(path) ?? 0) + 1;
-        failures.set(path, seen);
-        if (path.startsWith('/down/') || (flaky && seen <= Number(flaky[1]))) return res.writeHead(500).end('no');
-        res.writeHead(200).end('ok');
-      });
+    // `/flaky/<n>/…` fails its first n calls; `/down/…` always fails.
+    const failures = new Map<string, number>();
+    receiver = await startHookReceiver(({ path }) => {
+      const flaky = /^\/flaky\/(\d+)\//.exec(path);
+      const seen = (failures.get(path) ?? 0) + 1;
+      failures.set(path, seen);
+      return path.startsWith('/down/') || (flaky && seen <= Number(flaky[1])) ? 500 : 200;
     });
-    await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}`;
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, _session, done) {
-        simpleParser(stream)
-          .then((mail) => mails.push(mail))
-          .then(() => done(), done);
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    base = receiver.origin;
+    mailbox = await startMailbox();
+    mails = mailbox.mails;
     source = await createSourceDb(inject('postgresUrl'));
     t = await buildTestApp({
       store,
       env: {
         PLOTLINE_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
-        PLOTLINE_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+        PLOTLINE_SMTP_URL: mailbox.url,
         PLOTLINE_SMTP_FROM: 'Plotline <deliveries@example.com>',
         PLOTLINE_DELIVERY_ATTEMPTS: '3',
         PLOTLINE_DELIVERY_BACKOFF_MS: '5',
@@ -145,8 +119,8 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
   afterAll(async () => {
     await t?.close();
     await source?.drop();
-    await new Promise((resolve) => hookServer?.close(resolve));
-    await new Promise((resolve) => smtp?.close(() => resolve(undefined)));
+    await receiver?.close();
+    await mailbox?.close();
   });
 
   const ok = async (method: string, url: string, token: string, payload?: unknown) => {
@@ -161,7 +135,7 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     format: 'csv',
     ...extra,
   });
-  const hooksAt = (prefix: string) => hooks.filter((h) => h.path.startsWith(prefix));
+  const hooksAt = (prefix: string) => receiver.received.filter((h) => h.path.startsWith(prefix));
 
   /** A dashboard with a red bar chart (two bars) beside the fixture's KPI. */
   const barDashboard = async () => {
