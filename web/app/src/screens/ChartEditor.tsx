@@ -322,10 +322,10 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
     setIsDate(null);
   }, [xAxis]);
 
-  const columnSelect = (label: string, value: string, set: (v: string) => void) => (
-    <Field label={label}>
+  const columnSelect = (label: string, value: string, set: (v: string) => void, { none = '(choose a column)', hint }: { none?: string; hint?: string } = {}) => (
+    <Field label={label} hint={hint}>
       <select value={value} onChange={(e) => set(e.target.value)}>
-        <option value="">(choose a column)</option>
+        <option value="">{none}</option>
         {names.map((c) => (
           <option key={c} value={c}>
             {c}
@@ -435,16 +435,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
                         <input value={s.legend} placeholder={name || 'Series'} onChange={(e) => updateSeries(s.key, { legend: e.target.value })} />
                       </Field>
                     ) : null}
-                    <Field label={i === 0 ? 'Y axis' : `Y axis of series ${i + 1}`}>
-                      <select value={s.yAxis} onChange={(e) => updateSeries(s.key, { yAxis: e.target.value })}>
-                        <option value="">(choose a column)</option>
-                        {names.map((c) => (
-                          <option key={c} value={c}>
-                            {c}
-                          </option>
-                        ))}
-                      </select>
-                    </Field>
+                    {columnSelect(i === 0 ? 'Y axis' : `Y axis of series ${i + 1}`, s.yAxis, (v) => updateSeries(s.key, { yAxis: v }))}
                     <Field label={i === 0 ? 'Operation' : `Operation of series ${i + 1}`}>
                       <select value={s.operation} onChange={(e) => updateSeries(s.key, { operation: oneOf(OPERATIONS, e.target.value) ?? 'count' })}>
                         {OPERATIONS.map((o) => (
@@ -463,18 +454,12 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
                         <input inputMode="decimal" value={s.goal} onChange={(e) => updateSeries(s.key, { goal: e.target.value })} />
                       </Field>
                     ) : null}
-                    {splits ? (
-                      <Field label={i === 0 ? 'Split by' : `Split series ${i + 1} by`} hint="One series per value of this column, the largest first">
-                        <select value={s.splitBy} onChange={(e) => updateSeries(s.key, { splitBy: e.target.value })}>
-                          <option value="">(no split)</option>
-                          {names.map((c) => (
-                            <option key={c} value={c}>
-                              {c}
-                            </option>
-                          ))}
-                        </select>
-                      </Field>
-                    ) : null}
+                    {splits
+                      ? columnSelect(i === 0 ? 'Split by' : `Split series ${i + 1} by`, s.splitBy, (v) => updateSeries(s.key, { splitBy: v }), {
+                          none: '(no split)',
+                          hint: 'One series per value of this column, the largest first',
+                        })
+                      : null}
                     {splits && s.splitBy !== '' ? (
                       <div className="split-options">
                         <Field label={i === 0 ? 'Largest series shown' : `Largest series shown of series ${i + 1}`} hint={`1 to ${MAX_SPLIT_SERIES}; empty for ${MAX_SPLIT_SERIES}`}>
