@@ -4,11 +4,11 @@
  *
  *   npm run bench:pictures            (PLOTLINE_BENCH_RUNS=10, PLOTLINE_BENCH_PG=postgres://postgres@127.0.0.1:5432/postgres)
  *
- * Measures, each N times, taking turns in each round: the dashboard as PNG and as PDF
- * (SnapshotsService.dashboardPicture, saved chartData, as a delivery would) and Chromium warm (a page
- * already open: navigate to the report, wait for every chart, full-page screenshot); then Chromium
+ * Measures, each N times, in two turns of blocks: the dashboard as PNG and as PDF
+ * (SnapshotsService.dashboardPicture, saved chartData, as a delivery would), then Chromium warm (a
+ * page already open: navigate to the report, wait for every chart, full-page screenshot); then Chromium
  * cold (launch, open the report, wait, screenshot, close). Time as median and p95, and the ratios of
- * both; memory as this process's peak RSS above its baseline during the rounds, and the summed RSS
+ * both; memory as this process's peak RSS above its baseline while it draws, and the summed RSS
  * of the Chromium process tree (from /proc) while it works. Prints JSON.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -126,7 +126,7 @@ async function main(): Promise<void> {
     // Warm: what a browser-based renderer costs per picture once its browser and page are open:
     // navigate to the report, wait for every chart, full-page screenshot. The server's PNG and PDF
     // go through SnapshotsService.dashboardPicture from the same saved chartData, as a delivery
-    // does. The three take turns in each round, so a load on the shared machine falls on all alike.
+    // does.
     const server = (format: 'png' | 'pdf') => container.snapshots.dashboardPicture(scope, { format, width: WIDTH });
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport: { width: WIDTH, height: 720 } });
@@ -140,7 +140,9 @@ async function main(): Promise<void> {
     await server('pdf');
     await chromiumPicture();
     const base = process.memoryUsage.rss();
-    const peak = new PeakRss(5);
+    // This process's peak while it draws, and only then: Playwright lives here too, and the
+    // screenshots it receives are Chromium's memory, not the server's.
+    let peakRss = 0;
     const pngMs: number[] = [];
     const pdfMs: number[] = [];
     const warmMs: number[] = [];
@@ -148,23 +150,35 @@ async function main(): Promise<void> {
     let pdfBytes = 0;
     let pdfPages = 0;
     let screenshotBytes = 0;
-    const stopWarm = watch();
-    for (let i = 0; i < RUNS; i += 1) {
-      let started = performance.now();
-      const png = await server('png');
-      pngMs.push(performance.now() - started);
-      pngBytes = png.body.length;
-      started = performance.now();
-      const pdf = await server('pdf');
-      pdfMs.push(performance.now() - started);
-      pdfBytes = pdf.body.length;
-      pdfPages = pdf.pages;
-      started = performance.now();
-      screenshotBytes = (await chromiumPicture()).length;
-      warmMs.push(performance.now() - started);
+    // In blocks, taking turns: the server's pictures, then Chromium's, twice. Chromium goes on
+    // working for a while after a screenshot (its compositor, its garbage collector); a picture
+    // drawn right after one would pay for that on a two-core machine, which a server without a
+    // browser never does. Two turns each still spread a change in the machine's load over both.
+    for (let block = 0; block < 2; block += 1) {
+      const runs = block === 0 ? Math.ceil(RUNS / 2) : Math.floor(RUNS / 2);
+      const peak = new PeakRss(5);
+      for (let i = 0; i < runs; i += 1) {
+        let started = performance.now();
+        const png = await server('png');
+        pngMs.push(performance.now() - started);
+        pngBytes = png.body.length;
+        started = performance.now();
+        const pdf = await server('pdf');
+        pdfMs.push(performance.now() - started);
+        pdfBytes = pdf.body.length;
+        pdfPages = pdf.pages;
+      }
+      peakRss = Math.max(peakRss, peak.stop());
+      // Chromium's memory is read from /proc every 20 ms while it works, and only then: the
+      // reads take the event loop for milliseconds, which would land on the server's pictures.
+      const stopWarm = watch();
+      for (let i = 0; i < runs; i += 1) {
+        const started = performance.now();
+        screenshotBytes = (await chromiumPicture()).length;
+        warmMs.push(performance.now() - started);
+      }
+      stopWarm();
     }
-    stopWarm();
-    const peakRss = peak.stop();
     const warmPeak = chromiumPeak;
     await browser.close();
 

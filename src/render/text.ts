@@ -40,9 +40,23 @@ export function formatTime(iso: string | null, timezone = 'UTC'): string | null 
   if (!iso) return null;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
-  try {
-    return `${new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone }).format(date)} ${timezone === 'UTC' ? 'UTC' : ''}`.trim();
-  } catch {
-    return `${new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
+  const format = timeFormat(timezone);
+  return format ? `${format.format(date)} ${timezone === 'UTC' ? 'UTC' : ''}`.trim() : `${timeFormat('UTC')!.format(date)} UTC`;
+}
+
+/** One formatter per zone, kept: making one costs more than a card's text (null for an unknown zone). */
+const formats = new Map<string, Intl.DateTimeFormat | null>();
+function timeFormat(timezone: string): Intl.DateTimeFormat | null {
+  let format = formats.get(timezone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone });
+    } catch {
+      format = null;
+    }
+    // Zones are a few hundred names (dashboards' zones are checked when saved); kept bounded all the same.
+    if (formats.size >= 1000) formats.clear();
+    formats.set(timezone, format);
   }
+  return format;
 }
