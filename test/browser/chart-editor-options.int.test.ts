@@ -197,6 +197,8 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     await page.getByLabel('Y axis', { exact: true }).selectOption('amount');
     await page.getByLabel('Operation', { exact: true }).selectOption('sum');
     await page.getByLabel('Split by', { exact: true }).selectOption('country');
+    // Its series are told apart by their names: the legend comes on with the split.
+    await expect(page.getByLabel('Show the legend').isChecked()).resolves.toBe(true);
     await page.getByLabel('Largest series shown', { exact: true }).fill('2');
     // Left out: the card says how many are drawn.
     await expect.poll(() => previewCard().locator('.card-truncated').textContent(), WAIT).toBe('Showing the 2 largest of 4 series');
@@ -216,6 +218,7 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
 
     const saved = (await call<any[]>('GET', `/project/${seed.projectId}/chart`)).find((c) => c.name === 'Revenue split by country');
     expect(saved.ChartDatasetConfigs[0]).toMatchObject({ breakdown: 'root[].country', breakdownLimit: 2, breakdownOther: true, breakdownOtherLabel: 'Elsewhere' });
+    expect(saved.displayLegend).toBe(true);
     const datasets = saved.chartData.data.datasets as { label: string; data: number[] }[];
     expect(datasets.map((d) => d.label).slice(-1)).toEqual(['Elsewhere']);
     expect(datasets).toHaveLength(3);

@@ -335,6 +335,11 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
     </Field>
   );
   const updateSeries = (key: string, change: Partial<Series>) => setSeries((all) => all.map((s) => (s.key === key ? { ...s, ...change } : s)));
+  // A split's series are told apart by their values' names only: its legend shows, unless turned off after.
+  const splitSeries = (s: Series, column: string) => {
+    if (s.splitBy === '' && column !== '') setOptions((o) => ({ ...o, displayLegend: true }));
+    updateSeries(s.key, { splitBy: column });
+  };
   const check = (key: keyof typeof options, label: string) => (
     <label className="check" key={key}>
       <input type="checkbox" checked={options[key]} onChange={(e) => setOptions({ ...options, [key]: e.target.checked })} /> {label}
@@ -455,7 +460,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
                       </Field>
                     ) : null}
                     {splits
-                      ? columnSelect(i === 0 ? 'Split by' : `Split series ${i + 1} by`, s.splitBy, (v) => updateSeries(s.key, { splitBy: v }), {
+                      ? columnSelect(i === 0 ? 'Split by' : `Split series ${i + 1} by`, s.splitBy, (v) => splitSeries(s, v), {
                           none: '(no split)',
                           hint: 'One series per value of this column, the largest first',
                         })
