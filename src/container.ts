@@ -313,7 +313,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
   });
   projects.useSnapshotSchedules({
     apply: (actor, project, value) => deliveries.applySnapshotSchedule(actor, project, value),
-    read: (project) => deliveries.readSnapshotSchedule(project),
+    read: (project, membership) => deliveries.readSnapshotSchedule(project, membership),
   });
   const deliveryScheduler = new DeliveryScheduler(deliveriesRepo, deliveryRunner, { clock, tickMs: options.scheduler?.tickMs ?? 60_000, historyDays: config.runHistoryDays, logger });
 

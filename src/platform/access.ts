@@ -15,7 +15,7 @@ export interface TeamDirectory {
   /** The team's settings that shared pages honour. */
   findById(teamId: number): Promise<TeamSettings | undefined>;
   /** The team's members, for deliveries that go only to them (alert e-mail). */
-  members(teamId: number): Promise<{ email: string }[]>;
+  members(teamId: number): Promise<{ user_id: number; email: string }[]>;
 }
 
 /** What a team lets its shared reports show and do. */
@@ -41,6 +41,12 @@ export class AccessService {
   /** The e-mail addresses of the team's members (alert recipients must be among them). */
   async memberEmails(teamId: number): Promise<Set<string>> {
     return new Set((await this.teams.members(teamId)).map((m) => m.email.toLowerCase()));
+  }
+
+  /** The e-mail address of a member of the team (lower case), or undefined: a key without a user, or someone not in it. */
+  async memberEmail(teamId: number, userId: number | null): Promise<string | undefined> {
+    if (userId === null) return undefined;
+    return (await this.teams.members(teamId)).find((m) => m.user_id === userId)?.email.toLowerCase();
   }
 
   async membership(actor: Actor, teamId: number): Promise<Membership> {

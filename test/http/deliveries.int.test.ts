@@ -211,6 +211,30 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect((await call('GET', one, owner.token)).statusCode).toBe(404);
   });
 
+
+  it("a viewer sees only their own address among the recipients: the subscription, its runs and the dashboard's snapshotSchedule", async () => {
+    const d = await tableDashboard();
+    const added = await call('POST', `/team/${owner.teamId}/members`, owner.token, { email: viewer.email, role: 'projectViewer', projects: [d.projectId] });
+    if (added.statusCode === 409) await ok('PUT', `/team/${owner.teamId}/members/${viewer.userId}`, owner.token, { projects: [d.projectId] });
+    else expect(added.statusCode, added.body).toBe(200);
+    const both = [owner.email.toLowerCase(), viewer.email.toLowerCase()];
+    const sub = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, owner.token, csvSubscription({ recipients: both }));
+    const one = `/project/${d.projectId}/chart/${d.chartId}/subscriptions/${sub.id}`;
+    expect((await ok('POST', `${one}/send`, owner.token)).status).toBe('sent');
+
+    expect((await ok('GET', one, owner.token)).recipients).toEqual(both);
+    expect((await ok('GET', one, viewer.token)).recipients).toEqual([viewer.email.toLowerCase()]);
+    expect((await ok('GET', `/project/${d.projectId}/subscriptions`, viewer.token)).find((s: { id: number }) => s.id === sub.id).recipients).toEqual([viewer.email.toLowerCase()]);
+    const targets = async (token: string) => (await ok('GET', `${one}/runs`, token)).runs[0].deliveries.map((o: { target: string }) => o.target).sort();
+    expect(await targets(owner.token)).toEqual([...both].sort());
+    expect(await targets(viewer.token)).toEqual(['another recipient', viewer.email.toLowerCase()].sort());
+
+    await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { frequency: 'daily', time: { hour: 8, minute: 0 }, mediums: { email: { enabled: true } }, customEmails: both } });
+    expect((await ok('GET', `/project/${d.projectId}`, owner.token)).snapshotSchedule.customEmails).toEqual(both);
+    const seen = (await ok('GET', `/project/${d.projectId}`, viewer.token)).snapshotSchedule;
+    expect(seen).toMatchObject({ customEmails: [viewer.email.toLowerCase()], mediums: { email: { enabled: true } } });
+    expect(JSON.stringify(seen)).not.toContain(owner.email.toLowerCase());
+  });
   it('refuses what it cannot deliver: strangers unless the team allows them, private addresses, formats, limits', async () => {
     const d = await tableDashboard();
     const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;

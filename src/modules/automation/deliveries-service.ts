@@ -3,6 +3,7 @@ import { SecretBox } from '../../crypto/secrets.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/index.js';
 import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
+import { can, type Action, type Membership } from '../../platform/authorization.js';
 import { MASK, MaskWithoutValue, maskWebhookUrl, restoreWebhookUrl } from '../../redaction/index.js';
 import { isHttpUrl, type ChartsService, type ProjectsService, type SnapshotScheduleView } from '../dashboards/index.js';
 import { parseFilters, parseRuntimeVariables } from '../data/index.js';
@@ -54,8 +55,9 @@ export class DeliveriesService {
   constructor(private readonly deps: DeliveriesDeps) {}
 
   async list(actor: Actor, scope: SubscriptionScope): Promise<SubscriptionView[]> {
-    const { teamId } = await this.authorize(actor, scope, 'read');
-    return (await this.deps.deliveries.list(teamId, scope.projectId, scope.chartId)).map((s) => this.view(s));
+    const { teamId, membership, write } = await this.authorize(actor, scope, 'read');
+    const reader = await this.reader(teamId, membership, write);
+    return (await this.deps.deliveries.list(teamId, scope.projectId, scope.chartId)).map((s) => this.view(s, reader));
   }
 
   /** What a delivery of this dashboard can use: email (SMTP), Slack, the team's recipient setting. */
@@ -70,8 +72,8 @@ export class DeliveriesService {
   }
 
   async get(actor: Actor, scope: SubscriptionScope, id: number): Promise<SubscriptionView> {
-    const { teamId } = await this.authorize(actor, scope, 'read');
-    return this.view(await this.find(teamId, scope, id));
+    const { teamId, membership, write } = await this.authorize(actor, scope, 'read');
+    return this.view(await this.find(teamId, scope, id), await this.reader(teamId, membership, write));
   }
 
   async create(actor: Actor, scope: SubscriptionScope, input: CreateSubscriptionInput): Promise<SubscriptionView> {
@@ -118,9 +120,15 @@ export class DeliveriesService {
   }
 
   async runs(actor: Actor, scope: SubscriptionScope, id: number, page: { limit: number; offset: number }) {
-    const { teamId } = await this.authorize(actor, scope, 'read');
+    const { teamId, membership, write } = await this.authorize(actor, scope, 'read');
     await this.find(teamId, scope, id);
-    return { ...(await this.deps.deliveries.runs(teamId, id, page)), ...page };
+    const reader = await this.reader(teamId, membership, write);
+    const found = await this.deps.deliveries.runs(teamId, id, page);
+    // An e-mail outcome names its address: a viewer sees their own, the others as "another recipient".
+    const runs = reader.manages
+      ? found.runs
+      : found.runs.map((run) => ({ ...run, deliveries: run.deliveries.map((d) => (d.medium === 'email' && d.target !== reader.email ? { ...d, target: ANOTHER_RECIPIENT } : d)) }));
+    return { ...found, runs, ...page };
   }
 
   /** The unsubscribe link: which subscription and address it names (no login: the signed token is the right). */
@@ -191,9 +199,11 @@ export class DeliveriesService {
    * The dashboard's subscription of origin `snapshotSchedule` in the shape Chartbrew's schedule
    * dialog reads back (`GET /project/{id}`), or null when it has none.
    */
-  async readSnapshotSchedule(project: { id: number; team_id: number }): Promise<SnapshotScheduleView | null> {
+  async readSnapshotSchedule(project: { id: number; team_id: number }, membership: Membership): Promise<SnapshotScheduleView | null> {
     const sub = await this.deps.deliveries.findByOrigin(project.team_id, project.id, SNAPSHOT_ORIGIN);
     if (!sub) return null;
+    const reader = await this.reader(project.team_id, membership, 'project:update');
+    const recipients = visibleRecipients(sub.recipients, reader);
     const { frequency, time, timezone, dayOfWeek, daysOfWeek } = sub.schedule;
     return {
       frequency,
@@ -203,7 +213,7 @@ export class DeliveriesService {
       ...(daysOfWeek !== undefined ? { daysOfWeek } : {}),
       theme: sub.theme,
       mediums: { email: { enabled: sub.recipients.length > 0 } },
-      customEmails: sub.recipients,
+      customEmails: recipients,
       integrations: sub.integration_ids.map((id) => ({ integration_id: id, enabled: true })),
       active: sub.active,
       subscription_id: sub.id,
@@ -219,13 +229,23 @@ export class DeliveriesService {
     return this.deps.deliveries.reencryptAll((envelope) => (SecretBox.keyIdOf(envelope) === next.keyId ? envelope : next.encrypt(this.deps.secrets.decrypt(envelope))));
   }
 
-  private async authorize(actor: Actor, scope: SubscriptionScope, access: 'read' | 'write'): Promise<{ teamId: number }> {
+  private async authorize(actor: Actor, scope: SubscriptionScope, access: 'read' | 'write'): Promise<{ teamId: number; membership: Membership; write: Action }> {
     if (scope.chartId !== undefined) {
-      const { project } = await this.deps.charts.authorize(actor, scope.projectId, scope.chartId, access === 'read' ? 'chart:read' : 'chart:write');
-      return { teamId: project.team_id };
+      const { project, membership } = await this.deps.charts.authorize(actor, scope.projectId, scope.chartId, access === 'read' ? 'chart:read' : 'chart:write');
+      return { teamId: project.team_id, membership, write: 'chart:write' };
     }
-    const { project } = await this.deps.projects.authorize(actor, scope.projectId, access === 'read' ? 'project:read' : 'project:update');
-    return { teamId: project.team_id };
+    const { project, membership } = await this.deps.projects.authorize(actor, scope.projectId, access === 'read' ? 'project:read' : 'project:update');
+    return { teamId: project.team_id, membership, write: 'project:update' };
+  }
+
+  /**
+   * Who reads a subscription: those who may change it see its recipients; the others (viewers)
+   * only their own address among them, as the members list shows project roles only their own row
+   * (decision 0032): a dashboard's viewers do not learn who else receives it.
+   */
+  private async reader(teamId: number, membership: Membership, write: Action): Promise<Reader> {
+    if (can(membership, write)) return { manages: true };
+    return { manages: false, email: await this.deps.access.memberEmail(teamId, membership.userId) };
   }
 
   private async find(teamId: number, scope: SubscriptionScope, id: number): Promise<SubscriptionRecord> {
@@ -342,7 +362,7 @@ export class DeliveriesService {
     return trimmed;
   }
 
-  private view(sub: SubscriptionRecord): SubscriptionView {
+  private view(sub: SubscriptionRecord, reader: Reader = { manages: true }): SubscriptionView {
     const slack = sub.slackUrls ? (JSON.parse(this.deps.secrets.decrypt(sub.slackUrls)) as string[]) : [];
     const due = sub.active ? deliveryDue(sub.schedule, { lastSentAt: sub.lastSentAt, createdAt: sub.createdAt, now: this.deps.clock() }) : null;
     return {
@@ -354,7 +374,7 @@ export class DeliveriesService {
       format: sub.format,
       theme: sub.theme,
       filters: sub.filters as SubscriptionView['filters'],
-      recipients: sub.recipients,
+      recipients: visibleRecipients(sub.recipients, reader),
       slackWebhooks: slack.map(maskWebhookUrl),
       integrations: sub.integration_ids,
       webhook: sub.webhookUrl ? { url: maskWebhookUrl(this.deps.secrets.decrypt(sub.webhookUrl)) } : null,
@@ -367,4 +387,14 @@ export class DeliveriesService {
       updatedAt: sub.updatedAt,
     };
   }
+}
+
+/** Who reads a subscription: its managers, or a viewer with their own address (if any). */
+type Reader = { manages: true } | { manages: false; email: string | undefined };
+
+/** What an e-mail outcome of a run says to a viewer for an address not theirs. */
+const ANOTHER_RECIPIENT = 'another recipient';
+
+function visibleRecipients(recipients: readonly string[], reader: Reader): string[] {
+  return reader.manages ? [...recipients] : recipients.filter((email) => email === reader.email);
 }

@@ -47,7 +47,8 @@ export interface ProjectsDeps {
  */
 export interface SnapshotSchedules {
   apply(actor: Actor, project: { id: number; team_id: number; timezone: string | null }, snapshotSchedule: unknown): Promise<void>;
-  read(project: { id: number; team_id: number }): Promise<SnapshotScheduleView | null>;
+  /** Read by a member: one who may not change the dashboard sees only their own address among its recipients. */
+  read(project: { id: number; team_id: number }, membership: Membership): Promise<SnapshotScheduleView | null>;
 }
 
 export class ProjectsService {
@@ -182,7 +183,7 @@ export class ProjectsService {
    * policies serialized at that version are reused.
    */
   private async view(project: Project, membership: Membership, viewVersion?: number): Promise<JsonBody> {
-    const snapshotSchedule = (await this.snapshotSchedules?.read(project)) ?? null;
+    const snapshotSchedule = (await this.snapshotSchedules?.read(project, membership)) ?? null;
     const head = { ...project, nextUpdateAt: nextUpdateAt(project, this.deps.clock()), snapshotSchedule };
     return this.deps.views.body(head, viewVersion, can(membership, 'share:manage'));
   }
