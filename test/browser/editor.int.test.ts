@@ -211,6 +211,9 @@ describe.skipIf(!browserAvailable())('the editor in Chromium', () => {
       return JSON.parse(current) as Record<string, number[]>;
     };
     const handle = page.getByRole('button', { name: 'Move Revenue by country' });
+    // The handle's box once the cards have slid into their cells: read during the slide, the press
+    // would land beside the handle on a loaded machine, and nothing would move.
+    await settledPositions();
     const from = (await handle.boundingBox())!;
     await page.mouse.move(from.x + 5, from.y + 5);
     await page.mouse.down();
