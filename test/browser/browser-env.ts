@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 
@@ -100,4 +102,20 @@ export async function launchBrowser(): Promise<Browser> {
 
 export function screenshotPath(name: string): string {
   return path.join(SCREENSHOTS, `${name}.png`);
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What axe-core finds on the page as it is now (evaluated through the devtools protocol, so the strict CSP stays on). */
+export async function axeViolations(page: Page): Promise<{ id: string; impact: string; nodes: { target: string[] }[] }[]> {
+  await page.evaluate(AXE);
+  return page.evaluate(
+    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`,
+  );
+}
+
+/** No axe-core violation at all on the page, or the failure names the screen, rule and first nodes. */
+export async function axe(page: Page, screen: string): Promise<void> {
+  const violations = await axeViolations(page);
+  expect(violations.map((v) => `${screen}: ${v.impact} ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
 }

@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axeViolations, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { fetchRequester, type Requester } from './share-seed.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WAIT = { timeout: 30_000 };
 
 /*
@@ -67,10 +64,7 @@ describe.skipIf(!browserAvailable())('dashboard filters in Chromium', () => {
   }
 
   async function axe(p: Page, screen: string) {
-    await p.evaluate(AXE);
-    const violations: { id: string; impact: string; nodes: { target: string[] }[] }[] = await p.evaluate(
-      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`,
-    );
+    const violations = await axeViolations(p);
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
   }
 

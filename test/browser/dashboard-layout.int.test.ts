@@ -1,12 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable, fetchRequester, seedDashboard, type Requester, type SeededDashboard } from './share-seed.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WAIT = { timeout: 30_000 };
 /** Grid rows are 90 px with 12 px between them. */
 const ROW = 102;
@@ -25,13 +22,6 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
   let api: Requester;
   let seed: SeededDashboard;
 
-  async function axe(p: Page, screen: string) {
-    await p.evaluate(AXE);
-    const violations: { id: string; impact: string; nodes: { target: string[] }[] }[] = await p.evaluate(
-      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`,
-    );
-    expect(violations.map((v) => `${screen}: ${v.impact} ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
-  }
   const layoutOf = async (chartId: number): Promise<number[]> => {
     const res = await api({ method: 'GET', url: `/project/${seed.projectId}/chart/${chartId}`, token: seed.ownerToken });
     return res.json().layout.lg;

@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { ParsedMail } from 'mailparser';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from '../helpers/loopback-peers.js';
 import { createDashboard, createSourceDb, type Dashboard, type SourceDb } from '../helpers/refresh-fixture.js';
-import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { fetchRequester, type Requester } from './share-seed.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WAIT = { timeout: 30_000 };
 
 /**
@@ -31,13 +28,6 @@ describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
   let mails: ParsedMail[];
   const problems: string[] = [];
 
-  async function axe(p: Page, screen: string) {
-    await p.evaluate(AXE);
-    const violations: { id: string; nodes: { target: string[] }[] }[] = await p.evaluate(
-      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`,
-    );
-    expect(violations.map((v) => `${screen}: ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
-  }
 
   beforeAll(async () => {
     mailbox = await startMailbox();

@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable } from './share-seed.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WAIT = { timeout: 30_000 };
 /** Runs until cancelled (sleep functions are refused by the statement check). */
 const SLOW_QUERY = 'select count(*) from (select generate_series(1, 100000000000)) s /* editor_cancel_marker */';
@@ -43,13 +40,6 @@ describe.skipIf(!browserAvailable())('a newcomer in the editor (Chromium)', () =
   }
 
   /** axe-core in the page: no violation of any impact. */
-  async function axe(p: Page, screen: string) {
-    await p.evaluate(AXE);
-    const violations: { id: string; impact: string; nodes: { target: string[] }[] }[] = await p.evaluate(
-      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`,
-    );
-    expect(violations.map((v) => `${screen}: ${v.impact} ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
-  }
 
   async function shot(p: Page, name: string) {
     await p.screenshot({ path: screenshotPath(`newcomer-${name}`), fullPage: true });

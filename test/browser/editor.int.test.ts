@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axeViolations, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable } from './share-seed.js';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * The main job through the editor in Chromium, against a real Postgres: sign up -> connection ->
@@ -36,10 +33,7 @@ describe.skipIf(!browserAvailable())('the editor in Chromium', () => {
 
   /** axe-core in the page (evaluated through the devtools protocol, so the strict CSP stays on). */
   async function axe(p: Page, screen: string) {
-    await p.evaluate(AXE);
-    const violations: { id: string; impact: string; nodes: { target: string[] }[] }[] = await p.evaluate(
-      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`,
-    );
+    const violations = await axeViolations(p);
     axeReport[screen] = violations.map((v) => `${v.impact} ${v.id} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
     expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
   }

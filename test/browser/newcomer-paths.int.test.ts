@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { ParsedMail } from 'mailparser';
 import pg from 'pg';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from '../helpers/loopback-peers.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable } from './share-seed.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WAIT = { timeout: 30_000 };
 const PASSWORD = 'correct horse battery';
 
@@ -52,13 +49,6 @@ describe.skipIf(!browserAvailable())("a newcomer's paths through the editor (Chr
     });
   }
 
-  async function axe(p: Page, screen: string) {
-    await p.evaluate(AXE);
-    const violations: { id: string; impact: string; nodes: { target: string[] }[] }[] = await p.evaluate(
-      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => ({ target: n.target })) })))`,
-    );
-    expect(violations.map((v) => `${screen}: ${v.impact} ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
-  }
   const shot = (p: Page, name: string) => p.screenshot({ path: screenshotPath(`path-${name}`), fullPage: true });
 
   async function typeSql(editor: Locator, text: string) {
