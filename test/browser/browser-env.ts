@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -118,4 +118,20 @@ export async function axeViolations(page: Page): Promise<{ id: string; impact: s
 export async function axe(page: Page, screen: string): Promise<void> {
   const violations = await axeViolations(page);
   expect(violations.map((v) => `${screen}: ${v.impact} ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
+}
+
+/** A browser context signed in as the user: the session cookie, as the editor's login form gets it. */
+export async function signedInContext(browser: Browser, baseUrl: string, credentials: { email: string; password: string }, viewport: { width: number; height: number }): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport });
+  const login = await context.request.post(`${baseUrl}/user/login?session=cookie`, { data: credentials, headers: { origin: baseUrl } });
+  expect(login.status()).toBe(200);
+  return context;
+}
+
+/** Collects into `problems` what the page logs as an error or a refusal of its CSP, and its uncaught errors. */
+export function watchProblems(page: Page, problems: string[]): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(`${message.text()} @ ${message.location().url}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
 }

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from '../helpers/loopback-peers.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { axe, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, signedInContext, startLiveApp, watchProblems, type LiveApp } from './browser-env.js';
 import { createOrdersTable, fetchRequester, seedDashboard, type Requester, type SeededDashboard } from './share-seed.js';
 
 const WAIT = { timeout: 30_000 };
@@ -61,14 +61,9 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     api = fetchRequester(live.url);
     seed = await seedDashboard(api, db.url);
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const login = await context.request.post(`${live.url}/user/login?session=cookie`, { data: { email: seed.ownerEmail, password: 'correct horse battery' }, headers: { origin: live.url } });
-    expect(login.status()).toBe(200);
+    context = await signedInContext(browser, live.url, { email: seed.ownerEmail, password: 'correct horse battery' }, { width: 1280, height: 900 });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(`${message.text()} @ ${message.location().url}`);
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    watchProblems(page, problems);
   }, 180_000);
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { axeViolations, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axeViolations, browserAvailable, launchBrowser, screenshotPath, signedInContext, startLiveApp, type LiveApp } from './browser-env.js';
 import { fetchRequester, type Requester } from './share-seed.js';
 
 const WAIT = { timeout: 30_000 };
@@ -139,9 +139,7 @@ describe.skipIf(!browserAvailable())('dashboard filters in Chromium', () => {
     }
 
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    const login = await context.request.post(`${live.url}/user/login?session=cookie`, { data: { email, password: 'correct horse battery' }, headers: { origin: live.url } });
-    expect(login.status()).toBe(200);
+    context = await signedInContext(browser, live.url, { email, password: 'correct horse battery' }, { width: 1280, height: 1000 });
     page = await context.newPage();
     watch(page);
   }, 180_000);

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { axe, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, signedInContext, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable, fetchRequester, seedDashboard, type Requester, type SeededDashboard } from './share-seed.js';
 
 const WAIT = { timeout: 30_000 };
@@ -34,9 +34,7 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     api = fetchRequester(live.url);
     seed = await seedDashboard(api, db.url);
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const login = await context.request.post(`${live.url}/user/login?session=cookie`, { data: { email: seed.ownerEmail, password: 'correct horse battery' }, headers: { origin: live.url } });
-    expect(login.status()).toBe(200);
+    context = await signedInContext(browser, live.url, { email: seed.ownerEmail, password: 'correct horse battery' }, { width: 1280, height: 800 });
     page = await context.newPage();
   }, 180_000);
 

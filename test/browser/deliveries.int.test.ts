@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from '../helpers/loopback-peers.js';
 import { createDashboard, createSourceDb, type Dashboard, type SourceDb } from '../helpers/refresh-fixture.js';
-import { axe, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, signedInContext, startLiveApp, watchProblems, type LiveApp } from './browser-env.js';
 import { fetchRequester, type Requester } from './share-seed.js';
 
 const WAIT = { timeout: 30_000 };
@@ -48,14 +48,9 @@ describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
     const call = (method: string, url: string, t?: string, payload?: unknown) => api({ method, url, ...(t ? { token: t } : {}), ...(payload === undefined ? {} : { payload }) });
     seeded = { ...(await createDashboard(call, { token, teamId }, source.url, { project: { name: 'Weekly numbers' } })), ownerToken: token };
     browser = await launchBrowser();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const login = await context.request.post(`${live.url}/user/login?session=cookie`, { data: { email, password: 'correct horse battery' }, headers: { origin: live.url } });
-    expect(login.status()).toBe(200);
+    const context = await signedInContext(browser, live.url, { email, password: 'correct horse battery' }, { width: 1280, height: 900 });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(`${message.text()} @ ${message.location().url}`);
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    watchProblems(page, problems);
   }, 180_000);
 
   afterAll(async () => {

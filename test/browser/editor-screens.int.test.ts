@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { axeViolations, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axeViolations, browserAvailable, launchBrowser, screenshotPath, signedInContext, startLiveApp, watchProblems, type LiveApp } from './browser-env.js';
 import { createOrdersTable, fetchRequester, type Requester } from './share-seed.js';
 
 const WAIT = { timeout: 30_000 };
@@ -79,15 +79,9 @@ describe.skipIf(!browserAvailable())('editor screens in Chromium', () => {
     ).id;
 
     browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    // The browser's own session: a cookie login, as the editor's login form does it.
-    const login = await context.request.post(`${live.url}/user/login?session=cookie`, { data: { email, password: 'correct horse battery' }, headers: { origin: live.url } });
-    expect(login.status()).toBe(200);
+    context = await signedInContext(browser, live.url, { email, password: 'correct horse battery' }, { width: 1280, height: 900 });
     page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content Security Policy/i.test(message.text())) problems.push(`${message.text()} @ ${message.location().url}`);
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+    watchProblems(page, problems);
   }, 180_000);
 
   afterAll(async () => {

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +9,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createContainer, type Container } from '../../src/container.js';
 import { announceSkip, probeRedis, REDIS_TEST_URL } from '../helpers/services.js';
+import { startHookReceiver, type HookReceiver } from '../helpers/loopback-peers.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { createDashboard, createSourceDb, steppedClock, type Call, type SourceDb } from '../helpers/refresh-fixture.js';
 
@@ -32,25 +31,16 @@ describe.each([
   const skip = redis ? announceSkip(await probeRedis(), 'deliveries exactly-once suite with Redis') : false;
   let store: { url: string; drop(): Promise<void> };
   let source: SourceDb;
-  let hookServer: http.Server;
+  let receiver: HookReceiver;
   let hookUrl: string;
-  const received: string[] = [];
   const instances: Instance[] = [];
   const clock = steppedClock('2026-03-02T08:00:00.000Z');
   const prefix = `plotline-test-${randomBytes(4).toString('hex')}`;
 
   beforeAll(async () => {
     if (skip) return;
-    hookServer = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        received.push(body);
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
-    hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hook`;
+    receiver = await startHookReceiver();
+    hookUrl = `${receiver.origin}/hook`;
     store = await createTempDatabase(inject('postgresUrl'));
     source = await createSourceDb(inject('postgresUrl'));
     const keys = { PLOTLINE_ENCRYPTION_KEY: randomBytes(32).toString('hex'), PLOTLINE_SHARE_SECRET: randomBytes(32).toString('hex') };
@@ -77,7 +67,7 @@ describe.each([
     }
     await source?.drop();
     await store?.drop();
-    await new Promise((resolve) => hookServer?.close(resolve));
+    await receiver?.close();
   });
 
   const call = (i: number): Call => (method, url, token, payload) =>
@@ -108,7 +98,7 @@ describe.each([
       await Promise.all(instances.map((i) => i.container.deliveryScheduler.idle()));
       // A late tick of either instance finds the period taken.
       expect(await instances[day % 2]!.container.deliveryScheduler.tick()).toBe(0);
-      expect(received).toHaveLength(day + 1);
+      expect(receiver.received).toHaveLength(day + 1);
     }
     expect(claimedBy[0]! + claimedBy[1]!).toBe(7);
     const runs = (await call(0)('GET', `/project/${d.projectId}/chart/${d.chartId}/subscriptions/${sid}/runs`, token)).json();
@@ -119,6 +109,6 @@ describe.each([
     const rows = await db.selectFrom('refresh_claims').select(['period', 'state']).where('entity_type', '=', 'subscription').where('entity_id', '=', sid).execute();
     expect(rows).toHaveLength(7);
     expect(rows.every((r) => r.state === 'done')).toBe(true);
-    process.stdout.write(`[deliveries exactly-once, ${redis ? 'Postgres + Redis' : 'Postgres'}] 7 periods, ${received.length} deliveries; claimed by instance A ${claimedBy[0]}, B ${claimedBy[1]}\n`);
+    process.stdout.write(`[deliveries exactly-once, ${redis ? 'Postgres + Redis' : 'Postgres'}] 7 periods, ${receiver.received.length} deliveries; claimed by instance A ${claimedBy[0]}, B ${claimedBy[1]}\n`);
   });
 });
