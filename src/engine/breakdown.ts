@@ -31,8 +31,8 @@ export interface ExpandedSeries {
   readonly cuts: BreakdownCut[];
 }
 
-/** Operations whose finished points add up to the points of the rows together. */
-const ADDITIVE = new Set(['count', 'sum']);
+/** Operations whose finished points add up to the points of the rows together: an "Other" series may sum them. */
+export const ADDITIVE_OPERATIONS: ReadonlySet<string> = new Set(['count', 'sum']);
 
 export function expandBreakdowns(plans: readonly SeriesPlan[], series: readonly AggregatedSeries[]): ExpandedSeries {
   if (!series.some((s) => s.breakdown !== undefined)) return { plans: [...plans], series: [...series], cuts: [] };
@@ -80,7 +80,7 @@ function seriesOptions(plan: SeriesPlan): { limit: number; other: boolean; other
     limit = breakdownLimit;
   }
   const other = breakdownOther === true;
-  if (other && !ADDITIVE.has(plan.operation)) {
+  if (other && !ADDITIVE_OPERATIONS.has(plan.operation)) {
     throw new InvalidChartConfigError(`${at}.breakdownOther`, `sums the series past the limit: it needs a count or a sum, not ${plan.operation}`);
   }
   const label = breakdownOtherLabel?.trim();

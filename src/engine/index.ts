@@ -24,7 +24,7 @@ export {
   type AxisKind,
   type SeriesAggregation,
 } from './series.js';
-export { expandBreakdowns, MAX_BREAKDOWN_SERIES, type ExpandedSeries } from './breakdown.js';
+export { ADDITIVE_OPERATIONS, expandBreakdowns, MAX_BREAKDOWN_SERIES, type ExpandedSeries } from './breakdown.js';
 export { createTableCollector, collectTable, type TableCollector } from './table.js';
 export { buildSharedAxis, alignSeries, type SharedAxis } from './axis.js';
 export { shapeSeries, type ShapedSeries } from './shape.js';

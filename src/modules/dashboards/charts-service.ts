@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { randomUUID } from 'node:crypto';
-import { allowsBreakdown, BREAKDOWN_CHART_TYPES, normalizeFieldPath } from '../../engine/index.js';
+import { ADDITIVE_OPERATIONS, allowsBreakdown, BREAKDOWN_CHART_TYPES, normalizeFieldPath } from '../../engine/index.js';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { assertCan } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
@@ -413,7 +413,7 @@ function checkBreakdown(
   }
   // The config's own operation; one it takes from its dataset is checked when the chart runs.
   const operation = config.yAxisOperation;
-  if (config.breakdownOther === true && operation && operation !== 'count' && operation !== 'sum') {
+  if (config.breakdownOther === true && operation && !ADDITIVE_OPERATIONS.has(operation)) {
     throw ValidationError.field(path('breakdownOther'), `cannot be computed over ${operation}: the "Other" series adds up the series past the limit, so it needs a count or a sum`);
   }
 }

@@ -129,6 +129,11 @@ function seriesOf(chart: Chart | null, fallbackDataset: number): Series[] {
   }));
 }
 
+/** Whether a series' values add up, so that a split may sum its smaller series into one (the API's breakdownOther). */
+const addsUp = (s: Series) => s.operation === 'count' || s.operation === 'sum';
+/** The split's "Other" series as it will be saved: asked for, over values that add up. */
+const foldsOther = (s: Series) => s.splitOther && addsUp(s);
+
 /** A split's limit as the API takes it: a whole number from 1 to the most, else the default (null). */
 function splitLimitOf(text: string): number | null {
   const n = Number(text);
@@ -234,7 +239,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
       ? {
           breakdown: field(s.splitBy),
           breakdownLimit: splitLimitOf(s.splitLimit),
-          breakdownOther: s.splitOther && (s.operation === 'count' || s.operation === 'sum'),
+          breakdownOther: foldsOther(s),
           breakdownOtherLabel: s.splitOtherLabel.trim() === '' ? null : s.splitOtherLabel.trim(),
         }
       : { breakdown: null, breakdownLimit: null, breakdownOther: false, breakdownOtherLabel: null }),
@@ -473,17 +478,17 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
                         <label className="check">
                           <input
                             type="checkbox"
-                            checked={s.splitOther && (s.operation === 'count' || s.operation === 'sum')}
-                            disabled={s.operation !== 'count' && s.operation !== 'sum'}
+                            checked={foldsOther(s)}
+                            disabled={!addsUp(s)}
                             aria-describedby={`split-other-${s.key}`}
                             onChange={(e) => updateSeries(s.key, { splitOther: e.target.checked })}
                           />{' '}
                           {i === 0 ? 'Sum the rest into one series' : `Sum the rest of series ${i + 1} into one series`}
                         </label>
                         <p className="hint" id={`split-other-${s.key}`}>
-                          {s.operation === 'count' || s.operation === 'sum' ? 'Otherwise the smaller series are left out, and the card says so.' : `Only a count or a sum adds up; with ${s.operation} the smaller series are left out, and the card says so.`}
+                          {addsUp(s) ? 'Otherwise the smaller series are left out, and the card says so.' : `Only a count or a sum adds up; with ${s.operation} the smaller series are left out, and the card says so.`}
                         </p>
-                        {s.splitOther && (s.operation === 'count' || s.operation === 'sum') ? (
+                        {foldsOther(s) ? (
                           <Field label={i === 0 ? 'Name of that series' : `Name of that series of series ${i + 1}`}>
                             <input value={s.splitOtherLabel} placeholder="Other" onChange={(e) => updateSeries(s.key, { splitOtherLabel: e.target.value })} />
                           </Field>
