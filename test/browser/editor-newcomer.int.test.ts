@@ -412,7 +412,8 @@ describe.skipIf(!browserAvailable())('a newcomer in the editor (Chromium)', () =
   it('lists datasets with their connection and dashboards; a project role key gets its dashboards', async () => {
     await page.goto(`${live.url}/app/datasets`);
     await page.getByRole('link', { name: 'Orders' }).waitFor(WAIT);
-    expect(await page.locator('.rows li', { hasText: 'Orders' }).textContent()).toContain('Shop · Sales');
+    // The dashboards' names come with the list of dashboards, which may answer after the datasets.
+    await expect.poll(() => page.locator('.rows li', { hasText: 'Orders' }).textContent(), WAIT).toContain('Shop · Sales');
     await axe(page, 'datasets');
 
     await page.goto(`${live.url}/app/keys`);

@@ -50,7 +50,7 @@ export function Datasets() {
                       : (projects.data ?? [])
                           .filter((p) => d.project_ids.includes(p.id))
                           .map((p) => p.dashboardTitle || p.name)
-                          .join(', ') || `${d.project_ids.length} dashboard(s)`}
+                          .join(', ') || `${d.project_ids.length} dashboard${d.project_ids.length === 1 ? '' : 's'}`}
                   </span>
                 </li>
               ))}
