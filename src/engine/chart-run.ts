@@ -115,22 +115,35 @@ export async function computeChart(
 }
 
 /**
- * When the chart has nothing to draw, says why in `chartData.empty`: the first configuration's
- * rows are read once more through the same diagnosis, whichever path computed the chart.
+ * When the chart has nothing to draw, says why in `chartData.empty`: each configuration's rows are
+ * read once more through the same diagnosis, whichever path computed the chart. The first reason
+ * found is the chart's; with several configurations whose reasons differ, `datasets` lists each.
  */
 async function withEmptyReason(outcome: ChartRunOutcome, ctx: EngineContext, configs: readonly DatasetConfigInput[], sources: ChartRowSources): Promise<ChartRunOutcome> {
   if (!isEmptyChartData(ctx.type, outcome.chartData)) return outcome;
   let empty: EmptyReason | null = null;
   if (configs.length === 0) empty = { reason: 'NO_DATASETS' };
   else {
-    // A table reads no axis fields: only its filters (conditions, date range) can leave it empty.
-    const config = ctx.type === 'table' ? { ...configs[0]!, xAxis: null, yAxis: null, yAxisOperation: 'count', xAxisOperation: null, breakdown: null, formula: null } : configs[0]!;
-    const plan = planSeries(ctx, config, 0);
-    await sources.withRows([0], 'diagnose', async ([rows]) => {
-      empty = await diagnoseEmpty(ctx, plan, rows!);
-    });
+    const reasons: EmptyReason[] = [];
+    for (const [index, saved] of configs.entries()) {
+      // A table reads no axis fields: only its filters (conditions, date range) can leave it empty.
+      const config = ctx.type === 'table' ? { ...saved, xAxis: null, yAxis: null, yAxisOperation: 'count', xAxisOperation: null, breakdown: null, formula: null } : saved;
+      const plan = planSeries(ctx, config, index);
+      await sources.withRows([index], 'diagnose', async ([rows]) => {
+        const found = await diagnoseEmpty(ctx, plan, rows!);
+        const legend = configs.length > 1 && typeof saved.legend === 'string' && saved.legend.trim() !== '' ? { legend: saved.legend.trim() } : {};
+        if (found) reasons.push({ ...found, ...legend });
+      });
+    }
+    empty = reasons[0] ?? null;
+    if (empty && reasons.length > 1 && new Set(reasons.map(sentenceKey)).size > 1) empty = { ...empty, datasets: reasons };
   }
   if (empty === null) return outcome;
   (outcome.chartData as Record<string, unknown>).empty = empty;
   return { ...outcome, empty };
+}
+
+/** Two reasons that read the same (the position and legend aside). */
+function sentenceKey(reason: EmptyReason): string {
+  return JSON.stringify([reason.reason, reason.field ?? null, reason.by ?? null, reason.variables ?? null]);
 }

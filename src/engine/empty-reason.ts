@@ -4,7 +4,7 @@
  * streaming engine grouped them, so both paths give the same reason. The pass holds counters,
  * never rows, and stops as soon as the reason is certain.
  *
- * Reasons, checked in this order for the first configuration (dataset) of the chart:
+ * Reasons, checked in this order for each configuration (dataset) of the chart:
  * - `NO_ROWS`: the dataset answered with no rows;
  * - `FIELD_MISSING`: a field the configuration reads (`field`) is in no row;
  * - `FILTERED`: rows are there but the conditions (`by: 'conditions'`, dashboard filters included)
@@ -12,7 +12,9 @@
  * - `NOT_DATES`: the X axis is read as dates but no value of `field` is one;
  * - `NO_LABELS`: every row left has an empty X value (`field`), so there is no label to draw.
  * The chart run adds `VARIABLE_MISSING` (with `variables`) when the dataset ran with variables that
- * have no value, and `NO_DATASETS` is a chart without a dataset configuration.
+ * have no value, and `NO_DATASETS` is a chart without a dataset configuration. A chart of several
+ * configurations is empty only when all are: its reason is the first configuration's, and
+ * `datasets` holds each configuration's own when they differ.
  */
 import type { EngineContext } from './context.js';
 import { compilePredicate } from './conditions.js';
@@ -35,6 +37,10 @@ export interface EmptyReason {
   variables?: string[];
   /** The dataset configuration diagnosed (its position in the chart). */
   datasetIndex?: number;
+  /** Its legend, when the chart has several configurations. */
+  legend?: string;
+  /** Each configuration's reason, in order, when a chart of several has different ones. */
+  datasets?: EmptyReason[];
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * What a card says of a chart whose data a limit cut: the report page and the server's pictures
- * write the same words (this module has no imports, so the pages bundle it at no cost).
+ * What a card says of a chart whose data a limit cut or that has nothing to draw: the report page,
+ * the editor and the server's pictures write the same words (this module has no imports, so the
+ * pages bundle it at no cost).
  */
 
 interface CutData {
@@ -45,4 +46,54 @@ export function cutDataText(chartData: unknown): string | null {
   if (!chartData || typeof chartData !== 'object') return null;
   const notes = [rowsCut(chartData as CutData), seriesCut(chartData as CutData)].filter((note): note is string => note !== null);
   return notes.length === 0 ? null : notes.join('; ');
+}
+
+/** What the server says about an empty chart (`chartData.empty`, docs/chart-data.md). */
+export interface EmptyReason {
+  reason: string;
+  field?: string;
+  by?: string;
+  variables?: string[];
+  legend?: string;
+  datasets?: EmptyReason[];
+}
+
+export function emptyReasonOf(chartData: unknown): EmptyReason | null {
+  if (!chartData || typeof chartData !== 'object') return null;
+  const empty = (chartData as { empty?: unknown }).empty;
+  return empty && typeof empty === 'object' && typeof (empty as { reason?: unknown }).reason === 'string' ? (empty as EmptyReason) : null;
+}
+
+/** One reason as a clause, naming the field or variables (shown without `root[].`). */
+function reasonClause(reason: EmptyReason): string {
+  const field = (reason.field ?? '').replace(/^root\[\]\./, '');
+  switch (reason.reason) {
+    case 'NO_DATASETS':
+      return 'this chart has no dataset yet.';
+    case 'NO_ROWS':
+      return 'the dataset returned no rows.';
+    case 'FIELD_MISSING':
+      return `the field “${field}” is not in the dataset's rows.`;
+    case 'FILTERED':
+      return reason.by === 'dateRange' ? 'no row falls in the chart’s date range.' : 'the conditions or filters leave no rows.';
+    case 'NOT_DATES':
+      return `the X axis is grouped by date, but “${field}” holds no dates. Untick “The X axis is a date”.`;
+    case 'NO_LABELS':
+      return `every row has an empty “${field}”, so there is no label to show.`;
+    case 'VARIABLE_MISSING':
+      return `${(reason.variables ?? []).map((v) => `{{${v}}}`).join(', ') || 'a variable'} has no value.`;
+    default:
+      return 'nothing to show.';
+  }
+}
+
+/**
+ * The reason as a sentence for the card; a chart of several datasets whose reasons differ names
+ * each by its legend (or its place).
+ */
+export function emptyReasonText(reason: EmptyReason): string {
+  const parts = reason.datasets && reason.datasets.length > 1 ? reason.datasets : [reason];
+  if (parts.length === 1) return `No data: ${reasonClause(parts[0]!)}`;
+  const named = parts.map((part, i) => `${part.legend ?? `dataset ${i + 1}`}: ${reasonClause(part).replace(/\.$/, '')}`);
+  return `No data. ${named.join('; ')}.`;
 }

@@ -1,12 +1,12 @@
 import type { Canvas, SKRSContext2D, SvgCanvas } from '@napi-rs/canvas';
 import { CHARTJS_TYPES, drawAxisChart, drawGauge, type AxisData, type Box } from './chartjs.js';
 import { font } from './fonts.js';
-import { cutDataText } from './card-notes.js';
+import { cutDataText, emptyReasonOf, emptyReasonText } from './card-notes.js';
 import { drawMarkdown } from './markdown.js';
 import { drawMatrix } from './matrix.js';
 import { drawMetrics } from './metric.js';
 import { drawTables } from './table.js';
-import { fitText, formatTime, roundRect } from './text.js';
+import { fitText, formatTime, roundRect, wrapText } from './text.js';
 import type { Colours } from './theme.js';
 import type { ChartView } from './types.js';
 
@@ -87,6 +87,7 @@ function paintCard(ctx: SKRSContext2D, view: ChartView, colours: Colours, width:
   ctx.restore();
 }
 
+/** A message in the body, centred, wrapped over the lines the body holds (the last one cut with an ellipsis). */
 function message(ctx: SKRSContext2D, box: Box, width: number, height: number, text: string, colour: string): void {
   ctx.save();
   ctx.font = font(14);
@@ -94,7 +95,13 @@ function message(ctx: SKRSContext2D, box: Box, width: number, height: number, te
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   const w = width - box.left - box.right;
-  ctx.fillText(fitText(ctx, text, w), box.left + w / 2, box.top + Math.min(48, (height - box.top - box.bottom) / 2));
+  const room = height - box.top - box.bottom;
+  const lineHeight = 20;
+  const wrapped = wrapText(ctx, text, w);
+  const lines = wrapped.slice(0, Math.max(1, Math.floor(room / lineHeight)));
+  if (lines.length < wrapped.length) lines[lines.length - 1] = fitText(ctx, `${lines[lines.length - 1]!} ${wrapped.slice(lines.length).join(' ')}`, w);
+  const top = box.top + Math.max(lineHeight / 2, Math.min(48, room / 2) - ((lines.length - 1) * lineHeight) / 2);
+  lines.forEach((line, i) => ctx.fillText(line, box.left + w / 2, top + i * lineHeight));
   ctx.restore();
 }
 
@@ -120,7 +127,9 @@ export function drawCard(canvas: Canvas | SvgCanvas, view: ChartView, colours: C
   const paint = (c: SKRSContext2D) => paintCard(c, view, colours, width, height, timezone);
   const none: DrawnCard = { destroy() {} };
   const data = view.chartData;
-  if (!view.error && type !== 'markdown' && type !== 'table' && data !== null && data !== undefined) {
+  // The server said why the chart has nothing to draw: the card says it too, as the report page does.
+  const empty = view.error || type === 'markdown' ? null : emptyReasonOf(data);
+  if (!view.error && !empty && type !== 'markdown' && type !== 'table' && data !== null && data !== undefined) {
     if (type === 'gauge' && isAxisData(data)) {
       const chart = drawGauge(canvas, view, data, colours, box, paint);
       return { destroy: () => chart.destroy() };
@@ -133,6 +142,7 @@ export function drawCard(canvas: Canvas | SvgCanvas, view: ChartView, colours: C
   paint(ctx);
   const area = { x: box.left, y: box.top, width: width - box.left - box.right, height: height - box.top - box.bottom };
   if (view.error) message(ctx, box, width, height, view.error, colours.negative);
+  else if (empty) message(ctx, box, width, height, emptyReasonText(empty), colours.muted);
   else if (type === 'markdown') drawMarkdown(ctx, view.content ?? (data as { content?: string } | null)?.content ?? '', area, colours);
   else if (type === 'table') drawTables(ctx, view, data, area, colours);
   else if (data === null || data === undefined) message(ctx, box, width, height, 'This chart has no data yet.', colours.muted);

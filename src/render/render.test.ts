@@ -159,6 +159,18 @@ describe('chart pictures', () => {
     expect(count(empty, [0x5b, 0x64, 0x72], 0, 60, 400, 240)).toBeGreaterThan(20);
     expect(count(failed, [0xc6, 0x28, 0x28], 0, 60, 400, 240)).toBeGreaterThan(20);
   });
+
+  it('a chart that computed to nothing says why, as the report page does, wrapped on a narrow card', () => {
+    const chartData = { data: { labels: [], datasets: [{ label: 'Orders', data: [] }] }, empty: { reason: 'FIELD_MISSING', field: 'root[].region', datasetIndex: 0 } };
+    const svg = chartSvg({ name: 'By region', type: 'bar', chartData, chartDataUpdated: null }, { theme: 'light', width: 260, height: 240 }).body.toString('utf8');
+    // "No data: the field “region” is not in the dataset's rows." over two lines or more.
+    for (const word of ['No', 'data:', 'field', '“region”', 'rows.']) expect(svg, word).toContain(`>${word}</text>`);
+    const rows = new Set([...svg.matchAll(/<text[^>]*\by="([\d.]+)"[^>]*>(?:No|rows\.)<\/text>/g)].map((m) => m[1]));
+    expect(rows.size).toBe(2);
+    const two = { data: { labels: [], datasets: [] }, empty: { reason: 'NO_ROWS', datasetIndex: 0, legend: 'Refunds', datasets: [{ reason: 'NO_ROWS', legend: 'Refunds' }, { reason: 'FIELD_MISSING', field: 'region', legend: 'Orders' }] } };
+    const both = chartSvg({ name: 'Two', type: 'line', chartData: two, chartDataUpdated: null }, { theme: 'light', width: 600, height: 300 }).body.toString('utf8');
+    for (const word of ['Refunds:', 'Orders:', '“region”']) expect(both, word).toContain(`>${word}</text>`);
+  });
 });
 
 describe('dashboard pictures', () => {

@@ -95,6 +95,35 @@ describe.each([
     expect((await preview({}, BY_COUNTRY, byStatus)).empty).toEqual({ reason: 'VARIABLE_MISSING', variables: ['status'], datasetIndex: 0 });
   });
 
+  it('a chart of two datasets is empty only when both are, and names each reason when they differ', async () => {
+    const two = async (configs: Record<string, unknown>[]) => {
+      const res = await t.request({ method: 'POST', url: `/project/${projectId}/chart/preview`, token: owner.token, payload: { name: 'C', type: 'bar', chartDatasetConfigs: configs } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ chartData: { empty?: unknown } }>().chartData;
+    };
+    const mixed = await two([
+      { dataset_id: none, ...BY_COUNTRY, legend: 'Refunds' },
+      { dataset_id: orders, ...BY_COUNTRY, xAxis: 'root[].region', legend: 'Orders' },
+    ]);
+    expect(mixed.empty).toEqual({
+      reason: 'NO_ROWS',
+      datasetIndex: 0,
+      legend: 'Refunds',
+      datasets: [
+        { reason: 'NO_ROWS', datasetIndex: 0, legend: 'Refunds' },
+        { reason: 'FIELD_MISSING', field: 'root[].region', datasetIndex: 1, legend: 'Orders' },
+      ],
+    });
+    // The same reason twice is said once.
+    const same = await two([
+      { dataset_id: none, ...BY_COUNTRY, legend: 'Refunds' },
+      { dataset_id: none, ...BY_COUNTRY, legend: 'Returns' },
+    ]);
+    expect(same.empty).toEqual({ reason: 'NO_ROWS', datasetIndex: 0, legend: 'Refunds' });
+    // One dataset with data: the chart is not empty.
+    expect((await two([{ dataset_id: none, ...BY_COUNTRY }, { dataset_id: orders, ...BY_COUNTRY }])).empty).toBeUndefined();
+  });
+
   it('a saved chart says it in its run answer too', async () => {
     const created = await t.request({
       method: 'POST',

@@ -28,39 +28,4 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** What the server says about an empty chart (`chartData.empty`, docs/chart-data.md). */
-export interface EmptyReason {
-  reason: string;
-  field?: string;
-  by?: string;
-  variables?: string[];
-}
-
-export function emptyReasonOf(chartData: unknown): EmptyReason | null {
-  if (!isRecord(chartData) || !isRecord(chartData['empty'])) return null;
-  const empty = chartData['empty'];
-  return typeof empty['reason'] === 'string' ? (empty as unknown as EmptyReason) : null;
-}
-
-/** The reason as a sentence for the card, naming the field or variables (shown without `root[].`). */
-export function emptyReasonText(reason: EmptyReason): string {
-  const field = (reason.field ?? '').replace(/^root\[\]\./, '');
-  switch (reason.reason) {
-    case 'NO_DATASETS':
-      return 'No data: this chart has no dataset yet.';
-    case 'NO_ROWS':
-      return 'No data: the dataset returned no rows.';
-    case 'FIELD_MISSING':
-      return `No data: the field “${field}” is not in the dataset's rows.`;
-    case 'FILTERED':
-      return reason.by === 'dateRange' ? 'No data: no row falls in the chart’s date range.' : 'No data: the conditions or filters leave no rows.';
-    case 'NOT_DATES':
-      return `No data: the X axis is grouped by date, but “${field}” holds no dates. Untick “The X axis is a date”.`;
-    case 'NO_LABELS':
-      return `No data: every row has an empty “${field}”, so there is no label to show.`;
-    case 'VARIABLE_MISSING':
-      return `No data: ${(reason.variables ?? []).map((v) => `{{${v}}}`).join(', ') || 'a variable'} has no value.`;
-    default:
-      return 'No data to show.';
-  }
-}
+export { emptyReasonOf, emptyReasonText, type EmptyReason } from '../../../../src/render/card-notes.js';
