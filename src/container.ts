@@ -72,6 +72,12 @@ import { DeliveryScheduler } from './modules/automation/deliveries-scheduler.js'
 import { createSourceRegistry, type SourceRegistry, type SourceRegistryOptions } from './sources/index.js';
 import { createStore, migrateToLatest, type Store } from './store/index.js';
 
+/**
+ * How often a delivery in progress reports that its process is alive, besides each send: once a
+ * minute, as the scheduler ticks; PLOTLINE_DELIVERY_LEASE_MS is at least three times that.
+ */
+const DELIVERY_HEARTBEAT_MS = 60_000;
+
 /** The composition root: every long-lived object is built here and nowhere else. */
 export interface Container {
   readonly config: Config;
@@ -138,8 +144,11 @@ export interface ContainerOptions {
   /** Source registry options (tests inject name resolution for HTTP sources). */
   sources?: Omit<SourceRegistryOptions, 'allowPrivateHosts'>;
   logger?: Logger;
-  /** Scheduler seams for tests: the clock, the tick interval, the queue's key prefix in Redis. */
-  scheduler?: { clock?: () => Date; tickMs?: number; queuePrefix?: string };
+  /**
+   * Scheduler seams for tests: the clock, the tick interval, the queue's key prefix in Redis, and
+   * the wall-clock timer of a delivery's heartbeat (0: none; sends and ticks still report).
+   */
+  scheduler?: { clock?: () => Date; tickMs?: number; queuePrefix?: string; deliveryHeartbeatMs?: number };
   /** A cheaper scrypt cost for tests (with `allowWeak`); never passed by main.ts or the CLI, refused with NODE_ENV=production. */
   passwordHashing?: PasswordHashing;
 }
@@ -295,7 +304,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     secrets,
     links: deliveryLinks,
     metrics: deliveryMetrics,
-    settings: { attempts: config.deliveries.attempts, backoffMs: config.deliveries.backoffMs, clock },
+    settings: { attempts: config.deliveries.attempts, backoffMs: config.deliveries.backoffMs, clock, heartbeatMs: options.scheduler?.deliveryHeartbeatMs ?? DELIVERY_HEARTBEAT_MS },
     logger,
   });
   const deliveries = new DeliveriesService({
@@ -315,7 +324,14 @@ export async function createContainer(config: Config, options: ContainerOptions 
     apply: (actor, project, value) => deliveries.applySnapshotSchedule(actor, project, value),
     read: (project, membership) => deliveries.readSnapshotSchedule(project, membership),
   });
-  const deliveryScheduler = new DeliveryScheduler(deliveriesRepo, deliveryRunner, { clock, tickMs: options.scheduler?.tickMs ?? 60_000, historyDays: config.runHistoryDays, logger });
+  const deliveryScheduler = new DeliveryScheduler(deliveriesRepo, deliveryRunner, {
+    clock,
+    tickMs: options.scheduler?.tickMs ?? 60_000,
+    historyDays: config.runHistoryDays,
+    leaseMs: config.deliveries.leaseMs,
+    metrics: deliveryMetrics,
+    logger,
+  });
 
   const users = new UsersService({ db: store.db, users: usersRepo, teams: teamsRepo, apiKeys: apiKeysRepo, passwords, signup: config.signup });
   const teams = new TeamsService({ db: store.db, teams: teamsRepo, users: usersRepo, access, apiKeys: apiKeysRepo });

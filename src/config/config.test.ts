@@ -75,6 +75,8 @@ describe('config', () => {
     ['PLOTLINE_RUN_HISTORY_DAYS', { PLOTLINE_RUN_HISTORY_DAYS: 'forever' }],
     ['PLOTLINE_SMTP_URL', { PLOTLINE_SMTP_URL: 'http://mail.example.com' }],
     ['PLOTLINE_SMTP_FROM', { PLOTLINE_SMTP_FROM: 'nobody' }],
+    // A lease not clearly longer than the one-minute heartbeat would take live deliveries over.
+    ['PLOTLINE_DELIVERY_LEASE_MS', { PLOTLINE_DELIVERY_LEASE_MS: '60000' }],
   ];
   for (const [variable, env] of bad) {
     it(`a bad ${variable} stops boot with a message naming it (${JSON.stringify(env)})`, () => {

@@ -79,8 +79,11 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** Sender address of alert email. */
   readonly smtpFrom: string;
-  /** Scheduled deliveries: limits, and the tries of a failed send. */
-  readonly deliveries: { readonly maxRecipients: number; readonly maxPerTeam: number; readonly attempts: number; readonly backoffMs: number };
+  /**
+   * Scheduled deliveries: limits, the tries of a failed send, and the lease: a delivery whose
+   * process has not been heard from for that long is taken over by another.
+   */
+  readonly deliveries: { readonly maxRecipients: number; readonly maxPerTeam: number; readonly attempts: number; readonly backoffMs: number; readonly leaseMs: number };
   /** Messages for the operator about what boot did (generated keys, …), logged once the logger exists. */
   readonly notices: readonly string[];
 }
@@ -199,6 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxPerTeam: vars.PLOTLINE_TEAM_MAX_SUBSCRIPTIONS,
       attempts: vars.PLOTLINE_DELIVERY_ATTEMPTS,
       backoffMs: vars.PLOTLINE_DELIVERY_BACKOFF_MS,
+      leaseMs: vars.PLOTLINE_DELIVERY_LEASE_MS,
     }),
     notices: Object.freeze(notices),
   });

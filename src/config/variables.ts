@@ -120,6 +120,12 @@ export const Variables = Type.Object({
   PLOTLINE_TEAM_MAX_SUBSCRIPTIONS: Type.Integer({ minimum: 1, maximum: 100_000, default: 100, description: 'subscriptions one team may have; one more is a 400' }),
   PLOTLINE_DELIVERY_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 4, description: 'tries of each send of a delivery before it gives up (marked failed, logged, counted)' }),
   PLOTLINE_DELIVERY_BACKOFF_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000, description: 'wait before the second try of a failed send; doubled before each further try' }),
+  PLOTLINE_DELIVERY_LEASE_MS: Type.Integer({
+    minimum: 180_000,
+    maximum: 21_600_000,
+    default: 600_000,
+    description: 'a delivery whose process has not been heard from for this long (it reports at each send and every minute) died mid-delivery: the next scheduler tick of any process takes it over and sends it to the targets it had not reached (3 minutes to 6 hours)',
+  }),
 });
 
 export type Variables = StaticDecode<typeof Variables>;

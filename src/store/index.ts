@@ -43,6 +43,7 @@ import { deliveries } from './migrations/0021-deliveries.js';
 import { chartLastErrorStackPercent } from './migrations/0022-chart-last-error-stack-percent.js';
 import { dashboardTemplates } from './migrations/0023-dashboard-templates.js';
 import { cdcBreakdownSeries } from './migrations/0024-cdc-breakdown-series.js';
+import { deliveryResume } from './migrations/0025-delivery-resume.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -260,6 +261,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0022-chart-last-error-stack-percent': chartLastErrorStackPercent(dialect),
     '0023-dashboard-templates': dashboardTemplates(dialect),
     '0024-cdc-breakdown-series': cdcBreakdownSeries(dialect),
+    '0025-delivery-resume': deliveryResume(dialect),
   };
 }
 

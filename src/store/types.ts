@@ -335,7 +335,7 @@ export interface RefreshClaimsTable {
   enqueuedAt: TimestampNullable;
   /** When a worker took it. */
   startedAt: TimestampNullable;
-  /** Times it was handed to the queue. */
+  /** Times it was handed to the queue (of kind `subscription`: times its delivery started, 1 + takeovers). */
   attempts: ColumnType<number, number | undefined, number>;
 }
 
@@ -512,6 +512,10 @@ export interface SubscriptionRunsTable {
   dataUpdatedAt: TimestampNullable;
   deliveries: Json;
   errorMessage: string | null;
+  /** While `running`: when the delivering process last said it is still at it. */
+  heartbeatAt: TimestampNullable;
+  /** The interrupted run of the same period this one resumed. */
+  resumed_from: number | null;
 }
 
 export interface Database {

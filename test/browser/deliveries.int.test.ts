@@ -2,6 +2,9 @@ import type { ParsedMail } from 'mailparser';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DeliveriesRepository } from '../../src/modules/automation/deliveries-repository.js';
+import { targetKey } from '../../src/modules/automation/deliveries-runner.js';
+import { deliveryDue } from '../../src/modules/automation/deliveries-schedule.js';
 import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from '../helpers/loopback-peers.js';
 import { createDashboard, createSourceDb, type Dashboard, type SourceDb } from '../helpers/refresh-fixture.js';
 import { axe, browserAvailable, launchBrowser, screenshotPath, signedInContext, startLiveApp, watchProblems, type LiveApp } from './browser-env.js';
@@ -102,6 +105,54 @@ describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
     await row.getByRole('button', { name: 'Resume' }).waitFor(WAIT);
     await row.getByText(/paused$/).waitFor(WAIT);
     expect((await api({ method: 'GET', url: `/project/${seeded.projectId}/subscriptions/${created.id}`, token: seeded.ownerToken })).json().active).toBe(false);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('shows a delivery in progress, and one whose server stopped mid-way and that another resumed', async () => {
+    const token = seeded.ownerToken;
+    const teamId: number = (await api({ method: 'GET', url: '/team', token })).json()[0].id;
+    const otherSlack = `${slack.origin}/services/T2/B2/other`;
+    const created = await api({
+      method: 'POST',
+      url: `/project/${seeded.projectId}/subscriptions`,
+      token,
+      payload: { name: 'Daily numbers', schedule: { frequency: 'daily', time: { hour: 6, minute: 0 }, timezone: 'UTC' }, recipients: [email], slackWebhooks: [otherSlack] },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const sub = created.json();
+    // What a server that died after the e-mail leaves behind: the period claimed twenty minutes ago,
+    // its run `running` with the e-mail recorded, and no word from it since.
+    const { container } = live.server;
+    const repo = new DeliveriesRepository(container.store.db);
+    const now = Date.now();
+    const period = deliveryDue(sub.schedule, { lastSentAt: new Date(now - 3 * 86_400_000).toISOString(), createdAt: sub.createdAt, now: new Date(now) }).period!;
+    const stopped = new Date(now - 20 * 60_000).toISOString();
+    const runId = (await repo.claim({ id: sub.id, teamId }, period, stopped))!;
+    const sentBefore = { medium: 'email' as const, target: email, ok: true, attempts: 1, detail: '250 OK', key: targetKey('email', email) };
+    expect(await repo.recordProgress(runId, { deliveries: [sentBefore], durationMs: 900, dataUpdatedAt: null }, stopped)).toBe(true);
+    const mailsBefore = mails.length;
+    await container.deliveryScheduler.tick();
+    await container.deliveryScheduler.idle();
+    // And a send now still under way on another server: it said it is alive a moment ago.
+    const going = await repo.startRun(teamId, { subscription_id: sub.id, trigger: 'manual', period: null }, new Date().toISOString());
+    expect(await repo.recordProgress(going, { deliveries: [sentBefore], durationMs: 400, dataUpdatedAt: null }, new Date().toISOString())).toBe(true);
+
+    await page.goto(`${live.url}/app/dashboards/${seeded.projectId}`);
+    await page.getByRole('heading', { name: 'Weekly numbers' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Deliveries' }).click();
+    const row = page.getByRole('listitem').filter({ hasText: 'Daily numbers' });
+    await row.getByRole('button', { name: 'History' }).click();
+    const history = page.getByRole('table', { name: 'History of Daily numbers' });
+    const runRow = (status: string) => history.getByRole('row').filter({ has: page.getByTestId('run-status').filter({ hasText: new RegExp(`^${status}$`) }) });
+    await runRow('interrupted').getByText(`email ${email}: sent`).waitFor(WAIT);
+    await runRow('interrupted').getByText(/Interrupted: the process delivering it stopped .*the next run resumed it for the targets it had not reached/).waitFor(WAIT);
+    await runRow('sent').getByText(`Resumed an interrupted delivery. email ${email}: sent before the interruption; slack ${slack.origin}: sent`).waitFor(WAIT);
+    await runRow('sending…').getByText(`email ${email}: sent …`).waitFor(WAIT);
+    await axe(page, 'deliveries-history-interrupted');
+    await history.screenshot({ path: screenshotPath('deliveries-history-interrupted') });
+    // The resumed run sent the Slack message only: the e-mail had gone before the stop.
+    expect(slack.received.filter((r) => r.path === '/services/T2/B2/other')).toHaveLength(1);
+    expect(mails.length).toBe(mailsBefore);
     expect(problems).toEqual([]);
   }, 120_000);
 });

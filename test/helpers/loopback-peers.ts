@@ -45,26 +45,72 @@ export interface HookReceiver {
   /** `http://127.0.0.1:<port>`: any path under it is received. */
   origin: string;
   received: Received[];
+  /**
+   * The next request to `path` is kept (and counted as received) but not answered until
+   * `release()`: a send that hangs, as to a peer that stopped answering. Later requests to the
+   * path are answered as usual.
+   */
+  hold(path: string): Hold;
   close(): Promise<void>;
+}
+
+export interface Hold {
+  /** True once the held request has arrived. */
+  readonly arrived: boolean;
+  /** Answers the held request (200, or `status`); a no-op if the client gave up meanwhile. */
+  release(status?: number): void;
 }
 
 /** Keeps every request; `status` says what to answer each one (200 by default). */
 export async function startHookReceiver(status: (request: Received) => number = () => 200): Promise<HookReceiver> {
   const received: Received[] = [];
+  const holds = new Map<string, { arrived: boolean; answer?: (code: number) => void; released?: number }>();
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => {
       const request = { path: req.url ?? '/', headers: req.headers, body };
       received.push(request);
-      const code = status(request);
-      res.writeHead(code).end(code < 300 ? 'ok' : 'no');
+      const answer = (code: number) => {
+        if (!res.destroyed) res.writeHead(code).end(code < 300 ? 'ok' : 'no');
+      };
+      const held = holds.get(request.path);
+      if (held && !held.arrived) {
+        held.arrived = true;
+        if (held.released !== undefined) answer(held.released);
+        else held.answer = answer;
+        return;
+      }
+      answer(status(request));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const releaseAll = () => {
+    for (const held of holds.values()) {
+      held.released ??= 200;
+      held.answer?.(held.released);
+    }
+  };
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    hold(path) {
+      const held: { arrived: boolean; answer?: (code: number) => void; released?: number } = { arrived: false };
+      holds.set(path, held);
+      return {
+        get arrived() {
+          return held.arrived;
+        },
+        release(code = 200) {
+          held.released ??= code;
+          held.answer?.(held.released);
+          held.answer = undefined;
+        },
+      };
+    },
+    close: () => {
+      releaseAll();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -6,7 +6,13 @@ import { PDFDocument } from 'pdf-lib';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SecretBox } from '../../src/crypto/secrets.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { pino } from 'pino';
+import { createContainer, type Container } from '../../src/container.js';
+import { DeliveriesRepository } from '../../src/modules/automation/deliveries-repository.js';
+import { MAX_STARTS } from '../../src/modules/automation/deliveries-scheduler.js';
+import { loggerOptions } from '../../src/platform/logging.js';
+import { createStore } from '../../src/store/index.js';
+import { buildTestApp, LogCapture, TEST_PASSWORD_HASHING, type TestApp } from '../helpers/app.js';
 import { startHookReceiver, startMailbox, type HookReceiver, type Mailbox } from '../helpers/loopback-peers.js';
 import { createDashboard, createSourceDb, steppedClock, type Call, type SourceDb } from '../helpers/refresh-fixture.js';
 
@@ -136,6 +142,12 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     ...extra,
   });
   const hooksAt = (prefix: string) => receiver.received.filter((h) => h.path.startsWith(prefix));
+  /** One series of `/metrics` (0 while it has no sample). */
+  const metric = async (series: string) => {
+    const text = (await t.request({ method: 'GET', url: '/metrics' })).body;
+    const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  };
 
   /** A dashboard with a red bar chart (two bars) beside the fixture's KPI. */
   const barDashboard = async () => {
@@ -381,11 +393,6 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
   });
 
   it('a scheduled delivery retries a failed send with backoff, then gives up loudly: run failed, an error log line, a metric; send now tries once', async () => {
-    const metric = async (series: string) => {
-      const text = (await t.request({ method: 'GET', url: '/metrics' })).body;
-      const line = text.split('\n').find((l) => l.startsWith(series + ' '));
-      return line ? Number(line.slice(series.length + 1)) : 0;
-    };
     const failedSends = 'plotline_delivery_sends_total{medium="webhook",outcome="failed"}';
     const retriedSends = 'plotline_delivery_sends_total{medium="webhook",outcome="retried"}';
     const failedRuns = 'plotline_delivery_runs_total{trigger="schedule",status="failed"}';
@@ -607,5 +614,197 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect(box.decrypt(after.webhook_secret!)).toBe(created.webhookSecret);
     expect(JSON.parse(box.decrypt(after.slack_urls!))).toEqual([`${base}/slack/rotate`]);
     expect(after.webhook_url).not.toBe(stored.webhook_url);
+  });
+
+  /**
+   * Another process on the same store (its own schedulers and runner), as a second instance of the
+   * server. Its deliveries report that it is alive only at each send and each of its ticks (no
+   * timer), so once a test stops ticking it and holds one of its sends, it falls silent as a
+   * process that died would.
+   */
+  const anotherProcess = async (): Promise<{ container: Container; logs: LogCapture }> => {
+    const logs = new LogCapture();
+    const container = await createContainer(t.config, {
+      store: createStore(t.config.database),
+      migrate: false,
+      logger: pino(loggerOptions('info'), logs),
+      passwordHashing: TEST_PASSWORD_HASHING,
+      scheduler: { clock: clock.now, deliveryHeartbeatMs: 0 },
+    });
+    return { container, logs };
+  };
+
+  /** A table chart's subscription whose slot comes one minute from now; the clock is moved onto it. */
+  const dueSoon = async (name: string, targets: Record<string, unknown>) => {
+    const d = await createDashboard(call, owner, source.url, { chart: { type: 'table', name } });
+    const slot = new Date(Math.floor(clock.now().getTime() / 60_000) * 60_000 + 60_000);
+    const sub = await ok('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, owner.token, {
+      name,
+      format: 'csv',
+      schedule: { frequency: 'daily', time: { hour: slot.getUTCHours(), minute: slot.getUTCMinutes() }, timezone: 'UTC' },
+      ...targets,
+    });
+    clock.advance(slot.getTime() - clock.now().getTime());
+    return { sub, period: `slot:${slot.toISOString()}`, url: `/project/${d.projectId}/chart/${d.chartId}/subscriptions/${sub.id as number}` };
+  };
+
+  const claimOf = (subscriptionId: number) =>
+    t.container.store.db.selectFrom('refresh_claims').select(['period', 'state', 'attempts']).where('entity_type', '=', 'subscription').where('entity_id', '=', subscriptionId).orderBy('claimedAt').execute();
+
+  it('a delivery whose process died mid-way is taken over after the lease by another: only the targets it had not reached get it; the history says so', async () => {
+    const name = `Resumed table ${store}`;
+    const paths = { s1: `/slack/resume-1-${store}`, s2: `/slack/resume-2-${store}`, hook: `/hook/resume-${store}` };
+    const resumedSeries = 'plotline_delivery_interrupted_total{outcome="resumed"}';
+    const resumedBefore = await metric(resumedSeries);
+    // Two Slack webhooks share one origin: the run tells them apart all the same.
+    const { sub, url } = await dueSoon(name, { recipients: [owner.email], slackWebhooks: [base + paths.s1, base + paths.s2], webhook: { url: base + paths.hook } });
+    const mailsOf = () => mails.filter((m) => m.subject?.startsWith(`[Plotline] ${name}`));
+    const held = receiver.hold(paths.s2);
+    const doomed = await anotherProcess();
+    try {
+      const claimedAt = clock.now().toISOString();
+      expect(await doomed.container.deliveryScheduler.tick()).toBeGreaterThanOrEqual(1);
+      // The e-mail and the first Slack message go out and are recorded; the second Slack send hangs,
+      // and the process is not heard from again.
+      await expect.poll(() => held.arrived, { timeout: 30_000 }).toBe(true);
+      const inProgress = await ok('GET', `${url}/runs`, owner.token);
+      expect(inProgress.runs).toHaveLength(1);
+      expect(inProgress.runs[0]).toMatchObject({ status: 'running', trigger: 'schedule', resumed_from: null, error: null });
+      expect(inProgress.runs[0].deliveries).toEqual([
+        expect.objectContaining({ medium: 'email', target: owner.email, ok: true }),
+        { medium: 'slack', target: base, ok: true, attempts: 1, detail: 'HTTP 200' },
+      ]);
+
+      // Within the lease (10 minutes) nobody takes it over.
+      clock.advance(9 * 60_000);
+      await t.container.deliveryScheduler.tick();
+      expect((await ok('GET', `${url}/runs`, owner.token)).runs[0].status).toBe('running');
+      // Past it, this instance's tick does.
+      clock.advance(2 * 60_000);
+      expect(await t.container.deliveryScheduler.tick()).toBeGreaterThanOrEqual(1);
+      await t.container.deliveryScheduler.idle();
+
+      expect(mailsOf()).toHaveLength(1);
+      expect(hooksAt(paths.s1)).toHaveLength(1);
+      expect(hooksAt(paths.hook)).toHaveLength(1);
+      // The one send in flight when the process stopped was sent again: at least once, never lost.
+      expect(hooksAt(paths.s2)).toHaveLength(2);
+      const runs = (await ok('GET', `${url}/runs`, owner.token)).runs;
+      expect(runs).toHaveLength(2);
+      const [resumed, interrupted] = runs;
+      expect(interrupted).toMatchObject({ status: 'interrupted', resumed_from: null });
+      expect(interrupted.error).toMatch(/^Interrupted: the process delivering it stopped \(nothing heard from it since .+\); the next run resumed it for the targets it had not reached$/);
+      expect(interrupted.deliveries.map((d: { medium: string }) => d.medium)).toEqual(['email', 'slack']);
+      expect(resumed).toMatchObject({ status: 'sent', trigger: 'schedule', period: interrupted.period, resumed_from: interrupted.id, error: null });
+      expect(resumed.deliveries).toEqual([
+        expect.objectContaining({ medium: 'email', target: owner.email, ok: true, attempts: 1, sentInRun: interrupted.id }),
+        { medium: 'slack', target: base, ok: true, attempts: 1, detail: 'HTTP 200', sentInRun: interrupted.id },
+        { medium: 'slack', target: base, ok: true, attempts: 1, detail: 'HTTP 200' },
+        { medium: 'webhook', target: base, ok: true, attempts: 1, detail: 'HTTP 200' },
+      ]);
+      expect(JSON.stringify(runs)).not.toContain('"key"');
+      // One claim for the period, started twice, done; `lastSentAt` stays when the period was claimed.
+      expect(await claimOf(sub.id)).toEqual([{ period: interrupted.period, state: 'done', attempts: 2 }]);
+      expect((await ok('GET', url, owner.token)).lastSentAt).toBe(claimedAt);
+      expect(await metric(resumedSeries)).toBe(resumedBefore + 1);
+      const taken = t.logs.lines.map((l) => JSON.parse(l) as { msg: string; level: number; subscriptionId?: number; interruptedRun?: number; sentBefore?: number });
+      expect(taken.some((l) => l.msg === 'interrupted delivery taken over (its process stopped); sending to the targets it had not reached' && l.level === 40 && l.subscriptionId === sub.id && l.interruptedRun === interrupted.id && l.sentBefore === 2)).toBe(true);
+
+      // The stalled process wakes up: it finds its run taken over and sends nothing more.
+      held.release();
+      await doomed.container.deliveryScheduler.idle();
+      expect(hooksAt(paths.hook)).toHaveLength(1);
+      expect(hooksAt(paths.s2)).toHaveLength(2);
+      expect(doomed.logs.text).toContain('delivery stopped: another process took it over');
+      expect((await ok('GET', `${url}/runs`, owner.token)).runs.map((r: { status: string }) => r.status)).toEqual(['sent', 'interrupted']);
+      expect(await claimOf(sub.id)).toEqual([{ period: interrupted.period, state: 'done', attempts: 2 }]);
+    } finally {
+      held.release();
+      await doomed.container.close();
+    }
+  });
+
+  it('a delivery still under way, whose process keeps reporting, is not taken over however long it takes', async () => {
+    const paths = { slack: `/slack/live-${store}`, hook: `/hook/live-${store}` };
+    const resumedBefore = await metric('plotline_delivery_interrupted_total{outcome="resumed"}');
+    const { sub, url } = await dueSoon(`Live table ${store}`, { recipients: [owner.email], slackWebhooks: [base + paths.slack], webhook: { url: base + paths.hook } });
+    const held = receiver.hold(paths.slack);
+    const live = await anotherProcess();
+    try {
+      await live.container.deliveryScheduler.tick();
+      await expect.poll(() => held.arrived, { timeout: 30_000 }).toBe(true);
+      // Twenty minutes on one send, twice the lease: each tick of its process says it is still at it.
+      for (let minutes = 5; minutes <= 20; minutes += 5) {
+        clock.advance(5 * 60_000);
+        await live.container.deliveryScheduler.tick();
+        await t.container.deliveryScheduler.tick();
+        const runs = (await ok('GET', `${url}/runs`, owner.token)).runs;
+        expect(runs, `after ${minutes} minutes`).toHaveLength(1);
+        expect(runs[0]).toMatchObject({ status: 'running', deliveries: [expect.objectContaining({ medium: 'email', ok: true })] });
+      }
+      held.release();
+      await live.container.deliveryScheduler.idle();
+      const runs = (await ok('GET', `${url}/runs`, owner.token)).runs;
+      expect(runs).toHaveLength(1);
+      expect(runs[0]).toMatchObject({ status: 'sent', resumed_from: null });
+      expect(runs[0].deliveries.map((d: { medium: string; ok: boolean }) => `${d.medium}:${d.ok}`)).toEqual(['email:true', 'slack:true', 'webhook:true']);
+      expect(hooksAt(paths.slack)).toHaveLength(1);
+      expect(hooksAt(paths.hook)).toHaveLength(1);
+      expect(await claimOf(sub.id)).toEqual([expect.objectContaining({ state: 'done', attempts: 1 })]);
+      expect(await metric('plotline_delivery_interrupted_total{outcome="resumed"}')).toBe(resumedBefore);
+    } finally {
+      held.release();
+      await live.container.close();
+    }
+  });
+
+  it('an interrupted delivery is not resumed after a later slot came, while paused, for a send now, or after three starts; each run says why', async () => {
+    // What dead processes leave behind: a claimed period with its run `running`, or a send now's run.
+    const repo = new DeliveriesRepository(t.container.store.db);
+    const series = 'plotline_delivery_interrupted_total{outcome="not_resumed"}';
+    const before = await metric(series);
+    const later = await dueSoon(`Superseded table ${store}`, { webhook: { url: `${base}/hook/superseded-${store}` } });
+    await repo.claim({ id: later.sub.id, teamId: owner.teamId }, later.period, clock.now().toISOString());
+    const paused = await dueSoon(`Paused table ${store}`, { webhook: { url: `${base}/hook/paused-${store}` } });
+    await repo.claim({ id: paused.sub.id, teamId: owner.teamId }, paused.period, clock.now().toISOString());
+    await ok('PUT', paused.url, owner.token, { active: false });
+    const manual = await dueSoon(`Manual table ${store}`, { webhook: { url: `${base}/hook/manual-${store}` } });
+    await ok('PUT', manual.url, owner.token, { active: false });
+    await repo.startRun(owner.teamId, { subscription_id: manual.sub.id, trigger: 'manual', period: null }, clock.now().toISOString());
+    const often = await dueSoon(`Often table ${store}`, { webhook: { url: `${base}/hook/often-${store}` } });
+    await repo.claim({ id: often.sub.id, teamId: owner.teamId }, often.period, clock.now().toISOString());
+    await t.container.store.db.updateTable('refresh_claims').set({ attempts: MAX_STARTS }).where('entity_type', '=', 'subscription').where('entity_id', '=', often.sub.id).execute();
+
+    // A day later: each slot has come again.
+    clock.advance(86_400_000);
+    await t.container.deliveryScheduler.tick();
+    await t.container.deliveryScheduler.idle();
+    const runsOf = async (u: string) => (await ok('GET', `${u}/runs`, owner.token)).runs as { status: string; error: string | null; period: string | null }[];
+    const reason = (run: { error: string | null } | undefined) => run?.error?.replace(/^Interrupted: the process delivering it stopped \(nothing heard from it since [^)]+\); /, '');
+    const [fresh, superseded] = await runsOf(later.url);
+    expect(superseded).toMatchObject({ status: 'interrupted', period: later.period });
+    expect(reason(superseded)).toBe('not resumed: a later slot is due, and that delivery goes to every target');
+    // That later slot is delivered to every target, once.
+    expect(fresh).toMatchObject({ status: 'sent', resumed_from: null });
+    expect(fresh!.period).not.toBe(later.period);
+    expect(hooksAt(`/hook/superseded-${store}`)).toHaveLength(1);
+    expect(await claimOf(later.sub.id)).toEqual([
+      { period: later.period, state: 'failed', attempts: 1 },
+      { period: fresh!.period, state: 'done', attempts: 1 },
+    ]);
+
+    expect((await runsOf(paused.url)).map(reason)).toEqual(['not resumed: the subscription is paused']);
+    expect(await claimOf(paused.sub.id)).toEqual([{ period: paused.period, state: 'failed', attempts: 1 }]);
+    expect((await runsOf(manual.url)).map(reason)).toEqual(['not resumed: a send now is not resumed']);
+    const oftenRuns = await runsOf(often.url);
+    expect(reason(oftenRuns.find((r) => r.period === often.period))).toBe(`not resumed: interrupted ${MAX_STARTS} times (the delivery itself may be what stops its process; see the server log)`);
+    expect(hooksAt(`/hook/paused-${store}`)).toHaveLength(0);
+    expect(hooksAt(`/hook/manual-${store}`)).toHaveLength(0);
+    expect(await metric(series)).toBe(before + 4);
+    // Taken over once: a later tick finds nothing more to take.
+    clock.advance(11 * 60_000);
+    await t.container.deliveryScheduler.tick();
+    await t.container.deliveryScheduler.idle();
+    expect(await metric(series)).toBe(before + 4);
   });
 });

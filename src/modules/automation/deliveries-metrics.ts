@@ -5,6 +5,7 @@ export class DeliveryMetrics {
   readonly registry = new Registry();
   private readonly sends: Counter<'medium' | 'outcome'>;
   private readonly runs: Counter<'trigger' | 'status'>;
+  private readonly interruptions: Counter<'outcome'>;
 
   constructor() {
     const registers = [this.registry];
@@ -15,6 +16,12 @@ export class DeliveryMetrics {
       registers,
     });
     this.runs = new Counter({ name: 'plotline_delivery_runs_total', help: 'Deliveries by trigger (schedule, manual) and status (sent, partial, failed)', labelNames: ['trigger', 'status'] as const, registers });
+    this.interruptions = new Counter({
+      name: 'plotline_delivery_interrupted_total',
+      help: 'Deliveries whose process stopped mid-delivery (silent past PLOTLINE_DELIVERY_LEASE_MS), taken over by this process: resumed (sent to the targets not yet reached) or not_resumed (a send now, a paused subscription, a later slot due, or interrupted too often)',
+      labelNames: ['outcome'] as const,
+      registers,
+    });
   }
 
   send(medium: string, outcome: 'sent' | 'retried' | 'failed'): void {
@@ -23,5 +30,9 @@ export class DeliveryMetrics {
 
   run(trigger: string, status: string): void {
     this.runs.inc({ trigger, status });
+  }
+
+  interrupted(outcome: 'resumed' | 'not_resumed'): void {
+    this.interruptions.inc({ outcome });
   }
 }

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../store/index.js';
 import { fromJson, now, toBool, toIso, toJson } from '../../store/columns.js';
-import type { SubscriptionsTable } from '../../store/types.js';
+import type { SubscriptionRunsTable, SubscriptionsTable } from '../../store/types.js';
 import type { DeliverySchedule } from './deliveries-schedule.js';
 
 export const DELIVERY_FORMATS = ['png', 'pdf', 'csv'] as const;
@@ -42,9 +42,15 @@ export interface TargetOutcome {
   ok: boolean;
   attempts: number;
   detail: string;
+  /** Set when an earlier, interrupted run of the same period sent it: that run's id (it was not sent again). */
+  sentInRun?: number;
+  /** Which target this is (the runner's `targetKey`), for a resumed delivery to know whom it reached. Stored with the run, never answered. */
+  key?: string;
 }
 
-export type RunStatus = 'sent' | 'partial' | 'failed';
+/** `running` while its delivery goes on; `interrupted` when its process stopped before the end. */
+export const RUN_STATUSES = ['running', 'sent', 'partial', 'failed', 'interrupted'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export interface SubscriptionRun {
   id: number;
@@ -57,6 +63,40 @@ export interface SubscriptionRun {
   dataUpdatedAt: string | null;
   deliveries: TargetOutcome[];
   error: string | null;
+  /** The interrupted run of the same period this one took over. */
+  resumed_from: number | null;
+}
+
+/** What a delivery in progress writes as it goes (each target as soon as its outcome is known). */
+export interface RunProgress {
+  deliveries: TargetOutcome[];
+  durationMs: number;
+  dataUpdatedAt: string | null;
+}
+
+/** A `running` run whose process has not been heard from since `heartbeatAt` (see `silentRuns`). */
+export interface SilentRun {
+  id: number;
+  subscription_id: number;
+  team_id: number;
+  trigger: 'schedule' | 'manual';
+  period: string | null;
+  heartbeatAt: string;
+  deliveries: TargetOutcome[];
+  /** How many deliveries of the period have started (its claim's `attempts`); null for a send now. */
+  starts: number | null;
+}
+
+/** What the process that takes an interrupted run over does with it. */
+export type Takeover = { resume: true } | { resume: false; reason: string };
+
+/** The answered shape of an outcome: its internal key left out. */
+export function publicOutcome({ key: _key, ...outcome }: TargetOutcome): TargetOutcome {
+  return outcome;
+}
+
+function runStatus(value: string): RunStatus {
+  return (RUN_STATUSES as readonly string[]).includes(value) ? (value as RunStatus) : 'failed';
 }
 
 function toRecord(row: Selectable<SubscriptionsTable>): SubscriptionRecord {
@@ -98,6 +138,51 @@ function columns(fields: SubscriptionFields) {
 }
 
 const CLAIM_KIND = 'subscription';
+
+/** A run as answered: outcomes without their internal key. */
+function toRun(row: Selectable<SubscriptionRunsTable>): SubscriptionRun {
+  return {
+    id: row.id,
+    subscription_id: row.subscription_id,
+    trigger: row.trigger === 'manual' ? 'manual' : 'schedule',
+    period: row.period,
+    status: runStatus(row.status),
+    startedAt: toIso(row.startedAt),
+    durationMs: row.durationMs,
+    dataUpdatedAt: toIso(row.dataUpdatedAt),
+    deliveries: fromJson<TargetOutcome[]>(row.deliveries, []).map(publicOutcome),
+    error: row.errorMessage,
+    resumed_from: row.resumed_from,
+  };
+}
+
+/** Writes a run as its delivery starts: `running`, heard from now. */
+async function insertRunning(
+  db: Db,
+  teamId: number,
+  run: { subscription_id: number; trigger: 'schedule' | 'manual'; period: string | null; deliveries: TargetOutcome[]; resumed_from: number | null },
+  at: string,
+): Promise<number> {
+  const row = await db
+    .insertInto('subscription_runs')
+    .values({
+      subscription_id: run.subscription_id,
+      team_id: teamId,
+      trigger: run.trigger,
+      period: run.period,
+      status: 'running',
+      startedAt: at,
+      durationMs: 0,
+      dataUpdatedAt: null,
+      deliveries: toJson(run.deliveries),
+      errorMessage: null,
+      heartbeatAt: at,
+      resumed_from: run.resumed_from,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 
 /**
  * SQL of subscriptions, their runs, and their claims (rows of the refresh scheduler's
@@ -196,10 +281,12 @@ export class DeliveriesRepository {
 
   /**
    * Claims a period of a subscription for this process (a `refresh_claims` row of kind
-   * `subscription`, taken `running` at once: the process that wins it delivers it) and moves
-   * `lastSentAt` in the same transaction. False when another process holds the period.
+   * `subscription`, taken `running` at once: the process that wins it delivers it), moves
+   * `lastSentAt` and writes the period's run, `running`, in the same transaction: a claim taken is
+   * never without the run that records how far its delivery got. Answers the run's id, or
+   * undefined when another process holds the period.
    */
-  async claim(sub: { id: number; teamId: number }, period: string, at: string): Promise<boolean> {
+  async claim(sub: { id: number; teamId: number }, period: string, at: string): Promise<number | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const rows = await trx
         .insertInto('refresh_claims')
@@ -207,9 +294,9 @@ export class DeliveriesRepository {
         .onConflict((oc) => oc.columns(['entity_type', 'entity_id', 'period']).doNothing())
         .returning(['entity_id'])
         .execute();
-      if (rows.length === 0) return false;
+      if (rows.length === 0) return undefined;
       await trx.updateTable('subscriptions').set({ lastSentAt: at }).where('id', '=', sub.id).execute();
-      return true;
+      return insertRunning(trx, sub.teamId, { subscription_id: sub.id, trigger: 'schedule', period, deliveries: [], resumed_from: null }, at);
     });
   }
 
@@ -217,24 +304,101 @@ export class DeliveriesRepository {
     await this.db.updateTable('refresh_claims').set({ state }).where('entity_type', '=', CLAIM_KIND).where('entity_id', '=', id).where('period', '=', period).execute();
   }
 
-  async insertRun(teamId: number, run: Omit<SubscriptionRun, 'id'>): Promise<SubscriptionRun> {
-    const row = await this.db
-      .insertInto('subscription_runs')
-      .values({
-        subscription_id: run.subscription_id,
-        team_id: teamId,
-        trigger: run.trigger,
-        period: run.period,
-        status: run.status,
-        startedAt: run.startedAt,
-        durationMs: Math.round(run.durationMs),
-        dataUpdatedAt: run.dataUpdatedAt,
-        deliveries: toJson(run.deliveries),
-        errorMessage: run.error,
+  /** The run of a send now, `running` from its start. */
+  async startRun(teamId: number, run: { subscription_id: number; trigger: 'schedule' | 'manual'; period: string | null }, at: string): Promise<number> {
+    return insertRunning(this.db, teamId, { ...run, deliveries: [], resumed_from: null }, at);
+  }
+
+  /**
+   * Writes how far a delivery got (and that its process is alive). False when the run is no
+   * longer `running`: another process took it over, and this one must stop sending.
+   */
+  async recordProgress(runId: number, progress: RunProgress, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('subscription_runs')
+      .set({ deliveries: toJson(progress.deliveries), durationMs: Math.round(progress.durationMs), dataUpdatedAt: progress.dataUpdatedAt, heartbeatAt: at })
+      .where('id', '=', runId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The end of a delivery; false, as `recordProgress`, when the run was taken over meanwhile. */
+  async finishRun(runId: number, outcome: RunProgress & { status: Exclude<RunStatus, 'running' | 'interrupted'>; error: string | null }, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('subscription_runs')
+      .set({
+        status: outcome.status,
+        deliveries: toJson(outcome.deliveries),
+        durationMs: Math.round(outcome.durationMs),
+        dataUpdatedAt: outcome.dataUpdatedAt,
+        errorMessage: outcome.error,
+        heartbeatAt: at,
       })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { ...run, id: row.id };
+      .where('id', '=', runId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Says that this process still delivers these runs; answers those still `running` (the others were taken over). */
+  async heartbeat(runIds: readonly number[], at: string): Promise<Set<number>> {
+    if (runIds.length === 0) return new Set();
+    const rows = await this.db.updateTable('subscription_runs').set({ heartbeatAt: at }).where('id', 'in', [...runIds]).where('status', '=', 'running').returning('id').execute();
+    return new Set(rows.map((row) => row.id));
+  }
+
+  /** Runs still `running` whose process has not been heard from since before `before`, oldest first. */
+  async silentRuns(before: string): Promise<SilentRun[]> {
+    const rows = await this.db
+      .selectFrom('subscription_runs as r')
+      .leftJoin('refresh_claims as c', (join) => join.on('c.entity_type', '=', CLAIM_KIND).onRef('c.entity_id', '=', 'r.subscription_id').onRef('c.period', '=', 'r.period'))
+      .select(['r.id', 'r.subscription_id', 'r.team_id', 'r.trigger', 'r.period', 'r.heartbeatAt', 'r.deliveries', 'c.attempts'])
+      .where('r.status', '=', 'running')
+      .where('r.heartbeatAt', '<', before)
+      .orderBy('r.heartbeatAt')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      subscription_id: row.subscription_id,
+      team_id: row.team_id,
+      trigger: row.trigger === 'manual' ? 'manual' : 'schedule',
+      period: row.period,
+      heartbeatAt: toIso(row.heartbeatAt)!,
+      deliveries: fromJson<TargetOutcome[]>(row.deliveries, []),
+      starts: row.attempts ?? null,
+    }));
+  }
+
+  /**
+   * Takes a silent run over, if it is still silent: of several processes that try at once,
+   * exactly one moves it from `running` to `interrupted` (a conditional update whose row count
+   * decides; a heartbeat that came meanwhile makes it miss). That one, in the same transaction,
+   * either writes the period's next run, `running`, carrying the targets already sent (and counts
+   * one more start on the claim), or ends the claim `failed`. Answers the new run (null when not
+   * resumed), or undefined when the run was not taken here.
+   */
+  async takeOver(run: SilentRun, takeover: Takeover, before: string, at: string): Promise<{ runId: number | null; carried: TargetOutcome[] } | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const silence = `Interrupted: the process delivering it stopped (nothing heard from it since ${run.heartbeatAt})`;
+      const taken = await trx
+        .updateTable('subscription_runs')
+        .set({ status: 'interrupted', errorMessage: takeover.resume ? `${silence}; the next run resumed it for the targets it had not reached` : `${silence}; not resumed: ${takeover.reason}` })
+        .where('id', '=', run.id)
+        .where('status', '=', 'running')
+        .where('heartbeatAt', '<', before)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) return undefined;
+      const claim = () => trx.updateTable('refresh_claims').where('entity_type', '=', CLAIM_KIND).where('entity_id', '=', run.subscription_id).where('period', '=', run.period ?? '');
+      if (!takeover.resume) {
+        if (run.period !== null) await claim().set({ state: 'failed' }).execute();
+        return { runId: null, carried: [] };
+      }
+      const carried = run.deliveries.filter((d) => d.ok).map((d) => ({ ...d, sentInRun: d.sentInRun ?? run.id }));
+      const runId = await insertRunning(trx, run.team_id, { subscription_id: run.subscription_id, trigger: run.trigger, period: run.period, deliveries: carried, resumed_from: run.id }, at);
+            if (run.period !== null) await claim().set((eb) => ({ state: 'running', startedAt: at, attempts: eb('attempts', '+', 1) })).execute();
+      return { runId, carried };
+    });
   }
 
   /** Deletes runs started before `before` (the history is kept PLOTLINE_RUN_HISTORY_DAYS). */
@@ -247,21 +411,12 @@ export class DeliveriesRepository {
     const base = this.db.selectFrom('subscription_runs').where('team_id', '=', teamId).where('subscription_id', '=', subscriptionId);
     const rows = await base.selectAll().orderBy('startedAt', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
     const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return {
-      total: Number(total.n),
-      runs: rows.map((row) => ({
-        id: row.id,
-        subscription_id: row.subscription_id,
-        trigger: row.trigger === 'manual' ? 'manual' : 'schedule',
-        period: row.period,
-        status: row.status as RunStatus,
-        startedAt: toIso(row.startedAt),
-        durationMs: row.durationMs,
-        dataUpdatedAt: toIso(row.dataUpdatedAt),
-        deliveries: fromJson<TargetOutcome[]>(row.deliveries, []),
-        error: row.errorMessage,
-      })),
-    };
+    return { total: Number(total.n), runs: rows.map(toRun) };
+  }
+
+  async findRun(teamId: number, id: number): Promise<SubscriptionRun | undefined> {
+    const row = await this.db.selectFrom('subscription_runs').selectAll().where('team_id', '=', teamId).where('id', '=', id).executeTakeFirst();
+    return row && toRun(row);
   }
 
   /**

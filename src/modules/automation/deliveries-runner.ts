@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SecretBox } from '../../crypto/secrets.js';
 import { AppError } from '../../errors/index.js';
@@ -5,7 +6,7 @@ import type { AccessService } from '../../platform/access.js';
 import type { MailExtras } from '../../platform/mailer.js';
 import type { ChartsService, ProjectsService } from '../dashboards/index.js';
 import type { AlertNotifier } from './alerts-notifier.js';
-import type { DeliveriesRepository, SubscriptionRecord, SubscriptionRun, TargetOutcome } from './deliveries-repository.js';
+import { publicOutcome, type DeliveriesRepository, type RunProgress, type SubscriptionRecord, type SubscriptionRun, type TargetOutcome } from './deliveries-repository.js';
 import type { DeliveryLinks } from './deliveries-links.js';
 import type { DeliveryMetrics } from './deliveries-metrics.js';
 import type { DeliveryPictures } from './deliveries-pictures.js';
@@ -20,6 +21,11 @@ export interface DeliverySettings {
   /** Wait before the second try; doubled before each further one. */
   backoffMs: number;
   clock: () => Date;
+  /**
+   * How often a delivery in progress says it is alive besides each send and each scheduler tick
+   * (0: only then); well under the lease after which another process takes it over.
+   */
+  heartbeatMs: number;
 }
 
 export interface DeliveryRunnerDeps {
@@ -36,6 +42,69 @@ export interface DeliveryRunnerDeps {
   metrics: DeliveryMetrics;
   settings: DeliverySettings;
   logger: Logger;
+}
+
+/** A delivery's run as it begins: written `running`, with the targets an interrupted run had reached. */
+export interface BegunRun {
+  id: number;
+  startedAt: string;
+  /** Targets that an interrupted run of the same period reached: kept in this run, not sent again. */
+  carried: TargetOutcome[];
+  resumedFrom: number | null;
+}
+
+export interface DeliveryResult {
+  run: SubscriptionRun;
+  /** Another process took the run over while this one delivered it (this one stopped sending). */
+  lost: boolean;
+}
+
+/** Thrown inside a delivery whose run another process took over: it stops sending. */
+class RunLost extends Error {
+  constructor() {
+    super('the run was taken over by another process');
+  }
+}
+
+/** This process's hold on a run in progress. */
+class RunLease {
+  lost = false;
+
+  constructor(
+    readonly runId: number,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** Throws once the run is known to be taken over. */
+  check(): void {
+    if (this.lost) throw new RunLost();
+  }
+
+  /** Writes how far the delivery got; throws when the run is no longer this process's. */
+  async record(progress: RunProgress): Promise<void> {
+    this.check();
+    if (!(await this.deliveries.recordProgress(this.runId, progress, this.clock().toISOString()))) this.lose();
+  }
+
+  /** Says the delivery is alive; throws when the run is no longer this process's. */
+  async keep(): Promise<void> {
+    this.check();
+    if (!(await this.deliveries.heartbeat([this.runId], this.clock().toISOString())).has(this.runId)) this.lose();
+  }
+
+  private lose(): never {
+    this.lost = true;
+    throw new RunLost();
+  }
+}
+
+/** What `sendAll` walks with: the outcomes so far, the carried ones, and how to record them. */
+interface Walk {
+  done: TargetOutcome[];
+  carried: TargetOutcome[];
+  progress: (deliveries: TargetOutcome[]) => Promise<void>;
+  lease: RunLease;
 }
 
 /** A signed image link lives a week: long enough for a message read late. */
@@ -56,47 +125,123 @@ interface Content {
 /**
  * One delivery of a subscription: refresh the data it shows, draw it, send it to every target
  * (each e-mail recipient on their own, with their own unsubscribe link), retrying a failed send
- * with backoff and giving up loudly (run marked failed, an error log line, a metric), and record
- * the run with the outcome of every target.
+ * with backoff and giving up loudly (run marked failed, an error log line, a metric). The run is
+ * written `running` as the delivery starts and each target's outcome as soon as it is known, so a
+ * process that dies mid-delivery leaves the record of whom it reached: the process that takes the
+ * run over (`DeliveryScheduler`) sends only to the others. While it delivers, the process says it
+ * is alive (each send, each scheduler tick, a timer); one that finds its run taken over meanwhile
+ * (it was silent past the lease) stops sending.
  */
 export class DeliveryRunner {
+  private readonly leases = new Map<number, RunLease>();
+  private timer: NodeJS.Timeout | undefined;
+
   constructor(private readonly deps: DeliveryRunnerDeps) {}
 
   /**
    * A scheduled delivery retries each failed send (`attempts`); a manual one ("send now", someone
-   * waiting for the answer) tries each target once and says what happened.
+   * waiting for the answer) tries each target once and says what happened. A scheduled one comes
+   * with its run already written (`begun`: at its claim, or when it resumes an interrupted run,
+   * with the targets that run had reached, which are not sent again).
    */
-  async deliver(sub: SubscriptionRecord, trigger: 'schedule' | 'manual', period: string | null): Promise<SubscriptionRun> {
-    const startedAt = this.deps.settings.clock();
+  async deliver(sub: SubscriptionRecord, trigger: 'schedule' | 'manual', period: string | null, begun?: BegunRun): Promise<DeliveryResult> {
+    const { clock } = this.deps.settings;
+    const run = begun ?? (await this.begin(sub, trigger, period));
+    const lease = this.hold(run.id);
     const t0 = performance.now();
-    let content: Content | undefined;
-    let error: string | null = null;
+    const done: TargetOutcome[] = [];
+    let dataUpdatedAt: string | null = null;
     try {
-      content = await this.draw(sub);
+      let content: Content | undefined;
+      let error: string | null = null;
+      try {
+        content = await this.draw(sub);
+      } catch (err) {
+        error = err instanceof AppError ? `${err.code}: ${err.message}` : 'The picture could not be drawn (see the server log)';
+        if (!(err instanceof AppError)) this.deps.logger.error({ err, subscriptionId: sub.id }, 'delivery could not draw its picture');
+      }
+      dataUpdatedAt = content?.dataUpdatedAt ?? null;
+      const attempts = trigger === 'manual' ? 1 : this.deps.settings.attempts;
+      const progress = (deliveries: TargetOutcome[]) => lease.record({ deliveries, durationMs: performance.now() - t0, dataUpdatedAt });
+      // Drawing can take a while: the run must still be this process's before anything is sent.
+      await progress([...run.carried]);
+      if (content) await this.sendAll(sub, content, attempts, { done, carried: run.carried, progress, lease });
+      else done.push(...run.carried);
+      const reached = done.some((d) => d.ok);
+      const status = !content || done.length === 0 ? (reached ? 'partial' : 'failed') : done.every((d) => d.ok) ? 'sent' : reached ? 'partial' : 'failed';
+      if (status === 'failed' && error === null) error = 'No target received the delivery';
+      const durationMs = Math.round(performance.now() - t0);
+      if (!(await this.deps.deliveries.finishRun(run.id, { status, deliveries: done, durationMs, dataUpdatedAt, error }, clock().toISOString()))) throw new RunLost();
+      this.deps.metrics.run(trigger, status);
+      const log = {
+        subscriptionId: sub.id,
+        teamId: sub.team_id,
+        runId: run.id,
+        status,
+        targets: done.map((d) => `${d.medium}:${d.ok}`),
+        ...(run.resumedFrom === null ? {} : { resumedFrom: run.resumedFrom, sentBefore: run.carried.length }),
+      };
+      if (status === 'sent') this.deps.logger.info(log, 'delivery sent');
+      else this.deps.logger.error({ ...log, error }, status === 'partial' ? 'delivery partly failed' : 'delivery failed');
+      const answer: SubscriptionRun = { id: run.id, subscription_id: sub.id, trigger, period, status, startedAt: run.startedAt, durationMs, dataUpdatedAt, deliveries: done.map(publicOutcome), error, resumed_from: run.resumedFrom };
+      return { run: answer, lost: false };
     } catch (err) {
-      error = err instanceof AppError ? `${err.code}: ${err.message}` : 'The picture could not be drawn (see the server log)';
-      if (!(err instanceof AppError)) this.deps.logger.error({ err, subscriptionId: sub.id }, 'delivery could not draw its picture');
+      if (!(err instanceof RunLost)) {
+        // The store or a lookup failed under the delivery: the run says so if it still can be written.
+        const error = 'The delivery stopped on an unexpected error (see the server log)';
+        await this.deps.deliveries.finishRun(run.id, { status: 'failed', deliveries: done, durationMs: performance.now() - t0, dataUpdatedAt, error }, clock().toISOString()).catch(() => undefined);
+        throw err;
+      }
+      this.deps.logger.warn({ subscriptionId: sub.id, teamId: sub.team_id, runId: run.id, period, sent: done.filter((d) => d.ok).length }, 'delivery stopped: another process took it over (this one had not been heard from for longer than the lease)');
+      const taken = await this.deps.deliveries.findRun(sub.team_id, run.id);
+      return { run: taken ?? { id: run.id, subscription_id: sub.id, trigger, period, status: 'interrupted', startedAt: run.startedAt, durationMs: Math.round(performance.now() - t0), dataUpdatedAt, deliveries: done.map(publicOutcome), error: 'Interrupted', resumed_from: run.resumedFrom }, lost: true };
+    } finally {
+      this.release(run.id);
     }
-    const attempts = trigger === 'manual' ? 1 : this.deps.settings.attempts;
-    const deliveries = content ? await this.sendAll(sub, content, attempts) : [];
-    const status = !content || deliveries.length === 0 ? 'failed' : deliveries.every((d) => d.ok) ? 'sent' : deliveries.some((d) => d.ok) ? 'partial' : 'failed';
-    if (status === 'failed' && error === null) error = 'No target received the delivery';
-    const run = await this.deps.deliveries.insertRun(sub.team_id, {
-      subscription_id: sub.id,
-      trigger,
-      period,
-      status,
-      startedAt: startedAt.toISOString(),
-      durationMs: Math.round(performance.now() - t0),
-      dataUpdatedAt: content?.dataUpdatedAt ?? null,
-      deliveries,
-      error,
-    });
-    this.deps.metrics.run(trigger, status);
-    const log = { subscriptionId: sub.id, teamId: sub.team_id, runId: run.id, status, targets: deliveries.map((d) => `${d.medium}:${d.ok}`) };
-    if (status === 'sent') this.deps.logger.info(log, 'delivery sent');
-    else this.deps.logger.error({ ...log, error }, status === 'partial' ? 'delivery partly failed' : 'delivery failed');
-    return run;
+  }
+
+  /** The run of a delivery that comes without one (send now), written `running`. */
+  private async begin(sub: SubscriptionRecord, trigger: 'schedule' | 'manual', period: string | null): Promise<BegunRun> {
+    const startedAt = this.deps.settings.clock().toISOString();
+    const id = await this.deps.deliveries.startRun(sub.team_id, { subscription_id: sub.id, trigger, period }, startedAt);
+    return { id, startedAt, carried: [], resumedFrom: null };
+  }
+
+  /**
+   * Says that this process is still at each delivery it has in progress (every scheduler tick, and
+   * the timer). A run found taken over meanwhile stops before its next send.
+   */
+  async heartbeat(): Promise<void> {
+    const ids = [...this.leases.keys()];
+    if (ids.length === 0) return;
+    const held = await this.deps.deliveries.heartbeat(ids, this.deps.settings.clock().toISOString());
+    for (const id of ids) {
+      const lease = this.leases.get(id);
+      if (lease && !held.has(id)) lease.lost = true;
+    }
+  }
+
+  /** Whether this process is delivering that run now. */
+  delivering(runId: number): boolean {
+    return this.leases.has(runId);
+  }
+
+  private hold(runId: number): RunLease {
+    const lease = new RunLease(runId, this.deps.deliveries, this.deps.settings.clock);
+    this.leases.set(runId, lease);
+    if (!this.timer && this.deps.settings.heartbeatMs > 0) {
+      this.timer = setInterval(() => void this.heartbeat().catch((err: unknown) => this.deps.logger.warn({ err }, 'delivery heartbeat failed')), this.deps.settings.heartbeatMs);
+      this.timer.unref();
+    }
+    return lease;
+  }
+
+  private release(runId: number): void {
+    this.leases.delete(runId);
+    if (this.leases.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
   }
 
   /** Refreshes the data (a failure is said on the message; the last saved data is sent), then draws. */
@@ -145,39 +290,70 @@ export class DeliveryRunner {
     return { title, attachments, imageUrl, dataUpdatedAt, freshness };
   }
 
-  private async sendAll(sub: SubscriptionRecord, content: Content, attempts: number): Promise<TargetOutcome[]> {
-    const outcomes: TargetOutcome[] = [];
+  /**
+   * Sends to every target in order, skipping those an interrupted run of the period had reached
+   * (`carried`: their earlier outcome is kept), and records the run after each target.
+   */
+  private async sendAll(sub: SubscriptionRecord, content: Content, attempts: number, walk: Walk): Promise<void> {
+    const { done, lease } = walk;
+    const waiting = new Map(walk.carried.filter((d) => d.key !== undefined).map((d) => [d.key!, d]));
+    // What is recorded after each target: those done, and the carried ones not walked yet (so a
+    // second interruption still knows them).
+    const progress = () => walk.progress([...done, ...waiting.values()]);
+    const target = async (key: string, outcome: () => Promise<TargetOutcome>) => {
+      const earlier = waiting.get(key);
+      if (earlier) {
+        waiting.delete(key);
+        done.push(earlier);
+        return;
+      }
+      lease.check();
+      done.push({ ...(await outcome()), key });
+      await progress();
+    };
     // Someone who has left the team since the subscription was written gets nothing (unless the team takes outside addresses).
     const external = sub.recipients.length > 0 && (await this.deps.access.teamSettings(sub.team_id))?.allowExternalRecipients === true;
     const members = external || sub.recipients.length === 0 ? undefined : await this.deps.access.memberEmails(sub.team_id);
     for (const email of sub.recipients) {
-      if (members && !members.has(email)) {
-        outcomes.push({ medium: 'email', target: email, ok: false, attempts: 0, detail: 'Not sent: no longer a member of the team' });
-        continue;
-      }
-      outcomes.push(await this.tryHard('email', email, () => this.email(sub, content, email), sub, attempts));
+      await target(targetKey('email', email), async () =>
+        members && !members.has(email)
+          ? { medium: 'email', target: email, ok: false, attempts: 0, detail: 'Not sent: no longer a member of the team' }
+          : this.tryHard('email', email, () => this.email(sub, content, email), sub, attempts, lease),
+      );
     }
     const slack = sub.slackUrls ? (JSON.parse(this.deps.secrets.decrypt(sub.slackUrls)) as string[]) : [];
     for (const url of slack) {
-      outcomes.push(await this.tryHard('slack', origin(url), () => this.deps.notifier.postJson(url, slackMessage(content)), sub, attempts));
+      await target(targetKey('slack', url), () => this.tryHard('slack', origin(url), () => this.deps.notifier.postJson(url, slackMessage(content)), sub, attempts, lease));
     }
     for (const integration of await this.deps.integrations.targets(sub.team_id, sub.integration_ids)) {
       const body = integration.slackMode ? slackMessage(content) : this.payload(sub, content);
-      outcomes.push(await this.tryHard('integration', integration.name, () => this.deps.notifier.webhook(integration.url, integration.secret, body), sub, attempts));
+      await target(targetKey('integration', integration.id), () => this.tryHard('integration', integration.name, () => this.deps.notifier.webhook(integration.url, integration.secret, body), sub, attempts, lease));
     }
     if (sub.webhookUrl && sub.webhookSecret) {
       const url = this.deps.secrets.decrypt(sub.webhookUrl);
       const secret = this.deps.secrets.decrypt(sub.webhookSecret);
-      outcomes.push(await this.tryHard('webhook', origin(url), () => this.deps.notifier.webhook(url, secret, this.payload(sub, content)), sub, attempts));
+      await target(targetKey('webhook', url), () => this.tryHard('webhook', origin(url), () => this.deps.notifier.webhook(url, secret, this.payload(sub, content)), sub, attempts, lease));
     }
-    return outcomes;
+    // Reached before the interruption and no longer named by the subscription: they did receive this period.
+    done.push(...waiting.values());
   }
 
-  /** One target, tried up to `attempts` times with doubling waits; the last failure is logged as an error. */
-  private async tryHard(medium: TargetOutcome['medium'], target: string, send: () => Promise<{ ok: boolean; detail: string }>, sub: SubscriptionRecord, attempts: number): Promise<TargetOutcome> {
+  /**
+   * One target, tried up to `attempts` times with doubling waits; the last failure is logged as an
+   * error. Before each further try the run must still be this process's.
+   */
+  private async tryHard(
+    medium: TargetOutcome['medium'],
+    target: string,
+    send: () => Promise<{ ok: boolean; detail: string }>,
+    sub: SubscriptionRecord,
+    attempts: number,
+    lease: RunLease,
+  ): Promise<TargetOutcome> {
     const { backoffMs } = this.deps.settings;
     let last = { ok: false, detail: 'not tried' };
     for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1) await lease.keep();
       last = await send();
       if (last.ok) {
         this.deps.metrics.send(medium, 'sent');
@@ -234,6 +410,19 @@ export function slackMessage(content: { title: string; freshness: string; imageU
       { type: 'image', image_url: content.imageUrl, alt_text: content.title },
     ],
   };
+}
+
+/**
+ * Which target an outcome is, kept with the run (`TargetOutcome.key`) so a resumed delivery knows
+ * whom it reached: an e-mail by its address, an integration by its id, a Slack or webhook URL by
+ * a digest (its path holds its credential, and several Slack URLs share one origin).
+ */
+export function targetKey(medium: 'email', address: string): string;
+export function targetKey(medium: 'integration', id: number): string;
+export function targetKey(medium: 'slack' | 'webhook', url: string): string;
+export function targetKey(medium: TargetOutcome['medium'], ref: string | number): string {
+  if (medium === 'email' || medium === 'integration') return `${medium}:${ref}`;
+  return `${medium}:${createHash('sha256').update(String(ref)).digest('hex').slice(0, 16)}`;
 }
 
 function origin(url: string): string {

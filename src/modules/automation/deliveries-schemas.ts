@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Timestamp } from '../../platform/http-schemas.js';
 import { WriteBody } from '../../platform/write-bodies.js';
 import { MASK } from '../../redaction/index.js';
-import { DELIVERY_FORMATS } from './deliveries-repository.js';
+import { DELIVERY_FORMATS, RUN_STATUSES } from './deliveries-repository.js';
 import { DELIVERY_FREQUENCIES } from './deliveries-schedule.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -86,8 +86,9 @@ const TargetOutcome = Type.Object({
   medium: Type.Enum(['email', 'slack', 'webhook', 'integration']),
   target: Type.String({ description: 'The address, or the URL\'s origin' }),
   ok: Type.Boolean(),
-  attempts: Type.Integer(),
+  attempts: Type.Integer({ description: 'Tries of this send (0: not sent, e.g. no longer a member of the team)' }),
   detail: Type.String(),
+  sentInRun: Opt(Type.Integer({ description: 'Present when an earlier, interrupted run of the same period sent it: that run; it was not sent again' })),
 });
 
 export const SubscriptionRun = Type.Object({
@@ -95,12 +96,16 @@ export const SubscriptionRun = Type.Object({
   subscription_id: Type.Integer(),
   trigger: Type.Enum(['schedule', 'manual']),
   period: Nullable(Type.String()),
-  status: Type.Enum(['sent', 'partial', 'failed']),
+  status: Type.Enum([...RUN_STATUSES], {
+    description:
+      '`running`: being delivered (`deliveries` so far); `sent` to every target, `partial`, `failed`; `interrupted`: the process delivering it stopped before the end (`deliveries`: the targets it had reached; `error` says whether a later run resumed it)',
+  }),
   startedAt: Timestamp,
-  durationMs: Type.Integer(),
+  durationMs: Type.Integer({ description: 'So far, while `running`' }),
   dataUpdatedAt: Nullable(Timestamp),
   deliveries: Type.Array(TargetOutcome),
   error: Nullable(Type.String()),
+  resumed_from: Type.Union([Type.Integer(), Type.Null()], { description: 'The interrupted run of the same period this one resumed, sending only to the targets it had not reached' }),
 }, { $id: 'SubscriptionRun' });
 
 export const SubscriptionRuns = Type.Object({

@@ -115,8 +115,7 @@ export class DeliveriesService {
   async sendNow(actor: Actor, scope: SubscriptionScope, id: number): Promise<SubscriptionRun> {
     const { teamId } = await this.authorize(actor, scope, 'write');
     const sub = await this.find(teamId, scope, id);
-    const run = await this.deps.runner.deliver(sub, 'manual', null);
-    return run;
+    return (await this.deps.runner.deliver(sub, 'manual', null)).run;
   }
 
   async runs(actor: Actor, scope: SubscriptionScope, id: number, page: { limit: number; offset: number }) {

@@ -5583,10 +5583,14 @@ export interface components {
             /** @enum {unknown} */
             trigger: "schedule" | "manual";
             period: string | null;
-            /** @enum {unknown} */
-            status: "sent" | "partial" | "failed";
+            /**
+             * @description `running`: being delivered (`deliveries` so far); `sent` to every target, `partial`, `failed`; `interrupted`: the process delivering it stopped before the end (`deliveries`: the targets it had reached; `error` says whether a later run resumed it)
+             * @enum {unknown}
+             */
+            status: "running" | "sent" | "partial" | "failed" | "interrupted";
             /** Format: date-time */
             startedAt: string;
+            /** @description So far, while `running` */
             durationMs: number;
             dataUpdatedAt: string | null;
             deliveries: {
@@ -5595,10 +5599,15 @@ export interface components {
                 /** @description The address, or the URL's origin */
                 target: string;
                 ok: boolean;
+                /** @description Tries of this send (0: not sent, e.g. no longer a member of the team) */
                 attempts: number;
                 detail: string;
+                /** @description Present when an earlier, interrupted run of the same period sent it: that run; it was not sent again */
+                sentInRun?: number;
             }[];
             error: string | null;
+            /** @description The interrupted run of the same period this one resumed, sending only to the targets it had not reached */
+            resumed_from: number | null;
         };
         DeliveryStatus: {
             /** @description An SMTP server is configured (PLOTLINE_SMTP_URL): email recipients are accepted */
@@ -8794,10 +8803,14 @@ export interface operations {
                             /** @enum {unknown} */
                             trigger: "schedule" | "manual";
                             period: string | null;
-                            /** @enum {unknown} */
-                            status: "sent" | "partial" | "failed";
+                            /**
+                             * @description `running`: being delivered (`deliveries` so far); `sent` to every target, `partial`, `failed`; `interrupted`: the process delivering it stopped before the end (`deliveries`: the targets it had reached; `error` says whether a later run resumed it)
+                             * @enum {unknown}
+                             */
+                            status: "running" | "sent" | "partial" | "failed" | "interrupted";
                             /** Format: date-time */
                             startedAt: string;
+                            /** @description So far, while `running` */
                             durationMs: number;
                             dataUpdatedAt: string | null;
                             deliveries: {
@@ -8806,10 +8819,15 @@ export interface operations {
                                 /** @description The address, or the URL's origin */
                                 target: string;
                                 ok: boolean;
+                                /** @description Tries of this send (0: not sent, e.g. no longer a member of the team) */
                                 attempts: number;
                                 detail: string;
+                                /** @description Present when an earlier, interrupted run of the same period sent it: that run; it was not sent again */
+                                sentInRun?: number;
                             }[];
                             error: string | null;
+                            /** @description The interrupted run of the same period this one resumed, sending only to the targets it had not reached */
+                            resumed_from: number | null;
                         }[];
                         total: number;
                         limit: number;
@@ -9077,10 +9095,14 @@ export interface operations {
                             /** @enum {unknown} */
                             trigger: "schedule" | "manual";
                             period: string | null;
-                            /** @enum {unknown} */
-                            status: "sent" | "partial" | "failed";
+                            /**
+                             * @description `running`: being delivered (`deliveries` so far); `sent` to every target, `partial`, `failed`; `interrupted`: the process delivering it stopped before the end (`deliveries`: the targets it had reached; `error` says whether a later run resumed it)
+                             * @enum {unknown}
+                             */
+                            status: "running" | "sent" | "partial" | "failed" | "interrupted";
                             /** Format: date-time */
                             startedAt: string;
+                            /** @description So far, while `running` */
                             durationMs: number;
                             dataUpdatedAt: string | null;
                             deliveries: {
@@ -9089,10 +9111,15 @@ export interface operations {
                                 /** @description The address, or the URL's origin */
                                 target: string;
                                 ok: boolean;
+                                /** @description Tries of this send (0: not sent, e.g. no longer a member of the team) */
                                 attempts: number;
                                 detail: string;
+                                /** @description Present when an earlier, interrupted run of the same period sent it: that run; it was not sent again */
+                                sentInRun?: number;
                             }[];
                             error: string | null;
+                            /** @description The interrupted run of the same period this one resumed, sending only to the targets it had not reached */
+                            resumed_from: number | null;
                         }[];
                         total: number;
                         limit: number;

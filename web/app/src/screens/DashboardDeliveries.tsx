@@ -93,7 +93,15 @@ export function DashboardDeliveries({ projectId, chartId, chartName }: { project
   const send = useMutation({
     mutationFn: (s: Subscription) => routes(scope).send(s.id),
     onSuccess: (run, s) => {
-      setDone(run.status === 'sent' ? 'Sent.' : run.status === 'partial' ? 'Sent to some recipients; see the history.' : `Not sent: ${run.error ?? 'see the history'}.`);
+      setDone(
+        run.status === 'sent'
+          ? 'Sent.'
+          : run.status === 'partial'
+            ? 'Sent to some recipients; see the history.'
+            : run.status === 'interrupted'
+              ? 'Interrupted before every recipient had it; see the history.'
+              : `Not sent: ${run.error ?? 'see the history'}.`,
+      );
       setHistory(s.id);
       // A delivery refreshes the data it sends: the dashboard's cards are read again with the list.
       return client.invalidateQueries({ queryKey: keys.project(projectId) });
@@ -185,6 +193,20 @@ export function DashboardDeliveries({ projectId, chartId, chartName }: { project
   );
 }
 
+const RUN_STATUS: Record<SubscriptionRun['status'], string> = { running: 'sending…', sent: 'sent', partial: 'partial', failed: 'failed', interrupted: 'interrupted' };
+
+/** Each target's outcome; a run still going says so, an interrupted one (or one that resumed it) says what became of it. */
+function describeRun(run: SubscriptionRun): string {
+  const targets = run.deliveries
+    .map((d) => `${d.medium} ${d.target}: ${d.sentInRun !== undefined ? 'sent before the interruption' : d.ok ? 'sent' : `failed after ${d.attempts} tries (${d.detail})`}`)
+    .join('; ');
+  const said = [run.resumed_from !== null ? 'Resumed an interrupted delivery.' : '', targets, run.status === 'running' ? (targets === '' ? 'Nothing sent yet.' : '…') : '']
+    .filter((p) => p !== '')
+    .join(' ');
+  const error = run.status === 'interrupted' || targets === '' ? (run.error ?? '') : '';
+  return [said, error].filter((p) => p !== '').join(' — ');
+}
+
 function History({ scope, subscription }: { scope: DeliveryScope; subscription: Subscription }) {
   const runs = useQuery(runsQuery(scope, subscription.id));
   return (
@@ -207,10 +229,8 @@ function History({ scope, subscription }: { scope: DeliveryScope; subscription: 
                 <tr key={run.id}>
                   <td>{new Date(run.startedAt).toLocaleString()}</td>
                   <td>{run.trigger}</td>
-                  <td data-testid="run-status">{run.status}</td>
-                  <td>
-                    {run.deliveries.map((d) => `${d.medium} ${d.target}: ${d.ok ? 'sent' : `failed after ${d.attempts} tries (${d.detail})`}`).join('; ') || run.error}
-                  </td>
+                  <td data-testid="run-status">{RUN_STATUS[run.status]}</td>
+                  <td>{describeRun(run)}</td>
                 </tr>
               ))}
             </tbody>
