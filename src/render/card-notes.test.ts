@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutDataText, emptyReasonOf, emptyReasonText } from './card-notes.js';
+import { cutDataText, emptyReasonOf, emptyReasonText, everyText, filteredByText, notFilteredByText, refreshMark } from './card-notes.js';
 
 describe('cutDataText: what a card says of data a limit cut', () => {
   it('says nothing of whole data', () => {
@@ -44,5 +44,58 @@ describe('emptyReasonText: why a chart has nothing to draw', () => {
   it('names each dataset of a chart of several by its legend, or its place', () => {
     const reason = { reason: 'NO_ROWS', datasets: [{ reason: 'NO_ROWS', legend: 'Refunds' }, { reason: 'FILTERED', by: 'dateRange' }] };
     expect(emptyReasonText(reason)).toBe('No data. Refunds: the dataset returned no rows; dataset 2: no row falls in the chart’s date range.');
+  });
+});
+
+describe('refreshMark: what a card says of the age of its data', () => {
+  const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : null);
+  const data = '2026-03-02T10:00:00.000Z';
+
+  it('a failed refresh: the reason, its time and the time of the data shown (the message where the viewer may read it)', () => {
+    expect(refreshMark({ chartDataUpdated: data, lastError: { code: 'SOURCE_UNREACHABLE', at: '2026-03-03T10:00:00.000Z' } }, when)).toEqual({
+      kind: 'failed',
+      text: 'Refresh failed 2026-03-03 10:00: SOURCE_UNREACHABLE. Showing the data of 2026-03-02 10:00.',
+    });
+    expect(refreshMark({ chartDataUpdated: null, lastError: { code: 'X', message: 'relation "archive" does not exist', at: '2026-03-03T10:00:00.000Z' } }, when)?.text).toBe(
+      'Refresh failed 2026-03-03 10:00: relation "archive" does not exist (X). No good data yet.',
+    );
+  });
+
+  it('an overdue refresh: since when, and how often it should be', () => {
+    expect(refreshMark({ chartDataUpdated: data, refreshOverdue: { since: data, everySeconds: 3_600 } }, when)).toEqual({
+      kind: 'overdue',
+      text: 'Not refreshed since 2026-03-02 10:00, although it should refresh every hour.',
+    });
+  });
+
+  it('one mark only: the failure wins over the overdue data it caused; none for fresh data', () => {
+    const both = { chartDataUpdated: data, lastError: { code: 'CHART_QUERY_FAILED', at: data }, refreshOverdue: { since: data, everySeconds: 60 } };
+    expect(refreshMark(both, when)?.kind).toBe('failed');
+    expect(refreshMark({ chartDataUpdated: data, lastError: null, refreshOverdue: null }, when)).toBeNull();
+  });
+
+  it('periods in words', () => {
+    expect([60, 900, 3_600, 21_600, 86_400, 172_800, 604_800, 1_209_600, 90, 1, 5_400].map(everyText)).toEqual([
+      'every minute',
+      'every 15 minutes',
+      'every hour',
+      'every 6 hours',
+      'every day',
+      'every 2 days',
+      'every week',
+      'every 2 weeks',
+      'every 90 seconds',
+      'every second',
+      'every 90 minutes',
+    ]);
+  });
+});
+
+describe('filter notes: which filters set narrow a card, and which do not', () => {
+  it('names them, or says nothing', () => {
+    expect(filteredByText(['Order date', 'Country'])).toBe('Filtered by Order date, Country');
+    expect(notFilteredByText(['Country'])).toBe('Not filtered by Country');
+    expect(filteredByText([])).toBeNull();
+    expect(notFilteredByText([])).toBeNull();
   });
 });

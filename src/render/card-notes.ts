@@ -1,7 +1,8 @@
 /**
- * What a card says of a chart whose data a limit cut or that has nothing to draw: the report page,
- * the editor and the server's pictures write the same words (this module has no imports, so the
- * pages bundle it at no cost).
+ * What a card says beside its chart: data a limit cut, nothing to draw, a refresh that failed or
+ * is overdue, the dashboard filters that narrow it or do not. The report page, the editor and the
+ * server's pictures write the same words (this module has no imports, so the pages bundle it at
+ * no cost).
  */
 
 interface CutData {
@@ -96,4 +97,74 @@ export function emptyReasonText(reason: EmptyReason): string {
   if (parts.length === 1) return `No data: ${reasonClause(parts[0]!)}`;
   const named = parts.map((part, i) => `${part.legend ?? `dataset ${i + 1}`}: ${reasonClause(part).replace(/\.$/, '')}`);
   return `No data. ${named.join('; ')}.`;
+}
+
+/** A date-time in the words of the page or picture that shows it (null: not a time). */
+export type TimeWords = (iso: string | null) => string | null;
+
+const UNITS: [seconds: number, one: string][] = [
+  [604_800, 'week'],
+  [86_400, 'day'],
+  [3_600, 'hour'],
+  [60, 'minute'],
+];
+
+/** A period in words: "every hour", "every 6 hours", "every day", "every 2 weeks", "every 90 seconds". */
+export function everyText(seconds: number): string {
+  for (const [size, one] of UNITS) {
+    if (seconds >= size && seconds % size === 0) {
+      const n = seconds / size;
+      return n === 1 ? `every ${one}` : `every ${count(n)} ${one}s`;
+    }
+  }
+  return seconds === 1 ? 'every second' : `every ${count(seconds)} seconds`;
+}
+
+/** The failure of a chart's latest refresh (`lastError`); the message only where the viewer may read it. */
+export interface RefreshFailure {
+  code: string;
+  message?: string | undefined;
+  at: string;
+}
+
+/** A chart whose data is older than its schedule allows (`refreshOverdue`, src/runtime/scheduler/cadence.ts). */
+export interface RefreshOverdueNote {
+  since: string;
+  everySeconds: number;
+}
+
+/** A chart whose latest refresh failed: the reason, and the time of the data still shown. */
+export function refreshFailedText(failure: RefreshFailure, chartDataUpdated: string | null, when: TimeWords): string {
+  const failed = when(failure.at);
+  const good = when(chartDataUpdated);
+  const reason = failure.message ? `${failure.message} (${failure.code})` : failure.code;
+  return `Refresh failed${failed ? ` ${failed}` : ''}: ${reason}. ${good ? `Showing the data of ${good}.` : 'No good data yet.'}`;
+}
+
+/** A chart that should refresh on a schedule and has not for much longer. */
+export function refreshOverdueText(overdue: RefreshOverdueNote, when: TimeWords): string {
+  return `Not refreshed since ${when(overdue.since) ?? overdue.since}, although it should refresh ${everyText(overdue.everySeconds)}.`;
+}
+
+/**
+ * The card's one mark about its data's age: a failed refresh, else an overdue one; null when
+ * neither (a failed refresh is overdue too, most of the time: the card says why, once).
+ */
+export function refreshMark(
+  chart: { chartDataUpdated: string | null; lastError?: RefreshFailure | null | undefined; refreshOverdue?: RefreshOverdueNote | null | undefined },
+  when: TimeWords,
+): { kind: 'failed' | 'overdue'; text: string } | null {
+  if (chart.lastError) return { kind: 'failed', text: refreshFailedText(chart.lastError, chart.chartDataUpdated, when) };
+  if (chart.refreshOverdue) return { kind: 'overdue', text: refreshOverdueText(chart.refreshOverdue, when) };
+  return null;
+}
+
+/** "Filtered by Order date, Country" for the filters set that narrow the card; null when none do. */
+export function filteredByText(names: readonly string[]): string | null {
+  return names.length === 0 ? null : `Filtered by ${names.join(', ')}`;
+}
+
+/** "Not filtered by Country" for the filters set that do not reach the card; null when every one does. */
+export function notFilteredByText(names: readonly string[]): string | null {
+  return names.length === 0 ? null : `Not filtered by ${names.join(', ')}`;
 }

@@ -1,7 +1,7 @@
 import type { Canvas, SKRSContext2D, SvgCanvas } from '@napi-rs/canvas';
 import { CHARTJS_TYPES, drawAxisChart, drawGauge, type AxisData, type Box } from './chartjs.js';
 import { font } from './fonts.js';
-import { cutDataText, emptyReasonOf, emptyReasonText } from './card-notes.js';
+import { cutDataText, emptyReasonOf, emptyReasonText, refreshMark } from './card-notes.js';
 import { drawMarkdown } from './markdown.js';
 import { drawMatrix } from './matrix.js';
 import { drawMetrics } from './metric.js';
@@ -10,8 +10,8 @@ import { fitText, formatTime, roundRect, wrapText } from './text.js';
 import type { Colours } from './theme.js';
 import type { ChartView } from './types.js';
 
-/** The card of the report page (.card in web/src/styles.css): padding, radius, header sizes. */
-export const CARD = { padTop: 14, padX: 16, padBottom: 16, radius: 10, titleSize: 15, headerGap: 10, headerHeight: 20 } as const;
+/** The card of the report page (.card in web/src/styles.css): padding, radius, header sizes, the band of a refresh mark. */
+export const CARD = { padTop: 14, padX: 16, padBottom: 16, radius: 10, titleSize: 15, headerGap: 10, headerHeight: 20, markHeight: 20, markGap: 6 } as const;
 
 function isAxisData(value: unknown): value is AxisData {
   const data = (value as AxisData | null)?.data;
@@ -31,7 +31,29 @@ export function statusColour(status: string, colours: Colours): string {
   return status === 'positive' ? colours.positive : status === 'negative' ? colours.negative : colours.muted;
 }
 
-/** The card's frame and header: title, growth badge, partial-data note, "Updated …" on the right. */
+/** The card's mark about its data's age (a failed or overdue refresh), in the report page's words (.card-stale, .card-overdue). */
+function markOf(view: ChartView, timezone: string | undefined): { kind: 'failed' | 'overdue'; text: string } | null {
+  return refreshMark(view, (iso) => formatTime(iso, timezone));
+}
+
+/** A band across the card under its header: the mark's text on its colour, with a coloured edge on the left. */
+function paintMark(ctx: SKRSContext2D, mark: { kind: 'failed' | 'overdue'; text: string }, colours: Colours, width: number): void {
+  const top = CARD.padTop + CARD.headerHeight + CARD.markGap;
+  const w = width - 2 * CARD.padX;
+  const failed = mark.kind === 'failed';
+  roundRect(ctx, CARD.padX, top, w, CARD.markHeight, 4);
+  ctx.fillStyle = failed ? colours.failedBg : colours.warningBg;
+  ctx.fill();
+  ctx.fillStyle = failed ? colours.failedEdge : colours.warningEdge;
+  ctx.fillRect(CARD.padX, top, 3, CARD.markHeight);
+  ctx.font = font(11);
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = failed ? colours.failedFg : colours.warningFg;
+  ctx.fillText(fitText(ctx, mark.text, w - 16), CARD.padX + 9, top + CARD.markHeight / 2 + 0.5);
+}
+
+/** The card's frame and header: title, growth badge, partial-data note, "Updated …" on the right, then a refresh mark. */
 function paintCard(ctx: SKRSContext2D, view: ChartView, colours: Colours, width: number, height: number, timezone: string | undefined): void {
   ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -84,6 +106,8 @@ function paintCard(ctx: SKRSContext2D, view: ChartView, colours: Colours, width:
       ctx.fillText(text, x + 4, baseline);
     }
   }
+  const mark = markOf(view, timezone);
+  if (mark) paintMark(ctx, mark, colours, width);
   ctx.restore();
 }
 
@@ -110,9 +134,10 @@ export interface DrawnCard {
   destroy(): void;
 }
 
-/** The body's box inside a card of this size. */
-export function bodyBox(): Box {
-  return { top: CARD.padTop + CARD.headerHeight + CARD.headerGap, right: CARD.padX, bottom: CARD.padBottom, left: CARD.padX };
+/** The body's box inside a card: below the header, and below the refresh mark when the card has one. */
+export function bodyBox(marked = false): Box {
+  const mark = marked ? CARD.markGap + CARD.markHeight : 0;
+  return { top: CARD.padTop + CARD.headerHeight + mark + CARD.headerGap, right: CARD.padX, bottom: CARD.padBottom, left: CARD.padX };
 }
 
 /**
@@ -122,7 +147,7 @@ export function bodyBox(): Box {
 export function drawCard(canvas: Canvas | SvgCanvas, view: ChartView, colours: Colours, timezone?: string): DrawnCard {
   const { width, height } = canvas;
   const ctx = canvas.getContext('2d');
-  const box = bodyBox();
+  const box = bodyBox(markOf(view, timezone) !== null);
   const type = view.type ?? 'line';
   const paint = (c: SKRSContext2D) => paintCard(c, view, colours, width, height, timezone);
   const none: DrawnCard = { destroy() {} };

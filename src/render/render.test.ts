@@ -153,6 +153,28 @@ describe('chart pictures', () => {
     }
   });
 
+  it('saved data whose refresh failed or is overdue: a band under the header says so, in the report page\'s words; the chart moves below it', async () => {
+    const overdue = { ...CHARTS['bar']!, refreshOverdue: { since: updated, everySeconds: 3_600 } };
+    const svg = chartSvg(overdue, { theme: 'light', width: 600, height: 360 }).body.toString('utf8');
+    for (const word of ['Not', 'refreshed', 'since', 'Nov', '28,', '2026,', 'although', 'every', 'hour.']) expect(svg, word).toContain(`>${word}</text>`);
+    const failed = chartSvg({ ...overdue, lastError: { code: 'SOURCE_UNREACHABLE', at: '2026-11-29T10:00:00Z' } }, { theme: 'light', width: 600, height: 360 }).body.toString('utf8');
+    // One mark: the failure, with its code, and not the overdue words.
+    for (const word of ['Refresh', 'failed', 'Showing']) expect(failed, word).toContain(`>${word}</text>`);
+    expect(failed).not.toContain('>although</text>');
+    // The bands' colours, and the chart's first bars start lower than on an unmarked card.
+    const marked = decode((await chartPng(overdue, { theme: 'light', width: 600, height: 360 })).body);
+    const plain = decode((await chartPng(CHARTS['bar']!, { theme: 'light', width: 600, height: 360 })).body);
+    expect(count(marked, [0xff, 0xf4, 0xe0], 0, 30, 600, 70)).toBeGreaterThan(2000);
+    expect(count(plain, [0xff, 0xf4, 0xe0], 0, 30, 600, 70)).toBe(0);
+    const topOf = (png: PNG) => {
+      for (let y = 0; y < png.height; y += 1) for (let x = 0; x < png.width; x += 1) if (near(pixel(png, x, y), BLUE)) return y;
+      return -1;
+    };
+    expect(topOf(marked)).toBeGreaterThan(topOf(plain));
+    const failedPng = decode((await chartPng({ ...overdue, lastError: { code: 'X', at: updated } }, { theme: 'light', width: 600, height: 360 })).body);
+    expect(count(failedPng, [0xfd, 0xec, 0xec], 0, 30, 600, 70)).toBeGreaterThan(2000);
+  });
+
   it('a chart without data and one that failed say so instead of an empty frame', async () => {
     const empty = decode((await chartPng({ name: 'Nothing yet', type: 'bar', chartData: null, chartDataUpdated: null }, { theme: 'light', width: 400, height: 240 })).body);
     const failed = decode((await chartPng({ name: 'Broken', type: 'line', chartData: null, chartDataUpdated: null, error: 'The source timed out' }, { theme: 'light', width: 400, height: 240 })).body);

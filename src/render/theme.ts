@@ -13,9 +13,14 @@ export interface Colours {
   negative: string;
   /** An empty day of a calendar heatmap. */
   emptyCell: string;
-  /** The "partial data" badge. */
+  /** The "partial data" badge, and the band of a card whose data is overdue (with its edge). */
   warningFg: string;
   warningBg: string;
+  warningEdge: string;
+  /** The band of a card whose latest refresh failed. */
+  failedFg: string;
+  failedBg: string;
+  failedEdge: string;
 }
 
 const LIGHT: Colours = {
@@ -31,6 +36,10 @@ const LIGHT: Colours = {
   emptyCell: '#ebedf0',
   warningFg: '#8a4b00',
   warningBg: '#fff4e0',
+  warningEdge: '#d08400',
+  failedFg: '#7a1f1f',
+  failedBg: '#fdecec',
+  failedEdge: '#c62828',
 };
 
 const DARK: Colours = {
@@ -46,6 +55,10 @@ const DARK: Colours = {
   emptyCell: '#2a3140',
   warningFg: '#8a4b00',
   warningBg: '#fff4e0',
+  warningEdge: '#d08400',
+  failedFg: '#7a1f1f',
+  failedBg: '#fdecec',
+  failedEdge: '#c62828',
 };
 
 export function coloursOf(theme: Theme): Colours {

@@ -30,6 +30,10 @@ export interface ChartView {
   datasetColor?: string | null;
   /** A chart that could not be computed shows this message instead. */
   error?: string | null;
+  /** The saved data's latest refresh failed (its code and time): the card says so above the chart. */
+  lastError?: { code: string; at: string } | null;
+  /** The saved data is older than its refresh schedule allows (src/runtime/scheduler/cadence.ts): the card says so. */
+  refreshOverdue?: { since: string; everySeconds: number } | null;
 }
 
 export interface ChartPictureOptions {

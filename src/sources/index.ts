@@ -163,6 +163,7 @@ export { convertValue, isListType, MAX_LIST_LENGTH, VARIABLE_TYPES } from './var
 export { joinResults, joinResultsWithin, parseFieldPath, type JoinSpec } from './join.js';
 export { collectRows } from './row-stream.js';
 export { compileSql } from './variables/sql.js';
+export { findPlaceholders } from './variables/placeholders.js';
 export * from './errors.js';
 export { LazySource, loadSource, type LazySourceSpec } from './lazy-source.js';
 export type * from './types.js';

@@ -200,6 +200,39 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('filter runs (%s store)', (stor
       const foreign = await t.request({ method: 'POST', url: `/project/${projectId}/filter`, token: owner.token, payload: { filters: [], chartIds: [charts.revenue, otherProjectChart] } });
       expectError(foreign, 400, 'VALIDATION_FAILED', 'body.chartIds.1');
     });
+
+    it('each chart says which filters of the state narrow it (filteredBy), and a chart one does not reach is indeed left as it was', async () => {
+      const state = {
+        filters: [
+          { type: 'date', id: 'period', preset: 'last_30_days', charts: [charts.revenue, charts.byCountry, charts.countryRevenue] },
+          { type: 'field', id: 'country', field: 'country', value: 'FR' },
+          { type: 'variable', id: 'status', variable: 'status', value: 'paid' },
+          { type: 'variable', id: 'place', variable: 'country', value: 'FR' },
+          { type: 'field', id: 'unset', field: 'country', value: '' },
+          { type: 'field', field: 'amount', operator: 'greaterThan', value: 0 },
+        ],
+      };
+      const { charts: answers } = await ok(await t.request({ method: 'POST', url: `/project/${projectId}/filter`, token: owner.token, payload: state }));
+      const by = Object.fromEntries(answers.map((a: Json) => [a.id, a.filteredBy]));
+      // A date filter needs the chart in its list and a date field; a variable filter a dataset naming it
+      // ({{status}} for the orders, {{country}} for the other one); a filter without a value or an id is not named.
+      expect(by[charts.revenue]).toEqual(['period', 'country', 'status']);
+      expect(by[charts.byCountry]).toEqual(['period', 'country', 'status']);
+      expect(by[charts.countryRevenue]).toEqual(['period', 'country', 'place']);
+      expect(by[charts.internal]).toEqual(['country', 'status']);
+      expect(by[charts.notes]).toEqual([]);
+      expect(by[charts.broken]).toBeUndefined();
+      // The one-chart route says the same.
+      expect((await ok(await run(charts.countryRevenue, state))).filteredBy).toEqual(['period', 'country', 'place']);
+
+      // A date filter for every chart: the chart without a date field is not narrowed, and its number is the saved one.
+      const week = await ok(await t.request({ method: 'POST', url: `/project/${projectId}/filter`, token: owner.token, payload: { filters: [{ type: 'date', id: 'week', preset: 'last_7_days' }] } }));
+      const weekById = new Map<number, Json>(week.charts.map((a: Json) => [a.id, a]));
+      expect(weekById.get(charts.revenue)!['filteredBy']).toEqual(['week']);
+      expect(kpi(weekById.get(charts.revenue)!)).toBe(10);
+      expect(weekById.get(charts.internal)!['filteredBy']).toEqual([]);
+      expect(kpi(weekById.get(charts.internal)!)).toBe(135);
+    });
   });
 
   describe('viewers of a shared report', () => {
@@ -328,6 +361,14 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('filter runs (%s store)', (stor
       expect(byId.get(charts.broken)).toEqual({ id: charts.broken, error: { code: 'CHART_QUERY_FAILED', message: "This chart's query fails; its owner has to correct it" } });
       expect(byId.get(charts.notes)).toMatchObject({ type: 'markdown', chartData: null });
       for (const answer of answers) expect(answer).not.toHaveProperty('project_id');
+      // Each chart names the report filters that narrow it, by the ids the viewer sent.
+      expect(byId.get(charts.revenue)!['filteredBy']).toEqual(['period']);
+      expect(byId.get(charts.countryRevenue)!['filteredBy']).toEqual(['place']);
+      expect(byId.get(charts.notes)!['filteredBy']).toEqual([]);
+      const named = await ok(await report({ filters: [{ id: 'period', preset: 'last_30_days' }, { id: saved['country']!.id, value: 'FR' }] }));
+      const namedById = new Map<number, Json>(named.charts.map((a: Json) => [a.id, a]));
+      expect(namedById.get(charts.byCountry)!['filteredBy']).toEqual(['period', saved['country']!.id]);
+      expect(namedById.get(charts.countryRevenue)!['filteredBy']).toEqual([saved['country']!.id]);
       const some = await ok(await report({ filters: [], chartIds: [charts.countryRevenue] }));
       expect(some.charts.map((a: Json) => a.id)).toEqual([charts.countryRevenue]);
 

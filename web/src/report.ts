@@ -1,8 +1,8 @@
 import { ApiError, fetchShared, postShared, takeLinkState } from './lib/api.js';
 import type { ValueList } from './lib/combobox.js';
-import { renderChartCard, placeCard, reportOrder, type RenderedChart } from './lib/charts/index.js';
+import { renderChartCard, placeCard, reportOrder, type CardFilters, type RenderedChart } from './lib/charts/index.js';
 import { clear, h, safeUrl } from './lib/dom.js';
-import { FILTER_PARAM_PREFIX } from './lib/filters.js';
+import { FILTER_PARAM_PREFIX, filterName } from './lib/filters.js';
 import { codeFrame, updateFrameSchemes } from './lib/frames.js';
 import { readFilterState, renderFilterBar, runtimeFilters, type FilterBar, type FilterState } from './lib/report-filters.js';
 import { filterErrorText, showError, showLoading, showPasswordForm } from './lib/states.js';
@@ -71,19 +71,24 @@ function renderDashboard(dashboard: SharedDashboard): void {
 
   if (runtimeFilters(filters, filterState).filters.length > 0) void applyFilters(dashboard, filters, grid, bar);
   else {
-    drawCharts(dashboard, grid, dashboard.Charts, false);
+    drawCharts(dashboard, grid, dashboard.Charts);
     if (bar) reportUnknown(filters, bar, 'idle', '');
   }
 }
 
-/** The charts in the grid; a filtered chart with nothing to show says so. */
-function drawCharts(dashboard: SharedDashboard, grid: HTMLElement, charts: PublicChart[], filtered: boolean): void {
+/**
+ * The charts in the grid. Filtered (`filters`: each chart's filter notes, by chart id), a chart
+ * with nothing to show says so, and each card says which of the filters set narrow it and which
+ * do not reach it.
+ */
+function drawCharts(dashboard: SharedDashboard, grid: HTMLElement, charts: PublicChart[], filters?: Map<number, CardFilters>): void {
   clear(grid);
   rendered = [];
   const ordered = reportOrder(charts);
   if (ordered.length === 0) grid.append(h('p', { class: 'empty wide' }, 'This dashboard has no charts to show yet.'));
   for (const chart of ordered) {
-    const view = renderChartCard(chart, filtered ? { emptyText: 'No data for these filters.' } : {});
+    const notes = filters?.get(chart.id);
+    const view = renderChartCard(chart, filters ? { emptyText: 'No data for these filters.', ...(notes ? { filters: notes } : {}) } : {});
     placeCard(view.card, chart);
     if (dashboard.allowExport) view.card.querySelector('.card-header')?.append(exportButtons(chart.id, chart.name ?? 'chart'));
     grid.append(view.card);
@@ -104,7 +109,7 @@ async function applyFilters(dashboard: SharedDashboard, filters: PublicDashboard
   const run = ++filterRun;
   const { filters: state } = runtimeFilters(filters, filterState);
   if (state.length === 0) {
-    drawCharts(dashboard, grid, dashboard.Charts, false);
+    drawCharts(dashboard, grid, dashboard.Charts);
     if (bar) reportUnknown(filters, bar, 'idle', '');
     return;
   }
@@ -114,12 +119,19 @@ async function applyFilters(dashboard: SharedDashboard, filters: PublicDashboard
     const answer = await postShared<SharedFilteredCharts>(`${base}/filter`, link, { filters: state }, password);
     if (run !== filterRun) return;
     const byId = new Map(answer.charts.map((chart) => [chart.id, chart]));
+    // The filters sent, by name; the server says which of them narrow each chart (`filteredBy`).
+    const names = new Map(state.map((item) => [item.id, filterName(filters.find((f) => f.id === item.id)!.configuration)]));
+    const notes = new Map<number, CardFilters>();
     const charts = dashboard.Charts.map((chart): PublicChart => {
       const computed = byId.get(chart.id);
       if (!computed) return chart;
-      return 'chartData' in computed ? { ...chart, chartData: computed.chartData, chartDataUpdated: computed.chartDataUpdated, error: undefined } : { ...chart, chartData: null, error: computed.error };
+      if (!('chartData' in computed)) return { ...chart, chartData: null, error: computed.error };
+      const by = new Set(computed.filteredBy);
+      notes.set(chart.id, { by: [...names].filter(([id]) => by.has(id)).map(([, name]) => name), notBy: [...names].filter(([id]) => !by.has(id)).map(([, name]) => name) });
+      // Computed now (or from the result cache): not the saved data a schedule may leave overdue.
+      return { ...chart, chartData: computed.chartData, chartDataUpdated: computed.chartDataUpdated, refreshOverdue: null, error: undefined };
     });
-    drawCharts(dashboard, grid, charts, true);
+    drawCharts(dashboard, grid, charts, notes);
     if (bar) reportUnknown(filters, bar, 'applied', `Filtered by ${state.length} filter${state.length === 1 ? '' : 's'}.`);
   } catch (error) {
     if (run !== filterRun) return;
@@ -128,7 +140,7 @@ async function applyFilters(dashboard: SharedDashboard, filters: PublicDashboard
       void load();
       return;
     }
-    drawCharts(dashboard, grid, dashboard.Charts, false);
+    drawCharts(dashboard, grid, dashboard.Charts);
     bar?.setStatus('error', `${filterErrorText(error)} The charts show the dashboard without filters.`);
   } finally {
     if (run === filterRun) grid.removeAttribute('aria-busy');

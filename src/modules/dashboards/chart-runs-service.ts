@@ -8,7 +8,7 @@ import type { Chart, ChartDatasetConfig, ProjectRef } from './charts-repository.
 import { markTruncated, worstOf, worstTruncation, type Truncation } from './chart-truncation.js';
 import type { ChartsService } from './charts-service.js';
 import { displayOf } from './chart-display.js';
-import { filtersForChart, filtersToConditions, type DatasetRecord, type DatasetRows, type DatasetRunner, type DatasetsService, type PreparedDataset, type RowFilter, type RuntimeFilter } from '../data/index.js';
+import { filtersForChart, filtersReaching, filtersToConditions, type DatasetRecord, type DatasetRows, type DatasetRunner, type DatasetsService, type PreparedDataset, type RowFilter, type RuntimeFilter } from '../data/index.js';
 
 export interface ChartRunInputs {
   /** Runtime variables (request body, share params): used for this answer only. */
@@ -32,6 +32,8 @@ export interface ChartRunResult {
   rowsRead: number;
   /** Bound variables of the chart's datasets that this run leaves without a value, sorted. */
   variablesWithoutValue: string[];
+  /** Ids of the run's filters that narrow this chart (`filtersReaching`), in the state's order. */
+  filteredBy: string[];
 }
 
 /** A chart loaded for a run, with what the run needs of its dashboard. */
@@ -119,6 +121,16 @@ function chartInput(chart: Chart, timezone: string | null): ChartInput {
   };
 }
 
+/** What a filter may reach of each configuration: its effective date field, and the variables its dataset names. */
+function filterTargets(bound: readonly Bound[]) {
+  const names = new Map<PreparedDataset, ReadonlySet<string>>();
+  return bound.map((b) => {
+    let variables = names.get(b.dataset);
+    if (!variables) names.set(b.dataset, (variables = b.dataset.placeholderNames()));
+    return { dateField: b.config.dateField ?? null, variables };
+  });
+}
+
 /** What each configuration's dataset run leaves without a value, with its saved variables, merged and sorted. */
 function unsetVariables(bound: readonly Bound[], variables: Record<string, unknown>): string[] {
   const names = bound.flatMap((b) => b.dataset.variablesWithoutValue({ variables, configured: b.config.configuration?.variables ?? [] }));
@@ -135,7 +147,7 @@ export class ChartRunService {
   constructor(private readonly deps: ChartRunDeps) {}
 
   /** Identical chart runs in flight in this process share one computation (with or without getCache). */
-  readonly #inFlight = new Map<string, Promise<Omit<ChartRunResult, 'cache' | 'variablesWithoutValue'>>>();
+  readonly #inFlight = new Map<string, Promise<Omit<ChartRunResult, 'cache' | 'variablesWithoutValue' | 'filteredBy'>>>();
 
   /**
    * A chart of a dashboard with its data computed for the caller, never saved: exports, and runs with
@@ -162,6 +174,7 @@ export class ChartRunService {
     const variables = { ...inputs.variables, ...runtime.variables };
     const { prepared, bound } = await this.prepareBound(chart, project, runtime.filters);
     const variablesWithoutValue = unsetVariables(bound, variables);
+    const filteredBy = filtersReaching(inputs.filters ?? [], chart.id, filterTargets(bound));
     const key = cacheKey('chart', {
       chartId: chart.id,
       chartUpdatedAt: chart.updatedAt,
@@ -201,7 +214,7 @@ export class ChartRunService {
         staleMs: settings.cacheStaleMs,
         ...(inputs.refreshCache ? { refresh: true } : {}),
       });
-      return { chartData: cached.value, chartDataUpdated: await save(cached.value), cache: cached.status, paths, rowsRead, variablesWithoutValue };
+      return { chartData: cached.value, chartDataUpdated: await save(cached.value), cache: cached.status, paths, rowsRead, variablesWithoutValue, filteredBy };
     }
     // Without the cache, concurrent identical runs still share one computation (and one save).
     const flightKey = `${key}:${inputs.persist ? 'persist' : 'answer'}`;
@@ -213,7 +226,7 @@ export class ChartRunService {
       })().finally(() => this.#inFlight.delete(flightKey));
       this.#inFlight.set(flightKey, shared);
     }
-    return { ...(await shared), cache: 'bypass', variablesWithoutValue };
+    return { ...(await shared), cache: 'bypass', variablesWithoutValue, filteredBy };
   }
 
   /** Reads what the chart's datasets need (once) and binds each configuration to its prepared dataset. */

@@ -97,7 +97,7 @@ export class FilterRunsService {
 
   private async run(loaded: LoadedChart, inputs: { filters: RuntimeFilter[]; variables: Record<string, unknown> }): Promise<FilteredChartView> {
     const { chart } = loaded;
-    if (chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) return { ...chart, variablesWithoutValue: [] };
+    if (chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) return { ...chart, variablesWithoutValue: [], filteredBy: [] };
     const result = await this.deps.chartRuns.compute(loaded, { ...inputs, persist: false, getCache: true });
     return answer(chart, result);
   }
@@ -109,7 +109,7 @@ function runInputs(input: FilterRunRequest): { filters: RuntimeFilter[]; variabl
 }
 
 function answer(chart: Chart, result: ChartRunResult): FilteredChartView {
-  return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated, variablesWithoutValue: result.variablesWithoutValue, cacheStatus: result.cache };
+  return { ...chart, chartData: result.chartData, chartDataUpdated: result.chartDataUpdated, variablesWithoutValue: result.variablesWithoutValue, filteredBy: result.filteredBy, cacheStatus: result.cache };
 }
 
 function notOnDashboard(index: number): never {

@@ -189,6 +189,10 @@ const CacheStatus = Type.Enum(['hit', 'miss', 'stale', 'bypass'], { description:
 /** What a run with a filter state adds to the chart it answers (members' charts here, shared ones in sharing-public-schemas.ts). */
 export const FILTER_RUN_PROPERTIES = {
   variablesWithoutValue: Type.Array(Type.String(), { description: 'Variables of the datasets that had no value in this run' }),
+  filteredBy: Type.Array(Type.String(), {
+    description:
+      "Ids (as sent) of the state's filters that narrow this chart: a field filter reaches a chart computed from a dataset, a date filter one with a date field, each unless its `charts` leave it out; a variable filter one whose dataset's requests name the variable. A filter without a value narrows nothing; one sent without an id is not listed",
+  }),
   cacheStatus: Opt(CacheStatus),
 };
 

@@ -156,6 +156,11 @@ export class ProjectsService {
     return project && { ...project, Charts: await this.deps.charts.listByProject(projectId) };
   }
 
+  /** A dashboard of a team, for callers that have already decided access (a chart link, a chart's picture). */
+  async findInTeam(teamId: number, projectId: number): Promise<Project | undefined> {
+    return this.deps.projects.findById(teamId, projectId);
+  }
+
   /** A dashboard by id for a share link's route, which decides access itself (token, public flag, password). */
   async findForLink(projectId: number): Promise<Project | undefined> {
     return this.deps.projects.findAnyTeam(projectId);

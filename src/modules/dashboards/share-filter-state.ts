@@ -86,7 +86,8 @@ export function shareVariables(policy: SharePolicyRecord | undefined, query: Rec
 }
 
 /**
- * The run state of a viewer's filter request. Pinned params are checked first, wherever a value
+ * The run state of a viewer's filter request (each filter keeps the id it was sent with, so the
+ * answer can say which of them narrow each chart). Pinned params are checked first, wherever a value
  * for one arrives (a variable, a variable filter); then each filter state must be a state of one
  * of `saved` (the report's filters), and carries only its value (and a date filter its range or
  * preset): field, operator, variable and charts come from the saved filter, and a different one
@@ -153,18 +154,19 @@ function savedState(saved: readonly DashboardFilter[], pins: Map<string, string>
     const pin = pins.get(config.variable);
     if (pin !== undefined && !samePinned(filter.value, pin)) throw shareErrors.paramLocked(`${path}.value`, config.variable);
     if (config.allowValueChange === false && !sameValue(filter.value, config.value)) throw shareErrors.filterNotAllowed(`${path}.value`, 'may not be changed on this report');
-    return { type: 'variable', variable: config.variable, value: filter.value };
+    return { type: 'variable', id: filter.id, variable: config.variable, value: filter.value };
   }
   if (config.type === 'field' && filter.type === 'field') {
     if (filter.field !== config.field) throw shareErrors.filterNotAllowed(`${path}.field`, `must be ${config.field}, as the report's filter is`);
     if (filter.operator !== undefined && filter.operator !== config.operator) throw shareErrors.filterNotAllowed(`${path}.operator`, `must be ${config.operator}, as the report's filter is`);
     sameCharts(filter.charts, config.charts, path);
-    return { type: 'field', field: config.field, operator: config.operator, value: filter.value, ...(config.charts ? { charts: config.charts } : {}) };
+    return { type: 'field', id: filter.id, field: config.field, operator: config.operator, value: filter.value, ...(config.charts ? { charts: config.charts } : {}) };
   }
   if (config.type === 'date' && filter.type === 'date') {
     sameCharts(filter.charts, config.charts, path);
     return {
       type: 'date',
+      id: filter.id,
       startDate: filter.startDate ?? null,
       endDate: filter.endDate ?? null,
       ...(filter.preset !== undefined ? { preset: filter.preset } : {}),

@@ -7,6 +7,7 @@ import type { ChartRunResult, ChartRunService } from './chart-runs-service.js';
 import { displayOf } from './chart-display.js';
 import { publicVisualization } from './chart-visualization.js';
 import type { ChartsService } from './charts-service.js';
+import { chartOverdue, type DashboardSchedule } from './chart-overdue.js';
 import type { DashboardFilter } from './dashboard-filters-repository.js';
 import type { PublicDashboardFilterView, PublicFilterConfigurationView, FilterConfiguration } from './dashboard-filters-schemas.js';
 import type { DashboardFiltersService } from './dashboard-filters-service.js';
@@ -90,7 +91,9 @@ export class ShareViewer {
   /** `GET /chart/share/{share_string}`. */
   async chart(shareString: string, request: ViewRequest, failures: ChartFailure[] = []): Promise<SharedChartView> {
     const { loaded, policy, team } = await this.admitChart(shareString, request);
-    const view = await this.renderShared(loaded, policy, request, failures);
+    // The chart's dashboard says how often it refreshes (for the overdue mark), not the link.
+    const dashboard = await this.deps.projects.findInTeam(loaded.project.team_id, loaded.chart.project_id);
+    const view = await this.renderShared(loaded, policy, request, failures, dashboard);
     return { ...view, showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os' };
   }
 
@@ -124,7 +127,7 @@ export class ShareViewer {
     const variables = shareVariables(policy, request.query);
     const onReport = dashboard.Charts.filter((chart) => chart.onReport);
     const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
-    const Charts = await mapLimited(onReport, this.concurrency, async (chart) => (await this.render({ chart, project }, { variables }, failures)).view);
+    const Charts = await mapLimited(onReport, this.concurrency, async (chart) => (await this.render({ chart, project }, { variables }, failures, dashboard)).view);
     const filters = (await this.deps.filters.onReport(found.id)).filter((filter) => !pinnedByPolicy(filter, policy));
     const DashboardFilters = filters.map((filter) => publicFilter(filter, dashboard.timezone, new Date()));
     return { ...dashboardFields(dashboard), showBranding: team?.showBranding ?? true, allowExport: team?.allowReportExport === true, theme: request.theme ?? 'os', Charts, DashboardFilters };
@@ -142,7 +145,7 @@ export class ShareViewer {
     const state = viewerFilterState(await this.deps.filters.onReport(found.id), policy, request.query, input);
     const { view, error, result } = await this.render(loaded, state, failures);
     if (error) throw error;
-    return { ...view, variablesWithoutValue: result?.variablesWithoutValue ?? [], ...(result ? { cacheStatus: result.cache } : {}) };
+    return { ...view, variablesWithoutValue: result?.variablesWithoutValue ?? [], filteredBy: result?.filteredBy ?? [], ...(result ? { cacheStatus: result.cache } : {}) };
   }
 
   /**
@@ -166,7 +169,7 @@ export class ShareViewer {
     const answers = await mapLimited(charts, this.concurrency, async (chart) => {
       const { view, error, result } = await this.render({ chart, project }, state, failures);
       if (error) return { id: chart.id, error: { code: error.code, message: error.message } };
-      return { ...view, variablesWithoutValue: result?.variablesWithoutValue ?? [], ...(result ? { cacheStatus: result.cache } : {}) };
+      return { ...view, variablesWithoutValue: result?.variablesWithoutValue ?? [], filteredBy: result?.filteredBy ?? [], ...(result ? { cacheStatus: result.cache } : {}) };
     });
     return { charts: answers };
   }
@@ -218,8 +221,14 @@ export class ShareViewer {
   }
 
   /** A chart of a chart link with the link's variables; a chart that cannot be computed is an error answer. */
-  private async renderShared(loaded: { chart: Chart; project: ProjectRef }, policy: SharePolicyRecord, request: ViewRequest, failures: ChartFailure[]): Promise<PublicChartView> {
-    const { view, error } = await this.render(loaded, { variables: shareVariables(policy, request.query) }, failures);
+  private async renderShared(
+    loaded: { chart: Chart; project: ProjectRef },
+    policy: SharePolicyRecord,
+    request: ViewRequest,
+    failures: ChartFailure[],
+    dashboard?: DashboardSchedule,
+  ): Promise<PublicChartView> {
+    const { view, error } = await this.render(loaded, { variables: shareVariables(policy, request.query) }, failures, dashboard);
     if (error) throw error;
     return view;
   }
@@ -283,14 +292,23 @@ export class ShareViewer {
   /**
    * The saved data when no variable or filter applies; otherwise a run with them, never saved,
    * through the result cache of chart runs (its key holds every version the answer depends on).
+   * Saved data says when its latest refresh failed, and, given its `dashboard`, when it is overdue.
    */
-  private async render(loaded: { chart: Chart; project: ProjectRef }, inputs: { variables: Record<string, unknown>; filters?: RuntimeFilter[] }, failures: ChartFailure[]): Promise<Rendered> {
+  private async render(
+    loaded: { chart: Chart; project: ProjectRef },
+    inputs: { variables: Record<string, unknown>; filters?: RuntimeFilter[] },
+    failures: ChartFailure[],
+    dashboard?: DashboardSchedule,
+  ): Promise<Rendered> {
     const { chart } = loaded;
     const { variables, filters = [] } = inputs;
     if ((Object.keys(variables).length === 0 && filters.length === 0) || chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) {
-      // The saved data says when its latest refresh failed (the code and time, never the source's words).
       const view = publicChart(chart, chart.chartData, chart.chartDataUpdated);
-      return { view: chart.lastError ? { ...view, lastError: { code: chart.lastError.code, at: chart.lastError.at } } : view };
+      // The failure's code and time, never the source's words.
+      if (chart.lastError) view.lastError = { code: chart.lastError.code, at: chart.lastError.at };
+      const overdue = dashboard ? chartOverdue(chart, dashboard, new Date()) : null;
+      if (overdue) view.refreshOverdue = overdue;
+      return { view };
     }
     try {
       const result = await this.deps.computer.compute(loaded, { variables, filters, persist: false, getCache: true });

@@ -45,6 +45,21 @@ const publicChartProperties = {
   ChartDatasetConfigs: Type.Array(Ref(PublicChartDatasetConfig)),
   /** Set when the latest refresh of the saved data failed: its code and time; `chartDataUpdated` is the last good data's time. */
   lastError: Type.Optional(Nullable(Type.Object({ code: Type.String(), at: Timestamp }))),
+  /**
+   * Set when the saved data is much older than the chart's refresh schedule allows (the chart's
+   * own or its dashboard's, docs/guide.md "Scheduled refreshes"): of the schedule, only its period.
+   */
+  refreshOverdue: Type.Optional(
+    Nullable(
+      Type.Object(
+        {
+          since: Timestamp,
+          everySeconds: Type.Integer({ minimum: 1, description: 'How often the chart should be refreshed, in seconds' }),
+        },
+        { description: 'The saved data (of `since`, its chartDataUpdated) is overdue: more than twice its refresh period old' },
+      ),
+    ),
+  ),
   /** Set when this chart could not be computed for the link; the other charts still show. */
   error: Type.Optional(ChartError),
 };

@@ -6,6 +6,7 @@ import { mapLimited } from '../../runtime/map-limited.js';
 import { parseFilters, parseRuntimeVariables, type RuntimeFilter } from '../data/index.js';
 import type { Chart } from './charts-repository.js';
 import type { ChartsService } from './charts-service.js';
+import { chartOverdue, type DashboardSchedule } from './chart-overdue.js';
 import type { ChartRunService } from './chart-runs-service.js';
 import type { FilterRunRequest, FilterRunsService } from './dashboard-filter-runs.js';
 import type { ImageFormat, ImageTheme, ImageTokens } from './image-tokens.js';
@@ -184,7 +185,8 @@ export class SnapshotsService {
     const height = intOption(options.height, 'height', PICTURE_LIMITS.height, PICTURE_LIMITS.height.chartDefault);
     const loaded = await this.deps.charts.loadForRun(scope.teamId, scope.chartId);
     if (!loaded || loaded.chart.project_id !== scope.projectId) throw new NotFoundError('Chart');
-    const [view] = await this.views([loaded.chart], { id: loaded.project.id, team_id: loaded.project.team_id, timezone: loaded.project.timezone });
+    const dashboard = await this.deps.projects.findInTeam(scope.teamId, scope.projectId);
+    const [view] = await this.views([loaded.chart], { id: loaded.project.id, team_id: loaded.project.team_id, timezone: loaded.project.timezone }, dashboard);
     const r = await loadRender();
     const picture = await this.measure('chart', format, async () => {
       const pictureOptions = { theme, width, height, timezone: loaded.project.timezone ?? 'UTC' };
@@ -215,7 +217,7 @@ export class SnapshotsService {
         return 'error' in answer && !('chartData' in answer) ? viewOf(chart, null, null, answer.error.message) : viewOf(chart, (answer as Chart).chartData, (answer as Chart).chartDataUpdated ?? null);
       });
     } else {
-      views = await this.views(charts, project);
+      views = await this.views(charts, project, dashboard);
     }
     const team = await this.deps.access.teamSettings(scope.teamId);
     const dataUpdatedAt = newest(views.map((view) => view.chartDataUpdated));
@@ -278,10 +280,19 @@ export class SnapshotsService {
     return this.dashboardPicture({ teamId: claims.teamId, projectId: claims.projectId }, { format: claims.format, theme: claims.theme, width: claims.width });
   }
 
-  /** Each chart's saved data, or, for one never computed, its data computed now (not saved). */
-  private async views(charts: readonly Chart[], project: { id: number; team_id: number; timezone: string | null }): Promise<ChartView[]> {
+  /**
+   * Each chart's saved data, or, for one never computed, its data computed now (not saved). Saved
+   * data says, as on the report page, when its latest refresh failed or is overdue by the schedules.
+   */
+  private async views(charts: readonly Chart[], project: { id: number; team_id: number; timezone: string | null }, dashboard: DashboardSchedule | undefined): Promise<ChartView[]> {
+    const now = this.now();
     return mapLimited(charts, this.deps.concurrency, async (chart) => {
-      if (chart.chartData !== null && chart.chartData !== undefined) return viewOf(chart, chart.chartData, chart.chartDataUpdated ?? null);
+      if (chart.chartData !== null && chart.chartData !== undefined) {
+        const view = viewOf(chart, chart.chartData, chart.chartDataUpdated ?? null);
+        if (chart.lastError) view.lastError = { code: chart.lastError.code, at: chart.lastError.at };
+        view.refreshOverdue = dashboard ? chartOverdue(chart, dashboard, now) : null;
+        return view;
+      }
       if (chart.type === 'markdown' || chart.ChartDatasetConfigs.length === 0) return viewOf(chart, null, null);
       try {
         const result = await this.deps.chartRuns.compute({ chart, project }, { persist: false, getCache: true });

@@ -3,6 +3,7 @@ import { BadRequestError, NotFoundError } from '../../errors/index.js';
 import { datasetCacheKey, type CacheStatus, type ResultCache } from '../../runtime/cache/index.js';
 import {
   compileSql,
+  findPlaceholders,
   joinResultsWithin,
   resolveVariables,
   variableValues,
@@ -170,6 +171,21 @@ export class PreparedDataset {
   variablesWithoutValue(inputs: RunInputs, request?: DataRequestRecord): string[] {
     const requests = request ? [request] : this.needed().needed;
     return [...new Set(requests.flatMap((r) => variablesWithoutValue(this.resolve(r, inputs))))].sort();
+  }
+
+  /**
+   * The `{{names}}` the requests a run sends (the main one and its join targets) hold in the
+   * fields the sources fill in (query, route, headers, body, configuration, conditions): the
+   * variables whose values reach this dataset's rows. A binding alone, named nowhere, reaches none.
+   */
+  placeholderNames(): Set<string> {
+    const names = new Set<string>();
+    if (this.parts.requests.length === 0) return names;
+    for (const request of this.needed().needed) {
+      const fields = [request.query, request.route, request.body, JSON.stringify(request.headers), JSON.stringify(request.configuration), JSON.stringify(request.conditions)];
+      for (const text of fields) if (text) for (const match of findPlaceholders(text)) names.add(match.name);
+    }
+    return names;
   }
 
   private connectionOf(request: DataRequestRecord): { runnable: RunnableConnection; source: SourceConnection } {

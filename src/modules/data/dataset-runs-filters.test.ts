@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors/index.js';
-import { filtersForChart, filtersToConditions, parseFilterEntries, parseFilters } from './dataset-runs-filters.js';
+import { filtersForChart, filtersReaching, filtersToConditions, parseFilterEntries, parseFilters, type FilterTarget } from './dataset-runs-filters.js';
 
 function fieldOf(fn: () => unknown): string | undefined {
   try {
@@ -109,5 +109,49 @@ describe('filtersToConditions', () => {
       { field: 'a', operator: 'is', value: 1 },
     ]);
     expect(filtersToConditions(filters, null)).toEqual([{ field: 'a', operator: 'is', value: 1 }]);
+  });
+});
+
+describe('filtersReaching: which filters of a state narrow a chart', () => {
+  const dated: FilterTarget = { dateField: 'root[].created_at', variables: new Set(['status']) };
+  const undated: FilterTarget = { dateField: null, variables: new Set() };
+  const state = parseFilters([
+    { type: 'date', id: 'period', preset: 'last_30_days' },
+    { type: 'field', id: 'country', field: 'country', value: 'FR' },
+    { type: 'variable', id: 'status', variable: 'status', value: 'paid' },
+  ]);
+
+  it('a date filter needs a date field, a variable filter a dataset naming it; a field filter reaches any chart of a dataset', () => {
+    expect(filtersReaching(state, 1, [dated])).toEqual(['period', 'country', 'status']);
+    expect(filtersReaching(state, 1, [undated])).toEqual(['country']);
+    // One configuration that has what a filter needs is enough.
+    expect(filtersReaching(state, 1, [undated, dated])).toEqual(['period', 'country', 'status']);
+  });
+
+  it('nothing reaches a chart without a configuration on an existing dataset (markdown, a deleted dataset)', () => {
+    expect(filtersReaching(state, 1, [])).toEqual([]);
+  });
+
+  it("a filter's chart list leaves the other charts out; a variable filter has none", () => {
+    const scoped = parseFilters([
+      { type: 'date', id: 'period', preset: 'today', charts: [2] },
+      { type: 'field', id: 'country', field: 'country', value: 'FR', charts: [2, 3] },
+      { type: 'variable', id: 'status', variable: 'status', value: 'paid' },
+    ]);
+    expect(filtersReaching(scoped, 1, [dated])).toEqual(['status']);
+    expect(filtersReaching(scoped, 2, [dated])).toEqual(['period', 'country', 'status']);
+    expect(filtersReaching(scoped, 3, [dated])).toEqual(['country', 'status']);
+  });
+
+  it('a filter without a value narrows nothing (an empty-test operator needs none); an unnamed filter is not listed', () => {
+    const idle = parseFilters([
+      { type: 'date', id: 'period', startDate: null, endDate: null },
+      { type: 'field', id: 'country', field: 'country', value: '' },
+      { type: 'field', id: 'region', field: 'region', operator: 'isNull' },
+      { type: 'variable', id: 'status', variable: 'status', value: [] },
+      { type: 'field', field: 'city', value: 'Lyon' },
+      { type: 'date', id: 'custom', preset: 'custom', startDate: '2025-01-01' },
+    ]);
+    expect(filtersReaching(idle, 1, [dated])).toEqual(['region', 'custom']);
   });
 });

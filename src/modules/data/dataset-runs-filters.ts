@@ -195,6 +195,45 @@ export function filtersForChart(filters: readonly RuntimeFilter[], chartId: numb
   return { filters: sorted, variables: { ...variables } };
 }
 
+/** What a filter may reach of one dataset configuration of a chart: its date field (its own or its dataset's), and the variables its dataset's requests name. */
+export interface FilterTarget {
+  dateField: string | null;
+  variables: ReadonlySet<string>;
+}
+
+const VALUELESS_OPERATORS = new Set(['isNull', 'isNotNull']);
+
+function isEmptyValue(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * The ids of a state's filters that narrow one chart, by the rules its run applies them
+ * (filtersForChart, filtersToConditions, the datasets' variables): a field filter reaches every
+ * chart computed from a dataset, a date filter one whose configurations have a date field, each
+ * unless its `charts` leave the chart out; a variable filter reaches a chart whose datasets name
+ * the variable. A filter without a value (or a date filter without a range) narrows nothing, and
+ * a chart without a configuration on an existing dataset (`targets` empty) nothing at all. Filters
+ * sent without an id are not named. In the state's order, each id once.
+ */
+export function filtersReaching(filters: readonly RuntimeFilter[], chartId: number, targets: readonly FilterTarget[]): string[] {
+  const ids: string[] = [];
+  for (const filter of filters) {
+    if (filter.id === undefined || ids.includes(filter.id)) continue;
+    if (reaches(filter, chartId, targets)) ids.push(filter.id);
+  }
+  return ids;
+}
+
+function reaches(filter: RuntimeFilter, chartId: number, targets: readonly FilterTarget[]): boolean {
+  if (filter.type === 'variable') return !isEmptyValue(filter.value) && targets.some((target) => target.variables.has(filter.variable));
+  if (filter.charts !== undefined && !filter.charts.includes(chartId)) return false;
+  if (filter.type === 'field') return (VALUELESS_OPERATORS.has(filter.operator ?? 'is') || !isEmptyValue(filter.value)) && targets.length > 0;
+  const custom = filter.preset === undefined || filter.preset === 'custom';
+  if (custom && !filter.startDate && !filter.endDate) return false;
+  return targets.some((target) => target.dateField !== null && target.dateField !== '');
+}
+
 /** A field or date filter as it changes rows; a date filter without a preset or a bound changes nothing. */
 function rowFilter(filter: FieldFilter | DateFilter, timezone: string, now: Date): RowFilter | undefined {
   if (filter.type === 'field') return { type: 'field', field: filter.field, operator: filter.operator ?? 'is', value: filter.value ?? null };

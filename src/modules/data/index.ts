@@ -9,6 +9,7 @@ export type { DatasetValues, DatasetValuesOptions, DatasetValuesService } from '
 export { DatasetValuesResponse, ValuesQuery } from './dataset-values-schemas.js';
 export {
   filtersForChart,
+  filtersReaching,
   filtersToConditions,
   isClientOnlyFilter,
   parseFilterEntries,
@@ -17,6 +18,7 @@ export {
   type ChartFilterState,
   type DateFilter,
   type FieldFilter,
+  type FilterTarget,
   type RowFilter,
   type RuntimeFilter,
   type VariableFilter,

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { allowedWeekdays, frequencyNumber, UNIT_SECONDS, weekdayName, weekdayNumber } from './cadence.js';
 
 /*
  * When a dashboard or a chart is due for a refresh: pure functions of the schedule, the time zone,
@@ -45,39 +46,12 @@ export interface DueAnswer {
 /** Timers may fire a little early or ticks of two processes drift: elapsed-time rules allow this slack. */
 const DUE_TOLERANCE_MS = 2_000;
 
-const WEEKDAY_NUMBERS: Record<string, number> = {
-  monday: 1,
-  tuesday: 2,
-  wednesday: 3,
-  thursday: 4,
-  friday: 5,
-  saturday: 6,
-  sunday: 7,
-};
-
-const UNIT_MS: Record<string, number> = {
-  every_x_minutes: 60_000,
-  every_x_hours: 3_600_000,
-  every_x_days: 86_400_000,
-};
+const UNIT_MS: Record<string, number> = Object.fromEntries(Object.entries(UNIT_SECONDS).map(([frequency, seconds]) => [frequency, seconds * 1000]));
 
 const NEVER: DueAnswer = { due: false, period: null, nextAt: null };
 
-/** A weekday as 1-7 (Monday = 1) from a number or a name; undefined when it is neither. */
-export function weekdayNumber(value: number | string | undefined): number | undefined {
-  if (typeof value === 'number') return Number.isInteger(value) && value >= 1 && value <= 7 ? value : undefined;
-  if (typeof value === 'string') {
-    const lower = value.trim().toLowerCase();
-    if (/^[1-7]$/.test(lower)) return Number(lower);
-    return WEEKDAY_NUMBERS[lower];
-  }
-  return undefined;
-}
-
-/** A weekday's name as Chartbrew writes it (`monday`) from 1-7 (Monday = 1). */
-export function weekdayName(day: number): string | undefined {
-  return Object.keys(WEEKDAY_NUMBERS).find((name) => WEEKDAY_NUMBERS[name] === day);
-}
+/** The weekday helpers live with the schedule's cadence (cadence.ts); the scheduler's callers read them here too. */
+export { weekdayName, weekdayNumber };
 
 /** The zone a dashboard's schedule runs in: the project's, else the schedule's, else UTC. */
 export function scheduleZone(projectTimezone: string | null | undefined, schedule: ScheduleSpec | null | undefined): string {
@@ -87,13 +61,6 @@ export function scheduleZone(projectTimezone: string | null | undefined, schedul
   return 'UTC';
 }
 
-/** The frequency number as a positive integer, or undefined. */
-function frequencyNumber(schedule: ScheduleSpec): number | undefined {
-  const raw = schedule.frequencyNumber;
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
-  return Number.isInteger(n) && n >= 1 ? n : undefined;
-}
-
 function slotOn(day: DateTime, time: ScheduleTime | undefined): DateTime {
   // Built from wall-clock fields: luxon moves a time inside a DST gap forward by the gap and
   // resolves an ambiguous time to its second (standard-time) occurrence.
@@ -101,17 +68,6 @@ function slotOn(day: DateTime, time: ScheduleTime | undefined): DateTime {
     { year: day.year, month: day.month, day: day.day, hour: time?.hour ?? 0, minute: time?.minute ?? 0, second: time?.second ?? 0 },
     { zone: day.zone },
   );
-}
-
-/** Allowed weekdays of a daily schedule: missing = every day, [] = none. */
-function allowedDays(schedule: ScheduleSpec): Set<number> | undefined {
-  if (schedule.daysOfWeek === undefined || schedule.daysOfWeek === null) return undefined;
-  const days = new Set<number>();
-  for (const value of schedule.daysOfWeek) {
-    const n = weekdayNumber(value);
-    if (n !== undefined) days.add(n);
-  }
-  return days;
 }
 
 /** The latest slot at or before `now` and the first one after it, looking at most `span` days around. */
@@ -154,7 +110,7 @@ export function dashboardDue(
 
   const unit = UNIT_MS[frequency];
   if (unit !== undefined) {
-    const n = frequencyNumber(schedule);
+    const n = frequencyNumber(schedule.frequencyNumber);
     if (n === undefined) return NEVER;
     if (!last) return { due: true, period: 'first', nextAt: nowIso };
     const dueAt = last.toMillis() + n * unit;
@@ -164,7 +120,7 @@ export function dashboardDue(
 
   let slots: { last?: DateTime; next?: DateTime };
   if (frequency === 'daily') {
-    const allowed = allowedDays(schedule);
+    const allowed = allowedWeekdays(schedule.daysOfWeek);
     if (allowed && allowed.size === 0) return NEVER;
     const isAllowed = (day: DateTime) => !allowed || allowed.has(day.weekday);
     slots = slotsAround(now, schedule.time, isAllowed, 7);

@@ -178,12 +178,13 @@ export const dashboardFiltersQuery = (projectId: number) =>
 
 /**
  * Every chart of the dashboard computed for a filter state, in one request (`POST /project/{id}/filter`);
- * nothing is saved. The state is part of the key: identical states share an answer.
+ * nothing is saved. The state is part of the key: identical states share an answer, which keeps
+ * the state it answers (a card kept on the previous answer while a new one runs says what that one was for).
  */
 export const filterRunQuery = (projectId: number, body: FilterRunBody) =>
   queryOptions({
     queryKey: keys.filterRun(projectId, body),
-    queryFn: ({ signal }) => ok(api.POST('/project/{id}/filter', { params: { path: { id: projectId } }, body, signal })),
+    queryFn: async ({ signal }) => ({ body, ...(await ok(api.POST('/project/{id}/filter', { params: { path: { id: projectId } }, body, signal }))) }),
   });
 
 /** The distinct values of a dataset's field that match a search, for a filter's list (at most 100). */

@@ -4416,6 +4416,8 @@ export interface components {
             ChartDatasetConfigs: components["schemas"]["ChartDatasetConfig"][];
             /** @description Variables of the datasets that had no value in this run */
             variablesWithoutValue: string[];
+            /** @description Ids (as sent) of the state's filters that narrow this chart: a field filter reaches a chart computed from a dataset, a date filter one with a date field, each unless its `charts` leave it out; a variable filter one whose dataset's requests name the variable. A filter without a value narrows nothing; one sent without an id is not listed */
+            filteredBy: string[];
             /**
              * @description Whether the answer came from the result cache
              * @enum {unknown}
@@ -4910,6 +4912,12 @@ export interface components {
                 /** Format: date-time */
                 at: string;
             } | null;
+            refreshOverdue?: {
+                /** Format: date-time */
+                since: string;
+                /** @description How often the chart should be refreshed, in seconds */
+                everySeconds: number;
+            } | null;
             error?: {
                 code: string;
                 message: string;
@@ -4967,6 +4975,12 @@ export interface components {
                 code: string;
                 /** Format: date-time */
                 at: string;
+            } | null;
+            refreshOverdue?: {
+                /** Format: date-time */
+                since: string;
+                /** @description How often the chart should be refreshed, in seconds */
+                everySeconds: number;
             } | null;
             error?: {
                 code: string;
@@ -5058,12 +5072,20 @@ export interface components {
                 /** Format: date-time */
                 at: string;
             } | null;
+            refreshOverdue?: {
+                /** Format: date-time */
+                since: string;
+                /** @description How often the chart should be refreshed, in seconds */
+                everySeconds: number;
+            } | null;
             error?: {
                 code: string;
                 message: string;
             };
             /** @description Variables of the datasets that had no value in this run */
             variablesWithoutValue: string[];
+            /** @description Ids (as sent) of the state's filters that narrow this chart: a field filter reaches a chart computed from a dataset, a date filter one with a date field, each unless its `charts` leave it out; a variable filter one whose dataset's requests name the variable. A filter without a value narrows nothing; one sent without an id is not listed */
+            filteredBy: string[];
             /**
              * @description Whether the answer came from the result cache
              * @enum {unknown}

@@ -3,13 +3,14 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import GridLayout, { WidthProvider, type Layout } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
+import { notFilteredByText } from '../../../../src/render/card-notes';
+import { refreshOverdue } from '../../../../src/runtime/scheduler/cadence';
 import { filterName, filterSummary, runtimeFilter } from '../../../src/lib/filters';
 import type { PublicChart } from '../../../src/lib/types';
 import { api, ok } from '../api/client';
-import { appliesTo } from '../api/filter-scope';
 import { gridCellOf } from '../api/narrow';
 import { dashboardFiltersQuery, datasetsQuery, keys, projectQuery } from '../api/queries';
-import type { Chart, DashboardFilter, Dataset, FilterConfiguration, Project } from '../api/types';
+import type { Chart, DashboardFilter, FilterConfiguration, Project } from '../api/types';
 import { Link, useRouter } from '../router';
 import { useSession } from '../session';
 import { Empty, ErrorBox, Load, Loading, mutationsState } from '../ui';
@@ -55,27 +56,43 @@ function usePhone(): boolean {
   return phone;
 }
 
-/** The chart as a card shows it: with the filtered run's data when there is one. */
-function shownChart(chart: Chart, filtered: FilteredChart | undefined): PublicChart {
-  if (!filtered) return chart;
-  return filtered.error ? { ...chart, chartData: null, error: filtered.error } : { ...chart, chartData: filtered.chartData };
+/**
+ * The chart as a card shows it: with the filtered run's data when there is one (computed now, so
+ * never overdue); else its saved data, marked when it is overdue by the chart's or the dashboard's
+ * schedule (the rule the server applies for the report page and the pictures).
+ */
+function shownChart(chart: Chart, filtered: FilteredChart | undefined, project: Project, now: Date): PublicChart {
+  if (filtered) return filtered.error ? { ...chart, chartData: null, error: filtered.error } : { ...chart, chartData: filtered.chartData };
+  const overdue = refreshOverdue(
+    { type: chart.type, chartDataUpdated: chart.chartDataUpdated, autoUpdate: chart.autoUpdate, chartUpdatedAt: chart.updatedAt, updateSchedule: project.updateSchedule, dashboardUpdatedAt: project.updatedAt },
+    now,
+  );
+  return overdue ? { ...chart, refreshOverdue: overdue } : chart;
 }
 
-/** The filters that reach a chart, as chips: with their value when they have one, else "any". */
-function FilterChips({ chart, filters, tried, datasets }: { chart: Chart; filters: DashboardFilter[]; tried: (filter: DashboardFilter) => FilterConfiguration; datasets: Dataset[] }) {
-  const reaching = filters.filter((filter) => appliesTo(tried(filter), chart, datasets));
-  if (reaching.length === 0) return null;
+/**
+ * The filters set that narrow a chart, as chips with their values, and one chip naming those set
+ * that do not reach it: as the server's run says (`filteredBy`), for the filters it was sent.
+ */
+function FilterChips({ chart, filters, tried, filtered }: { chart: Chart; filters: DashboardFilter[]; tried: (filter: DashboardFilter) => FilterConfiguration; filtered: FilteredChart | undefined }) {
+  if (!filtered || filtered.error || chart.type === 'markdown') return null;
+  const sent = filters.filter((filter) => filtered.sent.has(filter.id));
+  const by = sent.filter((filter) => filtered.filteredBy.includes(filter.id));
+  const notBy = notFilteredByText(sent.filter((filter) => !filtered.filteredBy.includes(filter.id)).map((filter) => filterName(tried(filter))));
+  if (by.length === 0 && !notBy) return null;
   return (
     <ul className="filter-chips" aria-label={`Filters of ${chart.name ?? 'this chart'}`}>
-      {reaching.map((filter) => {
-        const config = tried(filter);
-        const active = runtimeFilter(filter.id, config) !== null;
-        return (
-          <li key={filter.id} className={active ? 'chip' : 'chip chip-idle'} data-active={active}>
-            {active ? filterSummary(config) : `${filterName(config)}: any`}
-          </li>
-        );
-      })}
+      {by.map((filter) => (
+        <li key={filter.id} className="chip" data-filter-id={filter.id}>
+          {filterSummary(tried(filter))}
+        </li>
+      ))}
+      {notBy ? (
+        <li className="chip chip-missing" data-not-filtered="true">
+          <span aria-hidden="true">⚠ </span>
+          {notBy}
+        </li>
+      ) : null}
     </ul>
   );
 }
@@ -111,7 +128,11 @@ function Board({ project }: { project: Project }) {
   });
   const filterRun = useFilterRun(project.id, runState.length > 0 ? { filters: runState } : null);
   const filtered = filterRun.charts;
-  const shown = useMemo(() => new Map(charts.map((chart) => [chart.id, shownChart(chart, filtered?.get(chart.id))])), [charts, filtered]);
+  // Overdue marks are judged when the dashboard is read or filtered again, not on every render.
+  const shown = useMemo(() => {
+    const now = new Date();
+    return new Map(charts.map((chart) => [chart.id, shownChart(chart, filtered?.get(chart.id), project, now)]));
+  }, [charts, filtered, project]);
   const reload = () => client.invalidateQueries({ queryKey: keys.project(project.id) });
 
   const saveLayout = useMutation({
@@ -216,7 +237,7 @@ function Board({ project }: { project: Project }) {
           ]}
         />
       </div>
-      <FilterChips chart={chart} filters={filters} tried={tried} datasets={datasets} />
+      <FilterChips chart={chart} filters={filters} tried={tried} filtered={filtered?.get(chart.id)} />
       <ChartCard chart={shown.get(chart.id) ?? chart} emptyText={filtered?.has(chart.id) ? 'No data for these filters.' : undefined} />
     </>
   );

@@ -7,10 +7,15 @@ import type { FilterRunState } from './FilterBar';
 
 const NO_FILTERS: FilterRunBody = { filters: [] };
 
-/** One chart as the filtered run answered it: its data for the filters, or why it could not be computed. */
+/**
+ * One chart as the filtered run answered it: its data for the filters, or why it could not be
+ * computed; `filteredBy` the ids of the filters that narrow it, of those the run was sent (`sent`).
+ */
 export interface FilteredChart {
   chartData: unknown;
   error?: { code: string; message: string };
+  filteredBy: string[];
+  sent: ReadonlySet<string>;
 }
 
 /**
@@ -23,10 +28,13 @@ export function useFilterRun(projectId: number, body: FilterRunBody | null): { r
   const query = useQuery({ ...filterRunQuery(projectId, settled ?? NO_FILTERS), enabled: body !== null && settled !== null && current, placeholderData: keepPreviousData });
   const answer = query.data;
   // One map per answer: the cards redraw when the answer changes, not on every render.
-  const charts = useMemo(
-    () => (answer ? new Map(answer.charts.map((chart): [number, FilteredChart] => [chart.id, 'chartData' in chart ? { chartData: chart.chartData } : { chartData: null, error: chart.error }])) : null),
-    [answer],
-  );
+  const charts = useMemo(() => {
+    if (!answer) return null;
+    const sent = new Set(answer.body.filters.flatMap((filter) => (typeof filter.id === 'string' ? [filter.id] : [])));
+    return new Map(
+      answer.charts.map((chart): [number, FilteredChart] => [chart.id, 'chartData' in chart ? { chartData: chart.chartData, filteredBy: chart.filteredBy, sent } : { chartData: null, error: chart.error, filteredBy: [], sent }]),
+    );
+  }, [answer]);
   if (body === null) return { run: { state: 'idle', applied: 0, error: null }, charts: null };
   const state = !current || query.isFetching ? 'running' : query.isError ? 'error' : answer ? 'ready' : 'running';
   return { run: { state, applied: body.filters.length, error: state === 'error' ? query.error : null }, charts: state === 'error' ? null : charts };

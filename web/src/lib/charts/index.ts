@@ -1,5 +1,5 @@
 import type { Chart } from 'chart.js';
-import { cutDataText } from '../../../../src/render/card-notes.js';
+import { cutDataText, filteredByText, notFilteredByText, refreshMark } from '../../../../src/render/card-notes.js';
 import { clear, h } from '../dom.js';
 import type { AxisChartData, PublicChart } from '../types.js';
 import { renderChartJs, renderGauge } from './chartjs.js';
@@ -30,34 +30,49 @@ function growthBadge(chart: PublicChart, data: unknown): HTMLElement | null {
   return h('span', { class: `growth-badge growth-${growth.status}` }, `${arrow} ${Math.abs(growth.percent)}%`);
 }
 
-function updatedText(iso: string | null): string | null {
-  if (!iso) return null;
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : `Updated ${date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
+/** A time as the cards write it, in the viewer's locale and zone. */
+function when(iso: string | null): string | null {
+  const date = iso ? new Date(iso) : null;
+  return date && !Number.isNaN(date.getTime()) ? date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : null;
 }
 
+function updatedText(iso: string | null): string | null {
+  const time = when(iso);
+  return time ? `Updated ${time}` : null;
+}
 
-/** A chart whose latest refresh failed: the reason and the time of the data still shown. */
-function staleText(chart: PublicChart): string | null {
-  const failure = (chart as { lastError?: { code: string; message?: string; at: string } | null }).lastError;
-  if (!failure) return null;
-  const when = (iso: string | null) => {
-    const date = iso ? new Date(iso) : null;
-    return date && !Number.isNaN(date.getTime()) ? date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : null;
-  };
-  const failed = when(failure.at);
-  const good = when(chart.chartDataUpdated);
-  const reason = failure.message ? `${failure.message} (${failure.code})` : failure.code;
-  return `Refresh failed${failed ? ` ${failed}` : ''}: ${reason}. ${good ? `Showing the data of ${good}.` : 'No good data yet.'}`;
+/** A chart as a card reads it: members' charts carry the failure's message too. */
+type CardChart = PublicChart & { lastError?: { code: string; message?: string; at: string } | null };
+
+/** The filters set on the page, by name: those that narrow this card, and those that do not reach it. */
+export interface CardFilters {
+  by: string[];
+  notBy: string[];
 }
 
 export interface CardOptions {
   /** Shown instead of an empty frame when the chart has nothing to show (a filtered chart says so). */
   emptyText?: string;
+  /** Said under the title when filters are set: which narrow the card, and which do not reach it. */
+  filters?: CardFilters;
+}
+
+/** "Filtered by …" and "Not filtered by …" under the title; nothing for markdown, which filters never change. */
+function filterNote(type: string, filters: CardFilters | undefined): HTMLElement | null {
+  if (!filters || type === 'markdown') return null;
+  const by = filteredByText(filters.by);
+  const notBy = notFilteredByText(filters.notBy);
+  if (!by && !notBy) return null;
+  return h(
+    'p',
+    { class: 'card-filters', role: 'note' },
+    by ? h('span', { class: 'card-filtered-by' }, by) : null,
+    notBy ? h('span', { class: 'card-not-filtered-by' }, h('span', { 'aria-hidden': 'true' }, '⚠ '), notBy) : null,
+  );
 }
 
 /** One chart card; which renderer draws it depends on the chart type. */
-export function renderChartCard(chart: PublicChart, options: CardOptions = {}): RenderedChart {
+export function renderChartCard(chart: CardChart, options: CardOptions = {}): RenderedChart {
   const type = chart.type ?? 'line';
   const title = h('h2', { class: 'card-title' }, chart.name ?? '');
   const meta = updatedText(chart.chartDataUpdated);
@@ -70,11 +85,18 @@ export function renderChartCard(chart: PublicChart, options: CardOptions = {}): 
     meta ? h('span', { class: 'card-meta muted' }, meta) : null,
     cut ? h('span', { class: 'card-truncated', role: 'note', title: cut }, cut) : null,
   );
-  const stale = staleText(chart);
-  if (stale) header.append(h('p', { class: 'card-stale', role: 'note', title: stale }, h('span', { 'aria-hidden': 'true' }, '⚠ '), stale));
+  // One mark about the data's age: a failed refresh (.card-stale), else an overdue one (.card-overdue).
+  const mark = refreshMark(chart, when);
+  if (mark) {
+    const kind = mark.kind === 'failed' ? 'card-stale' : 'card-overdue';
+    header.append(h('p', { class: kind, role: 'note', title: mark.text }, h('span', { 'aria-hidden': 'true' }, '⚠ '), mark.text));
+  }
+  const filters = filterNote(type, options.filters);
+  if (filters) header.append(filters);
   const body = h('div', { class: `card-body type-${type}` });
   const card = h('article', { class: `card chart-card card-${type}`, 'data-chart-id': chart.id, 'data-chart-type': type }, header, body);
-  if (stale) card.dataset['stale'] = 'true';
+  if (mark?.kind === 'failed') card.dataset['stale'] = 'true';
+  if (mark?.kind === 'overdue') card.dataset['overdue'] = 'true';
   let instance: Chart | undefined;
 
   const draw = () => {
