@@ -48,7 +48,7 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     }
   };
 
-  const shot = (p: Page, name: string) => p.screenshot({ path: screenshotPath(`chart-editor-${name}`), fullPage: true });
+  const shot = (p: Page, name: string) => p.screenshot({ path: screenshotPath(`chart-editor-${name}`), fullPage: true, animations: 'disabled' });
 
   beforeAll(async () => {
     mailbox = await startMailbox();
