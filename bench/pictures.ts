@@ -8,7 +8,7 @@
  * (SnapshotsService.dashboardPicture, saved chartData, as a delivery would), then Chromium warm (a
  * page already open: navigate to the report, wait for every chart, full-page screenshot); then Chromium
  * cold (launch, open the report, wait, screenshot, close). Time as median and p95, and the ratios of
- * both; memory as this process's peak RSS above its baseline while it draws, and the summed RSS
+ * both; memory as this process's peak RSS while it draws above the RSS each block of drawing starts from, and the summed RSS
  * of the Chromium process tree (from /proc) while it works. Prints JSON.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -143,6 +143,9 @@ async function main(): Promise<void> {
     // This process's peak while it draws, and only then: Playwright lives here too, and the
     // screenshots it receives are Chromium's memory, not the server's.
     let peakRss = 0;
+    // Memory the drawing takes: each block's peak above the RSS it starts from (the second block
+    // starts after Chromium's turn, whose screenshots Playwright received in this process).
+    let extraRss = 0;
     const pngMs: number[] = [];
     const pdfMs: number[] = [];
     const warmMs: number[] = [];
@@ -156,6 +159,7 @@ async function main(): Promise<void> {
     // browser never does. Two turns each still spread a change in the machine's load over both.
     for (let block = 0; block < 2; block += 1) {
       const runs = block === 0 ? Math.ceil(RUNS / 2) : Math.floor(RUNS / 2);
+      const blockBase = process.memoryUsage.rss() / 1048576;
       const peak = new PeakRss(5);
       for (let i = 0; i < runs; i += 1) {
         let started = performance.now();
@@ -168,7 +172,9 @@ async function main(): Promise<void> {
         pdfBytes = pdf.body.length;
         pdfPages = pdf.pages;
       }
-      peakRss = Math.max(peakRss, peak.stop());
+      const blockPeak = peak.stop();
+      peakRss = Math.max(peakRss, blockPeak);
+      extraRss = Math.max(extraRss, blockPeak - (block === 0 ? base / 1048576 : blockBase));
       // Chromium's memory is read from /proc every 20 ms while it works, and only then: the
       // reads take the event loop for milliseconds, which would land on the server's pictures.
       const stopWarm = watch();
@@ -198,7 +204,7 @@ async function main(): Promise<void> {
     }
     stopCold();
 
-    const extraRssMiB = round(peakRss - base / 1048576);
+    const extraRssMiB = round(extraRss);
     const png = { ...summary(pngMs), bytes: pngBytes };
     const pdf = { ...summary(pdfMs), bytes: pdfBytes, pages: pdfPages };
     const warm = { ...summary(warmMs), chromiumTreePeakRssMiB: warmPeak, bytes: screenshotBytes };
