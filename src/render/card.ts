@@ -1,7 +1,7 @@
 import type { Canvas, SKRSContext2D, SvgCanvas } from '@napi-rs/canvas';
 import { CHARTJS_TYPES, drawAxisChart, drawGauge, type AxisData, type Box } from './chartjs.js';
 import { font } from './fonts.js';
-import { cutDataText, emptyReasonOf, emptyReasonText, refreshMark } from './card-notes.js';
+import { cutDataText, emptyReasonOf, emptyReasonText, filteredByText, notFilteredByText, refreshMark } from './card-notes.js';
 import { drawMarkdown } from './markdown.js';
 import { drawMatrix } from './matrix.js';
 import { drawMetrics } from './metric.js';
@@ -31,29 +31,47 @@ export function statusColour(status: string, colours: Colours): string {
   return status === 'positive' ? colours.positive : status === 'negative' ? colours.negative : colours.muted;
 }
 
-/** The card's mark about its data's age (a failed or overdue refresh), in the report page's words (.card-stale, .card-overdue). */
-function markOf(view: ChartView, timezone: string | undefined): { kind: 'failed' | 'overdue'; text: string } | null {
-  return refreshMark(view, (iso) => formatTime(iso, timezone));
+interface Mark {
+  /** failed: a refresh failed; warning: overdue data, or set filters that do not reach the card; plain: the filters that narrow it. */
+  tone: 'failed' | 'warning' | 'plain';
+  text: string;
 }
 
-/** A band across the card under its header: the mark's text on its colour, with a coloured edge on the left. */
-function paintMark(ctx: SKRSContext2D, mark: { kind: 'failed' | 'overdue'; text: string }, colours: Colours, width: number): void {
+/**
+ * The card's one line under its header, in the report page's words: a failed or overdue refresh
+ * of saved data (.card-stale, .card-overdue), else, drawn for a filter state, which filters narrow
+ * the card and which do not reach it (.card-filters).
+ */
+function markOf(view: ChartView, timezone: string | undefined): Mark | null {
+  const refresh = refreshMark(view, (iso) => formatTime(iso, timezone));
+  if (refresh) return { tone: refresh.kind === 'failed' ? 'failed' : 'warning', text: refresh.text };
+  if (!view.filters || view.type === 'markdown' || view.error) return null;
+  const notBy = notFilteredByText(view.filters.notBy);
+  const text = [filteredByText(view.filters.by), notBy].filter((part): part is string => part !== null).join(' · ');
+  return text ? { tone: notBy ? 'warning' : 'plain', text } : null;
+}
+
+/** A band across the card under its header: the mark's text on its colour, with a coloured edge on the left (plain: the text alone). */
+function paintMark(ctx: SKRSContext2D, mark: Mark, colours: Colours, width: number): void {
   const top = CARD.padTop + CARD.headerHeight + CARD.markGap;
   const w = width - 2 * CARD.padX;
-  const failed = mark.kind === 'failed';
-  roundRect(ctx, CARD.padX, top, w, CARD.markHeight, 4);
-  ctx.fillStyle = failed ? colours.failedBg : colours.warningBg;
-  ctx.fill();
-  ctx.fillStyle = failed ? colours.failedEdge : colours.warningEdge;
-  ctx.fillRect(CARD.padX, top, 3, CARD.markHeight);
+  const failed = mark.tone === 'failed';
+  if (mark.tone !== 'plain') {
+    roundRect(ctx, CARD.padX, top, w, CARD.markHeight, 4);
+    ctx.fillStyle = failed ? colours.failedBg : colours.warningBg;
+    ctx.fill();
+    ctx.fillStyle = failed ? colours.failedEdge : colours.warningEdge;
+    ctx.fillRect(CARD.padX, top, 3, CARD.markHeight);
+  }
   ctx.font = font(11);
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  ctx.fillStyle = failed ? colours.failedFg : colours.warningFg;
-  ctx.fillText(fitText(ctx, mark.text, w - 16), CARD.padX + 9, top + CARD.markHeight / 2 + 0.5);
+  ctx.fillStyle = mark.tone === 'plain' ? colours.muted : failed ? colours.failedFg : colours.warningFg;
+  const x = mark.tone === 'plain' ? CARD.padX : CARD.padX + 9;
+  ctx.fillText(fitText(ctx, mark.text, w - (x - CARD.padX) - 7), x, top + CARD.markHeight / 2 + 0.5);
 }
 
-/** The card's frame and header: title, growth badge, partial-data note, "Updated …" on the right, then a refresh mark. */
+/** The card's frame and header: title, growth badge, partial-data note, "Updated …" on the right, then its mark (a refresh, or the filters). */
 function paintCard(ctx: SKRSContext2D, view: ChartView, colours: Colours, width: number, height: number, timezone: string | undefined): void {
   ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);

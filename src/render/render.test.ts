@@ -182,6 +182,17 @@ describe('chart pictures', () => {
     expect(count(failed, [0xc6, 0x28, 0x28], 0, 60, 400, 240)).toBeGreaterThan(20);
   });
 
+  it('a card drawn for a filter state names the filters that narrow it, and those that do not reach it', () => {
+    const svg = (filters: { by: string[]; notBy: string[] }) => chartSvg({ ...CHARTS['bar']!, filters }, { theme: 'light', width: 600, height: 360 }).body.toString('utf8');
+    const some = svg({ by: ['country'], notBy: ['Date'] });
+    for (const word of ['Filtered', 'country', '·', 'Not', 'Date']) expect(some, word).toContain(`>${word}</text>`);
+    expect(some).toContain('fill="#FFF4E0"');
+    const all = svg({ by: ['country'], notBy: [] });
+    expect(all).toContain('>Filtered</text>');
+    expect(all).not.toContain('>Not</text>');
+    expect(all).not.toContain('fill="#FFF4E0"');
+  });
+
   it('a chart that computed to nothing says why, as the report page does, wrapped on a narrow card', () => {
     const chartData = { data: { labels: [], datasets: [{ label: 'Orders', data: [] }] }, empty: { reason: 'FIELD_MISSING', field: 'root[].region', datasetIndex: 0 } };
     const svg = chartSvg({ name: 'By region', type: 'bar', chartData, chartDataUpdated: null }, { theme: 'light', width: 260, height: 240 }).body.toString('utf8');

@@ -34,6 +34,8 @@ export interface ChartView {
   lastError?: { code: string; at: string } | null;
   /** The saved data is older than its refresh schedule allows (src/runtime/scheduler/cadence.ts): the card says so. */
   refreshOverdue?: { since: string; everySeconds: number } | null;
+  /** Drawn for a filter state: the filters that narrow this chart and those that do not reach it, by name. */
+  filters?: { by: string[]; notBy: string[] } | null;
 }
 
 export interface ChartPictureOptions {

@@ -119,9 +119,14 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('filter runs (%s store)', (stor
       expect(body.ChartDatasetConfigs).toHaveLength(1);
       expect(first.headers['x-plotline-cache']).toBe('miss');
 
+      // The answer is of when it was computed, not of the saved data; a cache hit of when the entry was.
+      expect(body.chartDataUpdated).not.toBe(saved.chartDataUpdated);
+      expect(Date.parse(body.chartDataUpdated)).toBeGreaterThan(Date.parse(saved.chartDataUpdated));
       const again = await run(charts.revenue, { filters: [{ type: 'date', preset: 'last_30_days' }] });
       expect(again.headers['x-plotline-cache']).toBe('hit');
-      expect(kpi(await ok(again))).toBe(30);
+      const hit = await ok(again);
+      expect(kpi(hit)).toBe(30);
+      expect(hit.chartDataUpdated).toBe(body.chartDataUpdated);
       // Client-only items, an id and a chart list that includes this chart change nothing: the same entry.
       const alike = await run(charts.revenue, { filters: [{ type: 'pagination', page: 3 }, { type: 'date', preset: 'last_30_days', id: 'mine', charts: [charts.revenue, charts.byCountry] }], variables: [] });
       expect(alike.headers['x-plotline-cache']).toBe('hit');

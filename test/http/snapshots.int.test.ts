@@ -146,6 +146,25 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('pictures (%s store)', (sto
     expect(after.chartDataUpdated).toBe(before.chartDataUpdated);
   });
 
+  it('a filtered dashboard picture: each card says which filters narrow it, in amber when one set does not reach it', async () => {
+    // The report page's amber (#fff4e0) behind "Not filtered by …".
+    const amber = (image: PNG) => {
+      let n = 0;
+      for (let i = 0; i < image.data.length; i += 4) if (image.data[i] === 0xff && image.data[i + 1] === 0xf4 && image.data[i + 2] === 0xe0) n += 1;
+      return n;
+    };
+    const snapshot = async (filters: unknown[]) => {
+      const res = await t.request({ method: 'POST', url: `/project/${team.projectId}/snapshot`, token: as('projectViewer'), payload: { filters } });
+      expect(res.statusCode, res.body).toBe(200);
+      return png(res.rawPayload);
+    };
+    const reaching = await snapshot([{ field: 'country', operator: 'is', value: 'DE' }]);
+    // The charts have no date field: a date filter reaches neither, and both cards say so.
+    const missing = await snapshot([{ field: 'country', operator: 'is', value: 'DE' }, { type: 'date', preset: 'last_7_days' }]);
+    expect(amber(reaching)).toBe(0);
+    expect(amber(missing)).toBeGreaterThan(2 * 200 * 10);
+  });
+
   it("takes Chartbrew's body: viewport.width is the width, its styling options are accepted", async () => {
     const res = await t.request({
       method: 'POST',

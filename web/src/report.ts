@@ -128,8 +128,9 @@ async function applyFilters(dashboard: SharedDashboard, filters: PublicDashboard
       if (!('chartData' in computed)) return { ...chart, chartData: null, error: computed.error };
       const by = new Set(computed.filteredBy);
       notes.set(chart.id, { by: [...names].filter(([id]) => by.has(id)).map(([, name]) => name), notBy: [...names].filter(([id]) => !by.has(id)).map(([, name]) => name) });
-      // Computed now (or from the result cache): not the saved data a schedule may leave overdue.
-      return { ...chart, chartData: computed.chartData, chartDataUpdated: computed.chartDataUpdated, refreshOverdue: null, error: undefined };
+      // Computed now (or from the result cache): not the saved data a schedule may leave overdue
+      // or a failed refresh left.
+      return { ...chart, chartData: computed.chartData, chartDataUpdated: computed.chartDataUpdated, refreshOverdue: null, lastError: null, error: undefined };
     });
     drawCharts(dashboard, grid, charts, notes);
     if (bar) reportUnknown(filters, bar, 'applied', `Filtered by ${state.length} filter${state.length === 1 ? '' : 's'}.`);

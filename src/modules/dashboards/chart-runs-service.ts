@@ -200,9 +200,11 @@ export class ChartRunService {
       rowsRead = computed.rowsRead;
       return markTruncated(computed.chartData, computed.truncation);
     };
-    const save = async (chartData: unknown): Promise<string | null> => {
-      if (!inputs.persist) return chart.chartDataUpdated;
-      const at = new Date().toISOString();
+    // Data computed for the request (never saved) is of when it was computed: now, or when the
+    // result cache computed it.
+    const save = async (chartData: unknown, computedAt = Date.now()): Promise<string | null> => {
+      const at = new Date(computedAt).toISOString();
+      if (!inputs.persist) return at;
       await this.deps.charts.saveChartData(chart.project_id, chart.id, chartData, at);
       return at;
     };
@@ -214,7 +216,7 @@ export class ChartRunService {
         staleMs: settings.cacheStaleMs,
         ...(inputs.refreshCache ? { refresh: true } : {}),
       });
-      return { chartData: cached.value, chartDataUpdated: await save(cached.value), cache: cached.status, paths, rowsRead, variablesWithoutValue, filteredBy };
+      return { chartData: cached.value, chartDataUpdated: await save(cached.value, inputs.persist ? Date.now() : cached.createdAt), cache: cached.status, paths, rowsRead, variablesWithoutValue, filteredBy };
     }
     // Without the cache, concurrent identical runs still share one computation (and one save).
     const flightKey = `${key}:${inputs.persist ? 'persist' : 'answer'}`;

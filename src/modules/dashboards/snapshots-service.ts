@@ -208,13 +208,24 @@ export class SnapshotsService {
     let views: ChartView[];
     let filterLines: string[] = [];
     if (options.filters !== undefined && hasState(options.filters)) {
-      // Parsed here too, for the header's words; the runs parse the same state themselves.
-      filterLines = describeFilters(parseFilters(options.filters.filters, 'filters.filters'), parseRuntimeVariables(options.filters.variables, 'filters.variables'));
+      // Every filter named, so that each card can say which of them narrow it (`filteredBy`).
+      const state = { ...options.filters, filters: named(options.filters.filters) };
+      // Parsed here too, for the header's and the cards' words; the runs parse the same state themselves.
+      const parsed = parseFilters(state.filters, 'filters.filters');
+      filterLines = describeFilters(parsed, parseRuntimeVariables(state.variables, 'filters.variables'));
+      const names = new Map<string, string>();
+      for (const filter of parsed) if (filter.id !== undefined && !names.has(filter.id)) names.set(filter.id, filterName(filter));
       const failures: ChartFailure[] = [];
-      const answers = await this.deps.filterRuns.runCharts(project, charts, options.filters, failures);
+      const answers = await this.deps.filterRuns.runCharts(project, charts, state, failures);
       views = charts.map((chart, i) => {
         const answer = answers[i]!;
-        return 'error' in answer && !('chartData' in answer) ? viewOf(chart, null, null, answer.error.message) : viewOf(chart, (answer as Chart).chartData, (answer as Chart).chartDataUpdated ?? null);
+        if ('error' in answer && !('chartData' in answer)) return viewOf(chart, null, null, answer.error.message);
+        const view = viewOf(chart, (answer as Chart).chartData, (answer as Chart).chartDataUpdated ?? null);
+        const reached = new Set('filteredBy' in answer ? answer.filteredBy : []);
+        const by = [...names].filter(([id]) => reached.has(id)).map(([, name]) => name);
+        const notBy = [...names].filter(([id]) => !reached.has(id)).map(([, name]) => name);
+        view.filters = { by: [...new Set(by)], notBy: [...new Set(notBy)].filter((name) => !by.includes(name)) };
+        return view;
       });
     } else {
       views = await this.views(charts, project, dashboard);
@@ -314,6 +325,19 @@ export class SnapshotsService {
   private now(): Date {
     return this.deps.clock?.() ?? new Date();
   }
+}
+
+/** The state's filters, each with an id: those sent without one get their place (`#1`, `#2`…). */
+function named(filters: unknown): unknown {
+  if (!Array.isArray(filters)) return filters;
+  return filters.map((filter: unknown, i) => (filter !== null && typeof filter === 'object' && !('id' in filter) ? { ...filter, id: `#${i + 1}` } : filter));
+}
+
+/** What a card calls a filter (as the report page does without a label): Date, the field, the variable. */
+function filterName(filter: RuntimeFilter): string {
+  if (filter.type === 'date') return 'Date';
+  if (filter.type === 'field') return filter.field.replace(/^root\[\]\./, '');
+  return filter.variable;
 }
 
 function hasState(state: FilterRunRequest): boolean {

@@ -57,12 +57,16 @@ function usePhone(): boolean {
 }
 
 /**
- * The chart as a card shows it: with the filtered run's data when there is one (computed now, so
- * never overdue); else its saved data, marked when it is overdue by the chart's or the dashboard's
- * schedule (the rule the server applies for the report page and the pictures).
+ * The chart as a card shows it: with the filtered run's data when there is one (computed now, of
+ * its own time, so neither overdue nor the data a failed refresh left); else its saved data,
+ * marked when it is overdue by the chart's or the dashboard's schedule (the rule the server
+ * applies for the report page and the pictures).
  */
 function shownChart(chart: Chart, filtered: FilteredChart | undefined, project: Project, now: Date): PublicChart {
-  if (filtered) return filtered.error ? { ...chart, chartData: null, error: filtered.error } : { ...chart, chartData: filtered.chartData };
+  if (filtered) {
+    if (filtered.error) return { ...chart, chartData: null, error: filtered.error };
+    return { ...chart, chartData: filtered.chartData, chartDataUpdated: filtered.chartDataUpdated ?? chart.chartDataUpdated, lastError: null };
+  }
   const overdue = refreshOverdue(
     { type: chart.type, chartDataUpdated: chart.chartDataUpdated, autoUpdate: chart.autoUpdate, chartUpdatedAt: chart.updatedAt, updateSchedule: project.updateSchedule, dashboardUpdatedAt: project.updatedAt },
     now,

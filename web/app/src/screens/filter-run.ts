@@ -13,6 +13,8 @@ const NO_FILTERS: FilterRunBody = { filters: [] };
  */
 export interface FilteredChart {
   chartData: unknown;
+  /** When the run computed it (or the result cache did). */
+  chartDataUpdated?: string | null;
   error?: { code: string; message: string };
   filteredBy: string[];
   sent: ReadonlySet<string>;
@@ -32,7 +34,7 @@ export function useFilterRun(projectId: number, body: FilterRunBody | null): { r
     if (!answer) return null;
     const sent = new Set(answer.body.filters.flatMap((filter) => (typeof filter.id === 'string' ? [filter.id] : [])));
     return new Map(
-      answer.charts.map((chart): [number, FilteredChart] => [chart.id, 'chartData' in chart ? { chartData: chart.chartData, filteredBy: chart.filteredBy, sent } : { chartData: null, error: chart.error, filteredBy: [], sent }]),
+      answer.charts.map((chart): [number, FilteredChart] => [chart.id, 'chartData' in chart ? { chartData: chart.chartData, chartDataUpdated: chart.chartDataUpdated, filteredBy: chart.filteredBy, sent } : { chartData: null, error: chart.error, filteredBy: [], sent }]),
     );
   }, [answer]);
   if (body === null) return { run: { state: 'idle', applied: 0, error: null }, charts: null };
