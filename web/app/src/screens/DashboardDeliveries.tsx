@@ -203,8 +203,13 @@ function describeRun(run: SubscriptionRun): string {
   const said = [run.resumed_from !== null ? 'Resumed an interrupted delivery.' : '', targets, run.status === 'running' ? (targets === '' ? 'Nothing sent yet.' : '…') : '']
     .filter((p) => p !== '')
     .join(' ');
-  const error = run.status === 'interrupted' || targets === '' ? (run.error ?? '') : '';
+  const error = run.status === 'interrupted' || targets === '' ? localTimes(run.error ?? '') : '';
   return [said, error].filter((p) => p !== '').join(' — ');
+}
+
+/** The server's words with the instants they name (ISO 8601, UTC) in the reader's own time. */
+function localTimes(text: string): string {
+  return text.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }));
 }
 
 function History({ scope, subscription }: { scope: DeliveryScope; subscription: Subscription }) {
