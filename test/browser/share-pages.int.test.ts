@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import pg from 'pg';
 import { ShareTokens } from '../../src/modules/dashboards/share-tokens.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
@@ -39,6 +40,7 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
   let seed: SeededDashboard;
   let reportUrl: string;
   let reportToken: string;
+  let reportPolicyId: number;
   const consoleErrors: string[] = [];
 
   async function open(url: string, options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}) {
@@ -83,6 +85,7 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
     const issued = (await api({ method: 'POST', url: `/project/${seed.projectId}/share/token`, token: owner() })).json();
     reportUrl = issued.url;
     reportToken = issued.token;
+    reportPolicyId = issued.sharePolicy.id;
     expect(reportUrl.startsWith(`${live.url}/report/${seed.brewName}?token=`)).toBe(true);
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
@@ -246,5 +249,48 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
     } finally {
       await api({ method: 'PUT', url: `/project/${seed.projectId}`, token: owner(), payload: { passwordProtected: false } });
     }
+  });
+
+  // Last: it revokes the report's link.
+  it('a report left open keeps itself current: a refresh of the saved data shows at the next read, nothing is redrawn without one, a revoked link says so', async () => {
+    const page = await context.newPage();
+    // Reads of the dashboard (GET /project/dashboard/<brewName>?token=…).
+    let reads = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'GET' && /\/project\/dashboard\/[^/?]+\?/.test(request.url())) reads += 1;
+    });
+    // The page's minute between reads runs on a clock the test moves.
+    await page.clock.install();
+    await page.goto(reportUrl);
+    await ready(page);
+    const kpi = page.locator(`[data-chart-id="${seed.charts.kpi}"]`);
+    const value = () => kpi.locator('[data-kpi-value]').getAttribute('data-kpi-value');
+    const before = Number((await value())!.replace(/\D/g, ''));
+    // Unchanged data: the cards stay the very same elements.
+    await kpi.evaluate((el) => el.setAttribute('data-marker', 'first draw'));
+    const readsBefore = reads;
+    expect(readsBefore).toBeGreaterThan(0);
+    await page.clock.runFor(61_000);
+    await expect.poll(() => reads, { timeout: 20_000 }).toBe(readsBefore + 1);
+    expect(await kpi.getAttribute('data-marker')).toBe('first draw');
+
+    // A new order, and the chart refreshed (as a schedule would): the open report shows it after its next read.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query(`insert into orders values (100001, 'FR', 'paid', 10, now())`);
+    } finally {
+      await client.end();
+    }
+    expect((await api({ method: 'POST', url: `/project/${seed.projectId}/chart/${seed.charts.kpi}/query`, token: owner() })).statusCode).toBe(200);
+    await page.clock.runFor(61_000);
+    await expect.poll(async () => Number(((await value()) ?? '').replace(/\D/g, '')), { timeout: 20_000 }).toBe(before + 1);
+
+    // The link revoked: the next read says so instead of leaving the old numbers up.
+    expect((await api({ method: 'POST', url: `/project/${seed.projectId}/share/policy/${reportPolicyId}/revoke`, token: owner() })).statusCode).toBe(200);
+    await page.clock.runFor(61_000);
+    await page.waitForSelector('body[data-state="error"]', { timeout: 20_000 });
+    expect(await page.locator('body').textContent()).toMatch(/revoked|no longer|invalid/i);
+    await page.close();
   });
 });

@@ -20,6 +20,15 @@ let rendered: RenderedChart[] = [];
 let filterState: FilterState = readFilterState(window.location.search);
 /** Counts filter runs, so that an answer overtaken by a newer choice is dropped. */
 let filterRun = 0;
+/** What the page shows now: the dashboard as read, and the parts a new read redraws. */
+let current: { dashboard: SharedDashboard; filters: PublicDashboardFilter[]; grid: HTMLElement; bar: FilterBar | undefined } | undefined;
+/**
+ * A report left open (a wall screen, a tab kept for the day) reads its dashboard again this often
+ * while it is in view, and redraws the charts when their saved data moved (a scheduled refresh).
+ */
+const KEEP_CURRENT_MS = 60_000;
+let keeping: number | undefined;
+let lastRead = 0;
 
 onSchemeChange(() => {
   rendered.forEach((chart) => chart.redraw());
@@ -69,12 +78,67 @@ function renderDashboard(dashboard: SharedDashboard): void {
   if (dashboard.footerCode) root.append(codeFrame(dashboard.footerCode, 'Dashboard footer'));
   if (dashboard.showBranding) root.append(h('footer', { class: 'branding' }, 'Made with Plotline'));
 
+  current = { dashboard, filters, grid, bar };
   if (runtimeFilters(filters, filterState).filters.length > 0) void applyFilters(dashboard, filters, grid, bar);
   else {
     drawCharts(dashboard, grid, dashboard.Charts);
     if (bar) reportUnknown(filters, bar, 'idle', '');
   }
 }
+
+/**
+ * Reads the dashboard again: charts whose data moved are drawn again (with the filters set, run
+ * again), anything else that changed (title, filters, layout) draws the page again; the filter
+ * state, the address and the scroll position stay. A link since revoked, expired or given a new
+ * password says so; a failed read (the network) keeps the page as it is until the next one.
+ */
+async function readAgain(): Promise<void> {
+  if (!current) return;
+  lastRead = Date.now();
+  let next: SharedDashboard;
+  try {
+    next = await fetchShared<SharedDashboard>(base, link, password);
+  } catch (error) {
+    // The network (status 0), a server error or too many requests (429): try again at the next beat.
+    if (!(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500) return;
+    stopKeepingCurrent();
+    if (error.code === 'PASSWORD_REQUIRED' || error.code === 'PASSWORD_INVALID') {
+      password = undefined;
+      void load();
+    } else showError(root, error, 'dashboard');
+    return;
+  }
+  const shown = current.dashboard;
+  const sameCharts = JSON.stringify(next.Charts) === JSON.stringify(shown.Charts);
+  if (sameCharts) return;
+  const scroll = window.scrollY;
+  if (JSON.stringify({ ...next, Charts: null }) !== JSON.stringify({ ...shown, Charts: null })) renderDashboard(next);
+  else {
+    current = { ...current, dashboard: next };
+    const { filters, grid, bar } = current;
+    if (runtimeFilters(filters, filterState).filters.length > 0) await applyFilters(next, filters, grid, bar);
+    else drawCharts(next, grid, next.Charts);
+  }
+  window.scrollTo({ top: scroll });
+}
+
+function keepCurrent(): void {
+  lastRead = Date.now();
+  if (keeping !== undefined) return;
+  keeping = window.setInterval(() => {
+    if (document.visibilityState === 'visible') void readAgain();
+  }, KEEP_CURRENT_MS);
+}
+
+function stopKeepingCurrent(): void {
+  if (keeping !== undefined) window.clearInterval(keeping);
+  keeping = undefined;
+}
+
+// Back in view after a while away (a tab, a screen that slept): read at once rather than at the next beat.
+document.addEventListener('visibilitychange', () => {
+  if (keeping !== undefined && document.visibilityState === 'visible' && Date.now() - lastRead >= KEEP_CURRENT_MS) void readAgain();
+});
 
 /**
  * The charts in the grid. Filtered (`filters`: each chart's filter notes, by chart id), a chart
@@ -195,6 +259,7 @@ async function load(): Promise<void> {
   showLoading(root, password === undefined ? 'Loading the dashboard…' : 'Checking the password…');
   try {
     renderDashboard(await fetchShared<SharedDashboard>(base, link, password));
+    keepCurrent();
   } catch (error) {
     if (error instanceof ApiError && (error.code === 'PASSWORD_REQUIRED' || error.code === 'PASSWORD_INVALID')) {
       showPasswordForm(root, error.code === 'PASSWORD_INVALID', (value) => {
