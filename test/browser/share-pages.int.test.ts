@@ -253,14 +253,22 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
 
   // Last: it revokes the report's link.
   it('a report left open keeps itself current: a refresh of the saved data shows at the next read, nothing is redrawn without one, a revoked link says so', async () => {
+    // The KPI embedded too. The minute between reads runs on a clock the test moves (the context's:
+    // both pages' at once).
+    await api({ method: 'POST', url: `/project/${seed.projectId}/chart/${seed.charts.kpi}/share/policy`, token: owner() });
+    const embedUrl = (await api({ method: 'POST', url: `/project/${seed.projectId}/chart/${seed.charts.kpi}/share/token`, token: owner() })).json().url as string;
+    const embed = await context.newPage();
+    await embed.clock.install();
+    await embed.goto(embedUrl);
+    await ready(embed);
+    const embedValue = () => embed.locator('[data-kpi-value]').getAttribute('data-kpi-value');
+
     const page = await context.newPage();
     // Reads of the dashboard (GET /project/dashboard/<brewName>?token=…).
     let reads = 0;
     page.on('request', (request) => {
       if (request.method() === 'GET' && /\/project\/dashboard\/[^/?]+\?/.test(request.url())) reads += 1;
     });
-    // The page's minute between reads runs on a clock the test moves.
-    await page.clock.install();
     await page.goto(reportUrl);
     await ready(page);
     const kpi = page.locator(`[data-chart-id="${seed.charts.kpi}"]`);
@@ -285,6 +293,8 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
     expect((await api({ method: 'POST', url: `/project/${seed.projectId}/chart/${seed.charts.kpi}/query`, token: owner() })).statusCode).toBe(200);
     await page.clock.runFor(61_000);
     await expect.poll(async () => Number(((await value()) ?? '').replace(/\D/g, '')), { timeout: 20_000 }).toBe(before + 1);
+    await expect.poll(async () => Number(((await embedValue()) ?? '').replace(/\D/g, '')), { timeout: 20_000 }).toBe(before + 1);
+    await embed.close();
 
     // The link revoked: the next read says so instead of leaving the old numbers up.
     expect((await api({ method: 'POST', url: `/project/${seed.projectId}/share/policy/${reportPolicyId}/revoke`, token: owner() })).statusCode).toBe(200);

@@ -4,6 +4,7 @@ import { renderChartCard, placeCard, reportOrder, type CardFilters, type Rendere
 import { clear, h, safeUrl } from './lib/dom.js';
 import { FILTER_PARAM_PREFIX, filterName } from './lib/filters.js';
 import { codeFrame, updateFrameSchemes } from './lib/frames.js';
+import { keepCurrent, passingFailure } from './lib/keep-current.js';
 import { readFilterState, renderFilterBar, runtimeFilters, type FilterBar, type FilterState } from './lib/report-filters.js';
 import { filterErrorText, showError, showLoading, showPasswordForm } from './lib/states.js';
 import { applyTheme, onSchemeChange } from './lib/theme.js';
@@ -22,13 +23,8 @@ let filterState: FilterState = readFilterState(window.location.search);
 let filterRun = 0;
 /** What the page shows now: the dashboard as read, and the parts a new read redraws. */
 let current: { dashboard: SharedDashboard; filters: PublicDashboardFilter[]; grid: HTMLElement; bar: FilterBar | undefined } | undefined;
-/**
- * A report left open (a wall screen, a tab kept for the day) reads its dashboard again this often
- * while it is in view, and redraws the charts when their saved data moved (a scheduled refresh).
- */
-const KEEP_CURRENT_MS = 60_000;
-let keeping: number | undefined;
-let lastRead = 0;
+/** Stops the reads of a report left open (keepCurrent), once it started them. */
+let stopReading: (() => void) | undefined;
 
 onSchemeChange(() => {
   rendered.forEach((chart) => chart.redraw());
@@ -94,14 +90,13 @@ function renderDashboard(dashboard: SharedDashboard): void {
  */
 async function readAgain(): Promise<void> {
   if (!current) return;
-  lastRead = Date.now();
   let next: SharedDashboard;
   try {
     next = await fetchShared<SharedDashboard>(base, link, password);
   } catch (error) {
-    // The network (status 0), a server error or too many requests (429): try again at the next beat.
-    if (!(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500) return;
-    stopKeepingCurrent();
+    if (passingFailure(error) || !(error instanceof ApiError)) return;
+    stopReading?.();
+    stopReading = undefined;
     if (error.code === 'PASSWORD_REQUIRED' || error.code === 'PASSWORD_INVALID') {
       password = undefined;
       void load();
@@ -122,23 +117,7 @@ async function readAgain(): Promise<void> {
   window.scrollTo({ top: scroll });
 }
 
-function keepCurrent(): void {
-  lastRead = Date.now();
-  if (keeping !== undefined) return;
-  keeping = window.setInterval(() => {
-    if (document.visibilityState === 'visible') void readAgain();
-  }, KEEP_CURRENT_MS);
-}
 
-function stopKeepingCurrent(): void {
-  if (keeping !== undefined) window.clearInterval(keeping);
-  keeping = undefined;
-}
-
-// Back in view after a while away (a tab, a screen that slept): read at once rather than at the next beat.
-document.addEventListener('visibilitychange', () => {
-  if (keeping !== undefined && document.visibilityState === 'visible' && Date.now() - lastRead >= KEEP_CURRENT_MS) void readAgain();
-});
 
 /**
  * The charts in the grid. Filtered (`filters`: each chart's filter notes, by chart id), a chart
@@ -259,7 +238,7 @@ async function load(): Promise<void> {
   showLoading(root, password === undefined ? 'Loading the dashboard…' : 'Checking the password…');
   try {
     renderDashboard(await fetchShared<SharedDashboard>(base, link, password));
-    keepCurrent();
+    stopReading ??= keepCurrent(readAgain);
   } catch (error) {
     if (error instanceof ApiError && (error.code === 'PASSWORD_REQUIRED' || error.code === 'PASSWORD_INVALID')) {
       showPasswordForm(root, error.code === 'PASSWORD_INVALID', (value) => {
