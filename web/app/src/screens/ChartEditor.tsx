@@ -663,6 +663,7 @@ function previewChart(id: number, { body, chartData }: PreviewAnswer): PublicCha
     dataLabels: body.dataLabels ?? false,
     stacked: body.stacked ?? false,
     stackPercent: body.stackPercent ?? false,
+    missingValues: body.missingValues ?? 'zero',
     horizontal: body.horizontal ?? false,
     showGrowth: body.showGrowth ?? false,
     invertGrowth: body.invertGrowth ?? false,
