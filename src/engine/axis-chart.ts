@@ -14,7 +14,7 @@ import type { AxisChartData, ChartJsDataset, ChartType, GoalEntry, GrowthEntry }
 const SLICED: ReadonlySet<ChartType> = new Set(['pie', 'doughnut', 'polar']);
 
 export function buildAxisChart(ctx: EngineContext, plans: readonly SeriesPlan[], series: readonly AggregatedSeries[]): AxisChartData {
-  const shaped = shapeSeries(ctx, plans, series, { allowSort: true });
+  const shaped = shapeSeries(ctx, plans, series, { allowSort: true, gaps: ctx.chart.missingValues === 'preserve' });
   const labels = shaped.order.map((i) => shaped.axis.labels[i]!);
   const datasets = plans.map((plan, i) => presentDataset(ctx, plan, pick(shaped.display[i]!, shaped.order), labels.length));
   if (ctx.type === 'bar' && ctx.chart.stackPercent === true) toShares(datasets, labels.length);
@@ -25,7 +25,7 @@ export function buildAxisChart(ctx: EngineContext, plans: readonly SeriesPlan[],
   return out;
 }
 
-function presentDataset(ctx: EngineContext, plan: SeriesPlan, data: number[], points: number): ChartJsDataset {
+function presentDataset(ctx: EngineContext, plan: SeriesPlan, data: Array<number | null>, points: number): ChartJsDataset {
   const { config } = plan;
   const color = datasetColor(config.datasetColor, plan.index);
   const fill = config.fill === true;
@@ -108,7 +108,7 @@ function goalEntries(plans: readonly SeriesPlan[], shaped: ShapedSeries): GoalEn
     else if (shaped.axis.kind === 'time') value = shaped.display[i]![shaped.timeOrder[shaped.timeOrder.length - 1]!]!;
     else {
       const sum = total(pick(shaped.raw[i]!, shaped.order));
-      value = plan.formula === null ? sum : plan.formula.apply(sum);
+      value = plan.formula === null || sum === null ? sum : plan.formula.apply(sum);
     }
     goals.push({
       label: plan.label,
@@ -125,12 +125,16 @@ function goalEntries(plans: readonly SeriesPlan[], shaped: ShapedSeries): GoalEn
 
 /**
  * Percent stacking: each label's values become their share of the label's total (of absolute
- * values), in percent with two decimals; a label whose total is 0 keeps zeros.
+ * values), in percent with two decimals; a label whose total is 0 keeps zeros. A null (no point,
+ * missingValues `preserve`) stays null and adds nothing to the total.
  */
 function toShares(datasets: ChartJsDataset[], points: number): void {
   for (let i = 0; i < points; i += 1) {
     let total = 0;
     for (const d of datasets) total += Math.abs(d.data[i] ?? 0);
-    for (const d of datasets) d.data[i] = total === 0 ? 0 : Math.round((Math.abs(d.data[i] ?? 0) / total) * 10_000) / 100;
+    for (const d of datasets) {
+      const v = d.data[i] ?? null;
+      if (v !== null) d.data[i] = total === 0 ? 0 : Math.round((Math.abs(v) / total) * 10_000) / 100;
+    }
   }
 }

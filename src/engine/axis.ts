@@ -7,7 +7,7 @@
  *   that a SQL planner can reproduce; `sort` reorders by value later).
  * - None: the single `Total` point.
  * Mixed time and category datasets share a category axis built from the time labels.
- * A dataset without a point at some label gets 0 there.
+ * A dataset without a point at some label gets `missing` there: 0, or null (missingValues `preserve`).
  */
 import type { DateWindow } from './date-window.js';
 import type { AggregatedSeries, AxisKind } from './series.js';
@@ -64,12 +64,12 @@ function labelOf(axis: AxisKind, key: number | string, bucketer: Bucketer): stri
   return axis === 'time' ? bucketer.label(key as number) : String(key);
 }
 
-/** The series' values along the axis; missing points (and null aggregates) are 0. */
-export function alignSeries(axis: SharedAxis, series: AggregatedSeries, bucketer: Bucketer): number[] {
+/** The series' values along the axis; missing points (and null aggregates) are `missing`. */
+export function alignSeries(axis: SharedAxis, series: AggregatedSeries, bucketer: Bucketer, missing: number | null): Array<number | null> {
   if (axis.kind === 'category' && series.axis === 'time') {
     const byLabel = new Map<string, number | null>();
     for (const [k, v] of series.points) byLabel.set(bucketer.label(k as number), v);
-    return axis.keys.map((k) => byLabel.get(k as string) ?? 0);
+    return axis.keys.map((k) => byLabel.get(k as string) ?? missing);
   }
-  return axis.keys.map((k) => series.points.get(k) ?? 0);
+  return axis.keys.map((k) => series.points.get(k) ?? missing);
 }

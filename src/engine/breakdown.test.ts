@@ -40,7 +40,7 @@ async function axis(chart: Partial<ChartInput>, configs: Array<[DatasetConfigInp
   return out as AxisChartData;
 }
 
-function seriesOf(out: AxisChartData): Array<[string, number[]]> {
+function seriesOf(out: AxisChartData): Array<[string, Array<number | null>]> {
   return out.data.datasets.map((d) => [d.label, d.data]);
 }
 

@@ -44,7 +44,7 @@ async function axis(chart: Partial<ChartInput>, configs: Array<DatasetConfigInpu
   return (await computeChartData({ type: 'line', ...chart }, datasets)) as AxisChartData;
 }
 
-function series(out: AxisChartData | MetricChartData): { labels: string[]; data: number[][] } {
+function series(out: AxisChartData | MetricChartData): { labels: string[]; data: Array<Array<number | null>> } {
   return { labels: out.data.labels, data: out.data.datasets.map((d) => d.data) };
 }
 

@@ -18,7 +18,9 @@ import type { MetricChartData, MetricValue } from './types.js';
 import { cleanNumber } from './values.js';
 
 export function buildMetricChart(ctx: EngineContext, plans: readonly SeriesPlan[], series: readonly AggregatedSeries[]): MetricChartData {
-  const shaped = shapeSeries(ctx, plans, series, { allowSort: false });
+  // A KPI, average or gauge reads its last point or the mean of its points: missing ones stay 0
+  // whatever missingValues says (docs/chart-data.md).
+  const shaped = shapeSeries(ctx, plans, series, { allowSort: false, gaps: false });
   const labels = shaped.order.map((i) => shaped.axis.labels[i]!);
   const datasets = plans.map((plan, i) => {
     const color = datasetColor(plan.config.datasetColor, plan.index);
@@ -38,7 +40,10 @@ export function buildMetricChart(ctx: EngineContext, plans: readonly SeriesPlan[
     else {
       const points = pick(shaped.raw[i]!, shaped.order);
       if (points.length === 0) raw = null;
-      else if (ctx.type === 'avg') raw = cleanNumber(total(points) / points.length);
+      else if (ctx.type === 'avg') {
+        const sum = total(points);
+        raw = sum === null ? null : cleanNumber(sum / points.length);
+      }
       else raw = points[points.length - 1]!;
     }
     const value = raw === null ? null : plan.formula === null ? raw : plan.formula.apply(raw);

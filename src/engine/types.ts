@@ -77,6 +77,11 @@ export interface ChartInput {
   stacked?: boolean | null;
   /** Bar charts: each label's values as shares of its total, stacked to 100. */
   stackPercent?: boolean | null;
+  /**
+   * Axis charts: a label where a series has no point (or its aggregate is null) plots 0 (`zero`,
+   * the default) or null (`preserve`, a gap).
+   */
+  missingValues?: 'zero' | 'preserve' | string | null;
   horizontal?: boolean | null;
   minValue?: number | null;
   maxValue?: number | null;
@@ -188,7 +193,8 @@ export interface GoalEntry {
 
 export interface ChartJsDataset {
   label: string;
-  data: number[];
+  /** null: no point there (missingValues `preserve`). */
+  data: Array<number | null>;
   borderColor: string | string[];
   backgroundColor: string | string[];
   fill: boolean;

@@ -143,6 +143,24 @@ describe('chart pictures', () => {
     expect(svg).toMatch(/fill="#1D2433"[^>]*>8<\/text>/i);
   });
 
+  it('a null point (missingValues preserve) is a gap in the line, not a fall to 0, and gets no data label', async () => {
+    const line = CHARTS['line']!;
+    const withData = (data: Array<number | null>): ChartView => {
+      const chartData = line.chartData as { data: { labels: string[]; datasets: object[] } };
+      return { ...line, dataLabels: true, showGrowth: false, chartData: { ...chartData, data: { ...chartData.data, datasets: [{ ...chartData.data.datasets[0], data }] } } };
+    };
+    const blue = async (view: ChartView) => count(decode((await chartPng(view, { theme: 'light', width: 480, height: 300 })).body), BLUE);
+    const gaps = await blue(withData([12, null, 8, null, 22]));
+    const zeros = await blue(withData([12, 0, 8, 0, 22]));
+    // The three points are drawn.
+    expect(gaps).toBeGreaterThan(100);
+    // Down to 0 and back up twice draws far more line than three lone points.
+    expect(gaps).toBeLessThan(zeros / 2);
+    const svg = chartSvg(withData([12, null, 8, null, 22]), { theme: 'light', width: 480, height: 300 }).body.toString('utf8');
+    for (const value of ['12', '8', '22']) expect(svg, value).toContain(`>${value}</text>`);
+    expect(svg).not.toMatch(/>(null|NaN|undefined)<\/text>/);
+  });
+
   it('polar and radar: the radial values are drawn above the areas, on the card colour', () => {
     for (const key of ['polar', 'radar']) {
       const svg = chartSvg(CHARTS[key]!, { theme: 'light', width: 303, height: 294 }).body.toString('utf8');

@@ -44,6 +44,7 @@ import { chartLastErrorStackPercent } from './migrations/0022-chart-last-error-s
 import { dashboardTemplates } from './migrations/0023-dashboard-templates.js';
 import { cdcBreakdownSeries } from './migrations/0024-cdc-breakdown-series.js';
 import { deliveryResume } from './migrations/0025-delivery-resume.js';
+import { chartMissingValues } from './migrations/0026-chart-missing-values.js';
 import type { Database } from './types.js';
 
 export type { Dialect } from './columns.js';
@@ -262,6 +263,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
     '0023-dashboard-templates': dashboardTemplates(dialect),
     '0024-cdc-breakdown-series': cdcBreakdownSeries(dialect),
     '0025-delivery-resume': deliveryResume(dialect),
+    '0026-chart-missing-values': chartMissingValues(dialect),
   };
 }
 

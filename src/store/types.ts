@@ -253,6 +253,7 @@ export interface ChartsTable {
   xLabelTicks: string | null;
   stacked: Bool;
   stackPercent: Bool;
+  missingValues: Generated<string>;
   horizontal: Bool;
   showGrowth: Bool;
   invertGrowth: Bool;

@@ -217,6 +217,35 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     whole.forEach((total, i) => expect(datasets.reduce((sum, d) => sum + d.data[i]!, 0)).toBeCloseTo(total, 6));
   });
 
+  it('leaves a gap where a series has no point when asked, and saves the choice', async () => {
+    await newChart();
+    await page.getByLabel('Chart name', { exact: true }).fill('Revenue per day and country');
+    await page.getByLabel('Chart type', { exact: true }).selectOption('pie');
+    await expect.poll(() => page.getByLabel('Missing points').count(), WAIT).toBe(0);
+    await page.getByLabel('Chart type', { exact: true }).selectOption('line');
+    await page.getByLabel('X axis', { exact: true }).selectOption('created_at');
+    await page.getByLabel('Y axis', { exact: true }).selectOption('amount');
+    await page.getByLabel('Operation', { exact: true }).selectOption('sum');
+    // A day's orders come from one or two countries: the other series have no point that day.
+    await page.getByLabel('Split by', { exact: true }).selectOption('country');
+    await expect(page.getByLabel('Missing points').inputValue()).resolves.toBe('zero');
+    await page.getByLabel('Missing points').selectOption({ label: 'Leave a gap' });
+    await page.locator('.preview[data-preview-state="ready"] .card[data-chart-type="line"][data-rendered="true"]').waitFor(WAIT);
+    await page.getByRole('button', { name: 'Save chart' }).click();
+    await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+
+    const saved = (await call<any[]>('GET', `/project/${seed.projectId}/chart`)).find((c) => c.name === 'Revenue per day and country');
+    expect(saved.missingValues).toBe('preserve');
+    const datasets = saved.chartData.data.datasets as { data: Array<number | null> }[];
+    expect(datasets).toHaveLength(4);
+    // A day without a country's orders is a gap in its series, not a 0.
+    for (const d of datasets) {
+      expect(d.data.filter((v) => v === null).length).toBeGreaterThan(0);
+      expect(d.data.filter((v) => v !== null).length).toBeGreaterThan(0);
+      expect(d.data).not.toContain(0);
+    }
+  });
+
   it('writes a markdown card, sanitised, and asks before unsaved edits are lost', async () => {
     await newChart();
     await page.getByLabel('Chart name', { exact: true }).fill('Read me');

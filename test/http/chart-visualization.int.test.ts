@@ -344,6 +344,40 @@ describe.each([
         expect(normal.visualization.layers[0].stack).toBe('normal');
       });
 
+      it("settings.missingValues.policy preserve: a month without a country's orders is null, as the chart's missingValues computes it; zero plots 0 again", async () => {
+        const chart = await v5Chart(datasetId, 'bar');
+        const spec = { ...breakdownSpec(chart.cdcId), settings: { missingValues: { policy: 'preserve' } } };
+        const saved = await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: spec });
+        expect(saved.missingValues).toBe('preserve');
+        expect(saved.visualization.settings.missingValues).toEqual({ policy: 'preserve' });
+        const reference = await fieldsChart(datasetId, { ...breakdownFields, chart: { ...breakdownFields.chart, missingValues: 'preserve' } });
+        const v5 = await run(chart.id);
+        expect(v5.chartData).toEqual((await run(reference)).chartData);
+        expect(v5.chartData.data.datasets.map((d: Json) => [d.label, d.data])).toEqual([
+          ['US', [null, null, 101.25]],
+          ['FR', [30.5, null, null]],
+          ['DE', [null, 12, null]],
+          ['ES', [null, null, 3]],
+        ]);
+        expect(v5.paths).toEqual([source.path(pushdown)]);
+        // A running total carries its last value over a gap.
+        const line = await v5Chart(datasetId, 'line');
+        const running = lineSpec(line.cdcId, { breakdown: { field: 'root[].country', type: 'nominal' } });
+        await ok(t, owner, 'PUT', `/project/${projectId}/chart/${line.id}`, { visualization: { ...running, settings: { missingValues: { policy: 'preserve' } } } });
+        const cumulative = await run(line.id);
+        expect(cumulative.chartData.data.datasets.map((d: Json) => [d.label, d.data])).toEqual([
+          ['US', [null, null, 101.25]],
+          ['FR', [30.5, 30.5, 30.5]],
+          ['DE', [null, 5, 5]],
+          ['ES', [null, null, 3]],
+        ]);
+        expect(cumulative.paths).toEqual([source.path(pushdown)]);
+        // Back to zeros through the spec.
+        const zero = await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: { ...spec, settings: { missingValues: { policy: 'zero' } } } });
+        expect(zero.missingValues).toBe('zero');
+        expect((await run(chart.id)).chartData.data.datasets[0].data).toEqual([0, 0, 101.25]);
+      });
+
       it('x (category) + y (count), sorted descending and limited to two: the same as sort and maxRecords', async () => {
         const chart = await v5Chart(datasetId, 'bar');
         await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: barSpec(chart.cdcId) });

@@ -110,6 +110,36 @@ break', '2025-01-01T11:00:00Z'),
     expect(typeof rows[1]![1]).toBe('number');
   });
 
+  it('a gap (missingValues preserve) is an empty cell in CSV and XLSX', async () => {
+    const bars = await chart(
+      { name: 'Revenue by country', type: 'bar', timeInterval: 'day', missingValues: 'preserve' },
+      { xAxis: 'root[].created_at', dateField: 'root[].created_at', yAxis: 'root[].amount', yAxisOperation: 'sum', legend: 'Revenue', breakdown: 'root[].country' },
+    );
+    // Paid orders: FR 30.5 on the 1st, DE 5 on the 2nd, US 100 on the 3rd.
+    expect(bars.chartData.data.datasets.map((d: { label: string; data: unknown[] }) => [d.label, d.data])).toEqual([
+      ['US', [null, null, 100]],
+      ['FR', [30.5, null, null]],
+      ['DE', [null, 5, null]],
+    ]);
+    const csv = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${bars.id}/export?format=csv`, token: owner.token });
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(parse(csv.body, { bom: true })).toEqual([
+      ['label', 'US', 'FR', 'DE'],
+      ['2025-01-01', '', '30.5', ''],
+      ['2025-01-02', '', '', '5'],
+      ['2025-01-03', '100', '', ''],
+    ]);
+    const xlsx = await t.request({ method: 'GET', url: `/project/${projectId}/chart/${bars.id}/export?format=xlsx`, token: owner.token });
+    expect(xlsx.statusCode).toBe(200);
+    const sheet = (await workbook(xlsx.rawPayload)).worksheets[0]!;
+    const cells = [2, 3, 4].map((r) => [2, 3, 4].map((c) => sheet.getRow(r).getCell(c).value));
+    expect(cells).toEqual([
+      [null, 30.5, null],
+      [null, null, 5],
+      [100, null, null],
+    ]);
+  });
+
   it('an export computes the chart without saving its data or recording a refresh', async () => {
     const res = await t.request({ method: 'POST', url: `/project/${projectId}/chart/quick-create`, token: owner.token, payload: { name: 'Never refreshed', type: 'bar', chartDatasetConfigs: [{ dataset_id: datasetId, xAxis: 'root[].country', yAxis: 'root[].amount', yAxisOperation: 'sum' }] } });
     expect(res.statusCode, res.body).toBe(200);

@@ -317,7 +317,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('share tokens and public share 
       expect(Object.keys(body).sort()).toEqual(
         [
           'ChartDatasetConfigs', 'chartData', 'chartDataUpdated', 'content', 'dashedLastPoint', 'dataLabels', 'defaultRowsPerPage', 'displayLegend', 'horizontal', 'id', 'invertGrowth',
-          'isLogarithmic', 'layout', 'maxValue', 'minValue', 'mode', 'name', 'onReport', 'pointRadius', 'ranges', 'showBranding', 'allowExport', 'showGrowth', 'stackPercent', 'stacked', 'subType', 'theme', 'type', 'visualization', 'xLabelTicks',
+          'isLogarithmic', 'layout', 'maxValue', 'minValue', 'mode', 'name', 'onReport', 'pointRadius', 'ranges', 'showBranding', 'allowExport', 'showGrowth', 'stackPercent', 'missingValues', 'stacked', 'subType', 'theme', 'type', 'visualization', 'xLabelTicks',
         ].sort(),
       );
       expect(Object.keys(body.ChartDatasetConfigs[0]).sort()).toEqual(['datasetColor', 'fill', 'fillColor', 'formula', 'goal', 'id', 'legend', 'multiFill', 'order', 'pointRadius']);

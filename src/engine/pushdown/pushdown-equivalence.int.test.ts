@@ -475,6 +475,8 @@ const chartArb = (focus: Focus): fc.Arbitrary<ChartInput> =>
       endDate: fc.option(fc.constantFrom(...focus.windowDates), { nil: null, freq: 2 }),
       currentEndDate: fc.boolean(),
       fixedStartDate: fc.boolean(),
+      missingValues: fc.constantFrom('zero', 'preserve'),
+      stackPercent: fc.boolean(),
     })
     .map((c): ChartInput => {
       const chart: ChartInput = {
@@ -488,6 +490,8 @@ const chartArb = (focus: Focus): fc.Arbitrary<ChartInput> =>
         endDate: c.endDate,
         currentEndDate: c.currentEndDate,
         fixedStartDate: c.fixedStartDate,
+        missingValues: c.missingValues,
+        stackPercent: c.stackPercent,
         now: NOW,
         ranges: c.type === 'gauge' ? [{ min: 0, max: 10 }] : null,
       };

@@ -10,6 +10,7 @@ import { Type, type Static, type TOptional, type TSchema } from 'typebox';
 
 const CHART_MODES = ['chart', 'kpichart'] as const;
 const X_LABEL_TICKS = ['default', 'half', 'third', 'fourth', 'showAll'] as const;
+const MISSING_VALUES = ['zero', 'preserve'] as const;
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 /** Integer columns are Postgres `integer`. */
@@ -38,6 +39,12 @@ const OPTIONS = {
   dataLabels: flag('Write each value on its point or bar (line and bar charts)', false),
   stacked: flag('Stack the series of a bar chart', false),
   stackPercent: flag("Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages", false),
+  missingValues: option(
+    'A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts',
+    Type.Enum([...MISSING_VALUES]),
+    Type.Enum([...MISSING_VALUES]),
+    'zero',
+  ),
   horizontal: flag('Lay the bars of a bar chart horizontally', false),
   showGrowth: flag('Compare the last value with the one before it (`growth` in the chart data)', false),
   invertGrowth: flag('A fall is the good direction: growth statuses swap positive and negative', false),

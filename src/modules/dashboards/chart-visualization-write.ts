@@ -56,6 +56,7 @@ export type ChartChanges = Pick<
   | 'fixedStartDate'
   | 'stacked'
   | 'stackPercent'
+  | 'missingValues'
   | 'horizontal'
   | 'content'
 >;
@@ -425,9 +426,8 @@ function applySettings(settings: SettingsInput, fields: ChartFields, at: string)
   if (settings.xLabelTicks !== undefined) fields.set('xLabelTicks', settings.xLabelTicks, `${at}.xLabelTicks`, why);
   const visible = settings.legend?.visible;
   if (visible !== undefined && visible !== null) fields.set('displayLegend', visible, `${at}.legend.visible`, why);
-  if (settings.missingValues?.policy === 'preserve') {
-    throw ValidationError.field(`${at}.missingValues.policy`, 'cannot be computed: the engine plots a missing point as 0 (zero)');
-  }
+  const policy = settings.missingValues?.policy;
+  if (policy !== undefined && policy !== null) fields.set('missingValues', policy, `${at}.missingValues.policy`, why);
   const window = settings.dateWindow;
   if (window === null) {
     fields.set('startDate', null, `${at}.dateWindow`, why);

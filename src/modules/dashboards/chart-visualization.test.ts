@@ -23,6 +23,7 @@ function chart(overrides: Partial<ChartState> = {}): ChartState {
     draft: false,
     stacked: false,
     stackPercent: false,
+    missingValues: 'zero',
     horizontal: false,
     displayLegend: false,
     dataLabels: false,
@@ -246,6 +247,17 @@ describe('saving a spec: what it writes onto the configs and the chart', () => {
     expect(applyVisualization({ layers: [{ id: 'b', bindingId: CDC, mark: 'bar', stack: 'none' }] }, chart({ type: 'bar', stacked: true, stackPercent: true }), [config()]).chart).toMatchObject({ stacked: false, stackPercent: false });
   });
 
+  it("settings.missingValues.policy is the chart's missingValues, both ways", () => {
+    expect(deriveVisualization(chart(), [config()]).settings).toMatchObject({ missingValues: { policy: 'zero' } });
+    expect(deriveVisualization(chart({ missingValues: 'preserve' }), [config()]).settings).toMatchObject({ missingValues: { policy: 'preserve' } });
+    const layers = [{ id: 'l', bindingId: CDC, mark: 'line' }];
+    expect(applyVisualization({ layers, settings: { missingValues: { policy: 'preserve' } } }, chart(), [config()]).chart).toMatchObject({ missingValues: 'preserve' });
+    expect(applyVisualization({ layers, settings: { missingValues: { policy: 'zero' } } }, chart({ missingValues: 'preserve' }), [config()]).chart).toMatchObject({ missingValues: 'zero' });
+    // Left out (or null): the chart keeps its own.
+    expect(applyVisualization({ layers, settings: { missingValues: null } }, chart({ missingValues: 'preserve' }), [config()]).chart).not.toHaveProperty('missingValues');
+    expect(applyVisualization({ layers }, chart({ missingValues: 'preserve' }), [config()]).chart).not.toHaveProperty('missingValues');
+  });
+
   it('keys a layer leaves out leave their fields alone', () => {
     const write = applyVisualization({ layers: [{ id: 'l', bindingId: CDC.toUpperCase(), mark: 'line' }] }, chart(), [revenue]);
     expect(write.configs.get(CDC)).toEqual({});
@@ -287,7 +299,6 @@ describe('what a spec cannot say is a 400 naming its path and saying why', () =>
     { name: 'a chart type the engine does not compute', spec: layer({ mark: 'scatter' }), path: 'body.visualization.layers.0.mark', says: /not a chart type/ },
     { name: 'a layer of a config the chart has not', spec: layer({ bindingId: '99999999-9999-4999-8999-999999999999' }), path: 'body.visualization.layers.0.bindingId', says: /not a dataset config of this chart/ },
     { name: 'a layer without a config', spec: layer({ bindingId: null }), path: 'body.visualization.layers.0.bindingId', says: /is required/ },
-    { name: 'gaps kept empty', spec: { layers: [], settings: { missingValues: { policy: 'preserve' } } }, path: 'body.visualization.settings.missingValues.policy', says: /as 0/ },
     {
       name: 'two time units',
       spec: { layers: [{ id: 'a', bindingId: CDC, mark: 'line', encoding: { time: { field: 'd', timeUnit: 'day' } } }, { id: 'b', bindingId: OTHER, mark: 'line', encoding: { time: { field: 'd', timeUnit: 'month' } } }] },

@@ -34,6 +34,8 @@ export interface ChartState {
   stacked: boolean;
   /** A bar chart's series as shares of each label's total (100 %). */
   stackPercent: boolean;
+  /** `preserve`: a missing point is null (a gap), else 0. */
+  missingValues: string;
   horizontal: boolean;
   displayLegend: boolean;
   dataLabels: boolean;
@@ -221,8 +223,7 @@ function deriveSettings(chart: ChartState): Obj {
     logarithmic: chart.isLogarithmic,
     maxValue: chart.maxValue,
     minValue: chart.minValue,
-    // The engine plots a missing point as 0, always.
-    missingValues: { policy: 'zero' },
+    missingValues: { policy: chart.missingValues === 'preserve' ? 'preserve' : 'zero' },
     timeInterval: chart.timeInterval,
     xLabelTicks: chart.xLabelTicks,
   });

@@ -3577,6 +3577,11 @@ export interface components {
             stacked?: boolean;
             /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
             stackPercent?: boolean;
+            /**
+             * @description A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts
+             * @enum {unknown}
+             */
+            missingValues?: "zero" | "preserve";
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3683,6 +3688,11 @@ export interface components {
             stacked?: boolean;
             /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
             stackPercent?: boolean;
+            /**
+             * @description A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts
+             * @enum {unknown}
+             */
+            missingValues?: "zero" | "preserve";
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3789,6 +3799,11 @@ export interface components {
             stacked?: boolean;
             /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
             stackPercent?: boolean;
+            /**
+             * @description A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts
+             * @enum {unknown}
+             */
+            missingValues?: "zero" | "preserve";
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3896,6 +3911,11 @@ export interface components {
             stacked?: boolean;
             /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
             stackPercent?: boolean;
+            /**
+             * @description A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts
+             * @enum {unknown}
+             */
+            missingValues?: "zero" | "preserve";
             /** @description Lay the bars of a bar chart horizontally */
             horizontal?: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -3983,6 +4003,11 @@ export interface components {
             stacked: boolean;
             /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
             stackPercent: boolean;
+            /**
+             * @description A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts
+             * @enum {unknown}
+             */
+            missingValues: "zero" | "preserve";
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4059,6 +4084,11 @@ export interface components {
             stacked: boolean;
             /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
             stackPercent: boolean;
+            /**
+             * @description A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts
+             * @enum {unknown}
+             */
+            missingValues: "zero" | "preserve";
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4368,6 +4398,11 @@ export interface components {
             stacked: boolean;
             /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
             stackPercent: boolean;
+            /**
+             * @description A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts
+             * @enum {unknown}
+             */
+            missingValues: "zero" | "preserve";
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4877,6 +4912,11 @@ export interface components {
             stacked: boolean;
             /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
             stackPercent: boolean;
+            /**
+             * @description A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts
+             * @enum {unknown}
+             */
+            missingValues: "zero" | "preserve";
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -4941,6 +4981,11 @@ export interface components {
             stacked: boolean;
             /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
             stackPercent: boolean;
+            /**
+             * @description A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts
+             * @enum {unknown}
+             */
+            missingValues: "zero" | "preserve";
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */
@@ -5037,6 +5082,11 @@ export interface components {
             stacked: boolean;
             /** @description Stack the series of a bar chart as shares of each label's total (100 %), the values becoming percentages */
             stackPercent: boolean;
+            /**
+             * @description A label where a series has no point: plotted as 0 (`zero`), or left empty, a gap in the line, no bar (`preserve`: the value is null). Line, bar, radar, polar, pie and doughnut charts
+             * @enum {unknown}
+             */
+            missingValues: "zero" | "preserve";
             /** @description Lay the bars of a bar chart horizontally */
             horizontal: boolean;
             /** @description Compare the last value with the one before it (`growth` in the chart data) */

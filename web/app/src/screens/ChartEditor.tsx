@@ -197,6 +197,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
     dashedLastPoint: chart?.dashedLastPoint ?? false,
   });
   const [xLabelTicks, setXLabelTicks] = useState<(typeof X_TICKS)[number]>(oneOf(X_TICKS, chart?.xLabelTicks) ?? 'default');
+  const [missingValues, setMissingValues] = useState<'zero' | 'preserve'>(chart?.missingValues === 'preserve' ? 'preserve' : 'zero');
   const [minValue, setMinValue] = useState(chart?.minValue === null || chart?.minValue === undefined ? '' : String(chart.minValue));
   const [maxValue, setMaxValue] = useState(chart?.maxValue === null || chart?.maxValue === undefined ? '' : String(chart.maxValue));
   const [content, setContent] = useState(chart?.content ?? '');
@@ -254,6 +255,7 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
     subType: cumulative && isDate ? 'AddTimeseries' : null,
     ...options,
     xLabelTicks,
+    missingValues,
     minValue: numberOrNull(minValue) === null ? null : Math.round(numberOrNull(minValue)!),
     maxValue: numberOrNull(maxValue) === null ? null : Math.round(numberOrNull(maxValue)!),
     content: type === 'markdown' ? content : null,
@@ -536,6 +538,14 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
               {type === 'line' ? check('dashedLastPoint', 'Dash the last segment (a period in progress)') : null}
               {axisTypes || type === 'kpi' || type === 'avg' ? check('showGrowth', 'Show growth (last value against the one before)') : null}
               {options.showGrowth && (axisTypes || type === 'kpi' || type === 'avg') ? check('invertGrowth', 'A fall is good (invert growth colours)') : null}
+              {axisTypes || type === 'radar' ? (
+                <Field label="Missing points">
+                  <select value={missingValues} onChange={(e) => setMissingValues(e.target.value === 'preserve' ? 'preserve' : 'zero')}>
+                    <option value="zero">Plot as 0</option>
+                    <option value="preserve">Leave a gap</option>
+                  </select>
+                </Field>
+              ) : null}
               {axisTypes ? (
                 <Field label="X axis labels">
                   <select value={xLabelTicks} onChange={(e) => setXLabelTicks(oneOf(X_TICKS, e.target.value) ?? 'default')}>
@@ -663,6 +673,7 @@ function previewChart(id: number, { body, chartData }: PreviewAnswer): PublicCha
     dataLabels: body.dataLabels ?? false,
     stacked: body.stacked ?? false,
     stackPercent: body.stackPercent ?? false,
+    missingValues: body.missingValues ?? 'zero',
     horizontal: body.horizontal ?? false,
     showGrowth: body.showGrowth ?? false,
     invertGrowth: body.invertGrowth ?? false,
