@@ -4,7 +4,7 @@ import { actorOf } from '../../platform/auth.js';
 import { Id, parseQueryBool, Ref } from '../../platform/http-schemas.js';
 import { parseFilters, parseRuntimeVariables } from '../data/index.js';
 import { ChartRunAnswer } from '../dashboards/index.js';
-import { RunChartBody, RunChartQuery, RunPage, RunPageQuery } from './refreshes-schemas.js';
+import { RefreshRun, RunChartBody, RunChartQuery, RunPage, RunPageQuery } from './refreshes-schemas.js';
 import type { RefreshService } from './refreshes-service.js';
 
 export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshService }> = async (app, { refreshes }) => {
@@ -33,6 +33,20 @@ export const refreshRoutes: FastifyPluginAsyncTypebox<{ refreshes: RefreshServic
         variables: parseRuntimeVariables(body.variables),
       });
     },
+  );
+
+  app.post(
+    '/project/:id/refresh',
+    {
+      schema: {
+        tags,
+        operationId: 'refreshDashboard',
+        summary: "Refresh every chart of the dashboard now (saved), a few at a time; answers the run with each chart's outcome (no body)",
+        params: Type.Object({ id: Id }),
+        response: { 200: Ref(RefreshRun) },
+      },
+    },
+    async (request) => refreshes.refreshProject(actorOf(request), request.params.id),
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { AppError } from '../../errors/index.js';
+import { AppError, NotFoundError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import type { RefreshMetrics } from '../../runtime/scheduler/metrics.js';
 import type { Delivery, RefreshJob } from '../../runtime/scheduler/dispatch.js';
@@ -154,6 +154,18 @@ export class RefreshService {
     } catch (err) {
       this.deps.logger.error({ err, chartId: chart.id }, 'could not record a manual refresh');
     }
+  }
+
+  /**
+   * *Refresh all*: every chart of the dashboard computed and saved now, a few at a time
+   * (PLOTLINE_REFRESH_CONCURRENCY), as one manual run in the history with each chart's outcome; a
+   * chart that fails keeps its last good data and its failure, and the others go on.
+   */
+  async refreshProject(actor: Actor, projectId: number): Promise<RefreshRun> {
+    const { project } = await this.deps.projects.authorize(actor, projectId, 'chart:persist');
+    const run = await this.refreshDashboard(project.team_id, projectId, 'manual');
+    if (!run) throw new NotFoundError('Project');
+    return run;
   }
 
   async listProjectRuns(actor: Actor, projectId: number, page: { limit: number; offset: number }) {
