@@ -74,3 +74,16 @@ export async function teamWithEveryRole(t: TestApp): Promise<RoleTeam> {
 }
 
 export const ROLE_NAMES = ['teamOwner', 'teamAdmin', 'projectAdmin', 'projectEditor', 'projectViewer', 'stranger'] as const;
+
+/** The body of `POST /team/{id}/connections` for a Postgres database at `url` (its user and password as in the URL). */
+export function postgresConnection(name: string, url: URL) {
+  return {
+    name,
+    type: 'postgres',
+    host: url.hostname,
+    port: url.port || '5432',
+    dbName: url.pathname.slice(1),
+    username: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password) || undefined,
+  };
+}

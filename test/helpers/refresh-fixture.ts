@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { expect } from 'vitest';
 import { createTempDatabase } from './postgres-server.js';
+import { postgresConnection } from './fixtures.js';
 
 /** An HTTP call on one app instance: method, url, bearer token, JSON body. */
 export type Call = (method: string, url: string, token?: string, payload?: unknown) => Promise<{ statusCode: number; body: string; json(): any }>;
@@ -52,15 +53,7 @@ export async function createDashboard(
   const connectionId =
     options.connectionId ??
     (
-      await ok('POST', `/team/${person.teamId}/connections`, {
-        name: 'metrics',
-        type: 'postgres',
-        host: url.hostname,
-        port: url.port || '5432',
-        dbName: url.pathname.slice(1),
-        username: decodeURIComponent(url.username),
-        password: decodeURIComponent(url.password) || undefined,
-      })
+      await ok('POST', `/team/${person.teamId}/connections`, postgresConnection('metrics', url))
     ).id;
   const project = await ok('POST', '/project', { name: `Dash ${Math.random().toString(36).slice(2, 7)}`, team_id: person.teamId, public: true, timezone: 'UTC', ...options.project });
   const dataset = await ok('POST', `/team/${person.teamId}/datasets/quick-create`, {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import type { Person } from '../helpers/fixtures.js';
+import { postgresConnection, type Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 /*
@@ -56,7 +56,7 @@ describe.each([
         method: 'POST',
         url: `/team/${team}/connections`,
         token,
-        payload: { name: 'shop', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined },
+        payload: postgresConnection('shop', url),
       });
     const conn = (await connection(owner.teamId, owner.token)).json<{ id: number }>();
     const project = async (team: number, token: string, name: string) =>
@@ -194,7 +194,7 @@ describe('chart previews respect the row limits of chart runs', () => {
         method: 'POST',
         url: `/team/${owner.teamId}/connections`,
         token: owner.token,
-        payload: { name: 'events', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined },
+        payload: postgresConnection('events', url),
       })
     ).json<{ id: number }>();
     const project = (await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Events', team_id: owner.teamId } })).json<{ id: number }>();

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
+import { postgresConnection } from '../helpers/fixtures.js';
 
 /*
  * No silently wrong charts: with the default row limit (100,000), a chart over 1,000,000 rows that
@@ -50,7 +51,7 @@ describe('row limits never cut a chart silently', () => {
         method: 'POST',
         url: `/team/${owner.teamId}/connections`,
         token: owner.token,
-        payload: { name: 'events', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined },
+        payload: postgresConnection('events', url),
       })
     ).json<{ id: number }>();
     const project = (await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Events', team_id: owner.teamId, timezone: 'UTC' } })).json<{ id: number }>();

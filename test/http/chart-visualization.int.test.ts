@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { fromJson } from '../../src/store/columns.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
-import type { Person } from '../helpers/fixtures.js';
+import { postgresConnection, type Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 /**
@@ -140,15 +140,7 @@ const postgresSource: Source = {
   name: 'a Postgres source',
   async dataset(t, owner, projectId) {
     const url = new URL(pg.url);
-    const conn = await ok(t, owner, 'POST', `/team/${owner.teamId}/connections`, {
-      name: 'shop',
-      type: 'postgres',
-      host: url.hostname,
-      port: url.port || '5432',
-      dbName: url.pathname.slice(1),
-      username: decodeURIComponent(url.username),
-      password: decodeURIComponent(url.password) || undefined,
-    });
+    const conn = await ok(t, owner, 'POST', `/team/${owner.teamId}/connections`, postgresConnection('shop', url));
     const ds = await ok(t, owner, 'POST', `/team/${owner.teamId}/datasets/quick-create`, {
       name: 'Orders',
       project_ids: [projectId],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
-import { teamWithEveryRole, type RoleTeam } from '../helpers/fixtures.js';
+import { postgresConnection, teamWithEveryRole, type RoleTeam } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -33,7 +33,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('refreshing a whole dashboa
         method: 'POST',
         url: `/team/${team.teamId}/connections`,
         token: owner,
-        payload: { name: 'deliveries', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined },
+        payload: postgresConnection('deliveries', url),
       })
     ).json<Json>();
     const dataset = async (query: string) => {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import type { Person } from '../helpers/fixtures.js';
+import { postgresConnection, type Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../helpers/services.js';
 
@@ -34,7 +34,7 @@ describe('draft runs of a data request on a real Postgres', () => {
       method: 'POST',
       url: `/team/${owner.teamId}/connections`,
       token: owner.token,
-      payload: { name: 'shop', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined, ssl: false },
+      payload: { ...postgresConnection('shop', url), ssl: false },
     });
     expect(conn.statusCode, conn.body).toBe(200);
     const ds = await t.request({

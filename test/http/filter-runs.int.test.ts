@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Role } from '../../src/platform/authorization.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
-import { teamWithEveryRole, type Person, type RoleTeam } from '../helpers/fixtures.js';
+import { postgresConnection, teamWithEveryRole, type Person, type RoleTeam } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 type Json = Record<string, any>;
@@ -69,7 +69,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('filter runs (%s store)', (stor
         method: 'POST',
         url: `/team/${owner.teamId}/connections`,
         token: owner.token,
-        payload: { name: 'shop', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined },
+        payload: postgresConnection('shop', url),
       })
     ).json();
     const dataset = async (name: string, query: string, variableBindings: Json[] = []) => {

@@ -3,7 +3,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../helpers/services.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import type { Person } from '../helpers/fixtures.js';
+import { postgresConnection, type Person } from '../helpers/fixtures.js';
 import { startMongoWireServer, type MongoWireServer } from '../helpers/mongo-wire-server.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
@@ -102,7 +102,7 @@ describe('results are bounded in bytes: Postgres', () => {
   beforeAll(async () => {
     db = await createTempDatabase(inject('postgresUrl'));
     const url = new URL(db.url);
-    s = await setup({ name: 'pg', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined });
+    s = await setup(postgresConnection('pg', url));
     wide = await s.dataset('Wide', `select g, repeat('x', ${PAD}) as pad from generate_series(1, ${WIDE_ROWS}) g`);
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { announceSkip, createTempMysqlDatabase, probeMysql, type TempMysqlDatabase } from '../helpers/services.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import type { Person } from '../helpers/fixtures.js';
+import { postgresConnection, type Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 /** Runs until cancelled (sleep functions are refused by the statement check). */
@@ -43,7 +43,7 @@ describe('runs against a real Postgres', () => {
       method: 'POST',
       url: api('/connections'),
       token: owner.token,
-      payload: { name: 'shop', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined, ssl: false },
+      payload: { ...postgresConnection('shop', url), ssl: false },
     });
     expect(conn.statusCode, conn.body).toBe(200);
     connectionId = conn.json().id;

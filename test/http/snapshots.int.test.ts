@@ -3,7 +3,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ImageTokens } from '../../src/modules/dashboards/image-tokens.js';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
-import { teamWithEveryRole, type RoleTeam } from '../helpers/fixtures.js';
+import { postgresConnection, teamWithEveryRole, type RoleTeam } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 /** Pictures over HTTP on both stores, from a real Postgres source: rights, formats, options, signed links, metrics. */
@@ -33,7 +33,7 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('pictures (%s store)', (sto
         method: 'POST',
         url: `/team/${team.teamId}/connections`,
         token: owner,
-        payload: { name: 'deliveries', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined },
+        payload: postgresConnection('deliveries', url),
       })
     ).json();
     const ds = await t.request({

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import type { Person } from '../helpers/fixtures.js';
+import { postgresConnection, type Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 /*
@@ -33,7 +33,7 @@ describe('source load', () => {
         method: 'POST',
         url: `/team/${owner.teamId}/connections`,
         token: owner.token,
-        payload: { name: 'db', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined },
+        payload: postgresConnection('db', url),
       })
     ).json<{ id: number }>();
     projectId = (await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Load', team_id: owner.teamId } })).json<{ id: number }>().id;

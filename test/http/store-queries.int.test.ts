@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
+import { postgresConnection } from '../helpers/fixtures.js';
 
 /**
  * How many statements the store runs for one request on the two run paths, counted from the
@@ -33,7 +34,7 @@ describe('store statements per run', () => {
         method: 'POST',
         url: `/team/${teamId}/connections`,
         token,
-        payload: { name: 'shop', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined },
+        payload: postgresConnection('shop', url),
       })
     ).json();
     connectionId = conn.id;

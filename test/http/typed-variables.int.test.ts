@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, type StoreKind, type TestApp } from '../helpers/app.js';
-import type { Person } from '../helpers/fixtures.js';
+import { postgresConnection, type Person } from '../helpers/fixtures.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
 
 /*
@@ -42,7 +42,7 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('typed variables through the AP
       method: 'POST',
       url: api('/connections'),
       token: owner.token,
-      payload: { name: 'shop', type: 'postgres', host: url.hostname, port: url.port || '5432', dbName: url.pathname.slice(1), username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) || undefined, ssl: false },
+      payload: { ...postgresConnection('shop', url), ssl: false },
     });
     expect(conn.statusCode, conn.body).toBe(200);
     const project = await t.request({ method: 'POST', url: '/project', token: owner.token, payload: { name: 'Typed', team_id: owner.teamId } });
