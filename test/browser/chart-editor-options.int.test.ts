@@ -231,6 +231,7 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     await expect(page.getByLabel('Missing points').inputValue()).resolves.toBe('zero');
     await page.getByLabel('Missing points').selectOption({ label: 'Leave a gap' });
     await page.locator('.preview[data-preview-state="ready"] .card[data-chart-type="line"][data-rendered="true"]').waitFor(WAIT);
+    await shot(page, 'gaps');
     await page.getByRole('button', { name: 'Save chart' }).click();
     await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
 

@@ -94,7 +94,7 @@ async function readAgain(): Promise<void> {
   try {
     next = await fetchShared<SharedDashboard>(base, link, password);
   } catch (error) {
-    if (passingFailure(error) || !(error instanceof ApiError)) return;
+    if (!(error instanceof ApiError) || passingFailure(error)) return;
     stopReading?.();
     stopReading = undefined;
     if (error.code === 'PASSWORD_REQUIRED' || error.code === 'PASSWORD_INVALID') {

@@ -396,7 +396,7 @@ export class DeliveriesRepository {
       }
       const carried = run.deliveries.filter((d) => d.ok).map((d) => ({ ...d, sentInRun: d.sentInRun ?? run.id }));
       const runId = await insertRunning(trx, run.team_id, { subscription_id: run.subscription_id, trigger: run.trigger, period: run.period, deliveries: carried, resumed_from: run.id }, at);
-            if (run.period !== null) await claim().set((eb) => ({ state: 'running', startedAt: at, attempts: eb('attempts', '+', 1) })).execute();
+      if (run.period !== null) await claim().set((eb) => ({ state: 'running', startedAt: at, attempts: eb('attempts', '+', 1) })).execute();
       return { runId, carried };
     });
   }

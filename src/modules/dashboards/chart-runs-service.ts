@@ -200,11 +200,11 @@ export class ChartRunService {
       rowsRead = computed.rowsRead;
       return markTruncated(computed.chartData, computed.truncation);
     };
-    // Data computed for the request (never saved) is of when it was computed: now, or when the
-    // result cache computed it.
-    const save = async (chartData: unknown, computedAt = Date.now()): Promise<string | null> => {
-      const at = new Date(computedAt).toISOString();
-      if (!inputs.persist) return at;
+    // Saved data is of now; data computed for the request (never saved) is of when it was
+    // computed: now, or when the result cache computed it (`computedAt`).
+    const save = async (chartData: unknown, computedAt: number): Promise<string> => {
+      if (!inputs.persist) return new Date(computedAt).toISOString();
+      const at = new Date().toISOString();
       await this.deps.charts.saveChartData(chart.project_id, chart.id, chartData, at);
       return at;
     };
@@ -216,7 +216,7 @@ export class ChartRunService {
         staleMs: settings.cacheStaleMs,
         ...(inputs.refreshCache ? { refresh: true } : {}),
       });
-      return { chartData: cached.value, chartDataUpdated: await save(cached.value, inputs.persist ? Date.now() : cached.createdAt), cache: cached.status, paths, rowsRead, variablesWithoutValue, filteredBy };
+      return { chartData: cached.value, chartDataUpdated: await save(cached.value, cached.createdAt), cache: cached.status, paths, rowsRead, variablesWithoutValue, filteredBy };
     }
     // Without the cache, concurrent identical runs still share one computation (and one save).
     const flightKey = `${key}:${inputs.persist ? 'persist' : 'answer'}`;
@@ -224,7 +224,7 @@ export class ChartRunService {
     if (!shared) {
       shared = (async () => {
         const chartData = await calculate();
-        return { chartData, chartDataUpdated: await save(chartData), paths, rowsRead };
+        return { chartData, chartDataUpdated: await save(chartData, Date.now()), paths, rowsRead };
       })().finally(() => this.#inFlight.delete(flightKey));
       this.#inFlight.set(flightKey, shared);
     }
