@@ -243,6 +243,7 @@ export async function createContainer(config: Config, options: ContainerOptions 
     charts,
     chartRuns,
     filterRuns,
+    filters: dashboardFilters,
     access,
     // Image links are signed with the share secret, as another kind of token (image-tokens.ts).
     tokens: new ImageTokens(config.shareSecret),

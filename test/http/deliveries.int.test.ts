@@ -559,6 +559,18 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     const filteredPng = decode(mails[before]!.attachments.find((a) => a.contentType === 'image/png')!.content);
     expect(redBars(dashboardPng)).toBe(2);
     expect(redBars(filteredPng)).toBe(1);
+    // A stored state that names a saved filter of the dashboard by its id keeps the id, so what the
+    // delivery draws (the picture of the stored state) calls that filter by its label.
+    const saved = await ok('POST', `/project/${d.projectId}/dashboard-filter`, owner.token, { configuration: { type: 'field', field: 'v', operator: 'is', label: 'Value' } });
+    const labelled = await ok('POST', base0, owner.token, { schedule: { frequency: 'daily' }, format: 'png', recipients: [owner.email], filters: { filters: [{ id: saved.id, field: 'v', operator: 'is', value: 2 }] } });
+    const stored = await ok('GET', `${base0}/${labelled.id}`, owner.token);
+    expect(stored.filters.filters).toEqual([{ id: saved.id, field: 'v', operator: 'is', value: 2 }]);
+    const drawn = await t.container.snapshots.dashboardView({ teamId: owner.teamId, projectId: d.projectId }, stored.filters);
+    expect(drawn.filters).toEqual(['Value is 2']);
+    expect(drawn.charts.find((c) => c.id === d.barId)?.filters).toEqual({ by: ['Value'], notBy: [] });
+    before = mails.length;
+    expect((await ok('POST', `${base0}/${labelled.id}/send`, owner.token)).status).toBe('sent');
+    expect(redBars(decode(mails[before]!.attachments.find((a) => a.contentType === 'image/png')!.content))).toBe(1);
 
     const pdf = await ok('POST', base0, owner.token, { schedule: { frequency: 'weekly', dayOfWeek: 1 }, format: 'pdf', recipients: [owner.email] });
     before = mails.length;

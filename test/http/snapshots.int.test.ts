@@ -165,6 +165,34 @@ describe.each(['sqlite', 'postgres'] as StoreKind[])('pictures (%s store)', (sto
     expect(amber(missing)).toBeGreaterThan(2 * 200 * 10);
   });
 
+  it("the header and the cards call a saved filter of the dashboard by its label, as the report page does; one without a label, or not saved, by what it filters on", async () => {
+    const save = async (configuration: Record<string, unknown>) => {
+      const res = await t.request({ method: 'POST', url: `/project/${team.projectId}/dashboard-filter`, token: as('teamOwner'), payload: { configuration } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().id as string;
+    };
+    const country = await save({ type: 'field', field: 'country', operator: 'is', label: 'Delivery country' });
+    const period = await save({ type: 'date', preset: 'last_7_days', label: 'Period' });
+    const city = await save({ type: 'field', field: 'city', operator: 'is' });
+    const state = {
+      filters: [
+        // The saved filters' own ids (in upper case too: ids are answered in lower case), their values the state's.
+        { id: country.toUpperCase(), field: 'country', operator: 'is', value: 'DE' },
+        { id: period, type: 'date', preset: 'last_30_days' },
+        { id: city, field: 'city', operator: 'isNot', value: 'Lyon' },
+        { field: 'late', operator: 'is', value: false },
+      ],
+      variables: {},
+    };
+    // The words the picture draws: the view the renderer is given (the pixels of text are not read).
+    const view = await t.container.snapshots.dashboardView({ teamId: team.teamId, projectId: team.projectId }, state);
+    expect(view.filters).toEqual(['Delivery country is DE', 'Period: last 30 days', 'city isNot Lyon', 'late is false']);
+    // The charts have no date field: the period reaches neither.
+    for (const card of view.charts) expect(card.filters, card.name ?? undefined).toEqual({ by: ['Delivery country', 'city', 'late'], notBy: ['Period'] });
+    const picture = await t.request({ method: 'POST', url: `/project/${team.projectId}/snapshot`, token: as('projectViewer'), payload: state });
+    expect(picture.statusCode, picture.body).toBe(200);
+  });
+
   it("takes Chartbrew's body: viewport.width is the width, its styling options are accepted", async () => {
     const res = await t.request({
       method: 'POST',

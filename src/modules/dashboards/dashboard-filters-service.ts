@@ -77,6 +77,11 @@ export class DashboardFiltersService {
     return this.deps.filters.listByProject(projectId);
   }
 
+  /** Every filter of a dashboard, in order, for a caller that has decided access (a dashboard's picture). */
+  async ofDashboard(projectId: number): Promise<DashboardFilter[]> {
+    return this.deps.filters.listByProject(projectId);
+  }
+
   /** A dashboard's filters shown on shared reports, in order; access was decided by the share link. */
   async onReport(projectId: number): Promise<DashboardFilter[]> {
     return this.deps.filters.listByProject(projectId, { onReport: true });

@@ -9,6 +9,8 @@ import type { ChartsService } from './charts-service.js';
 import { chartOverdue, type DashboardSchedule } from './chart-overdue.js';
 import type { ChartRunService } from './chart-runs-service.js';
 import type { FilterRunRequest, FilterRunsService } from './dashboard-filter-runs.js';
+import type { DashboardFilter } from './dashboard-filters-repository.js';
+import type { DashboardFiltersService } from './dashboard-filters-service.js';
 import type { ImageFormat, ImageTheme, ImageTokens } from './image-tokens.js';
 import type { PictureKind, PictureMetrics } from './picture-metrics.js';
 import type { ProjectsService } from './projects-service.js';
@@ -77,6 +79,8 @@ export interface SnapshotsDeps {
   charts: ChartsService;
   chartRuns: ChartRunService;
   filterRuns: FilterRunsService;
+  /** The dashboard's saved filters: a state's filter that is one of them is called by its label. */
+  filters: DashboardFiltersService;
   access: AccessService;
   tokens: ImageTokens;
   metrics: PictureMetrics;
@@ -143,15 +147,28 @@ function text(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
-/** The header's line for each filter of a state: `country is FR`, `Date: last_30_days`, `region = EU`. */
-function describeFilters(filters: RuntimeFilter[], variables: Record<string, unknown>): string[] {
+/**
+ * The header's line for each filter of a state: `country is FR`, `Date: last 30 days`, `region = EU`;
+ * one with a label, as the report page words it: `Country is FR`, `Period: last 30 days`, `Region: EU`.
+ */
+function describeFilters(filters: RuntimeFilter[], variables: Record<string, unknown>, labels: ReadonlyMap<string, string>): string[] {
   const lines = filters.map((filter) => {
-    if (filter.type === 'date') return filter.preset ? `Date: ${filter.preset.replaceAll('_', ' ')}` : `Date: ${filter.startDate ?? '…'} – ${filter.endDate ?? '…'}`;
-    if (filter.type === 'variable') return `${filter.variable} = ${text(filter.value)}`;
-    return `${filter.field} ${filter.operator ?? 'is'} ${text(filter.value)}`;
+    const label = labelOf(filter, labels);
+    if (filter.type === 'date') return `${label ?? 'Date'}: ${filter.preset ? filter.preset.replaceAll('_', ' ') : `${filter.startDate ?? '…'} – ${filter.endDate ?? '…'}`}`;
+    if (filter.type === 'variable') return label === undefined ? `${filter.variable} = ${text(filter.value)}` : `${label}: ${text(filter.value)}`;
+    return `${label ?? filter.field} ${filter.operator ?? 'is'} ${text(filter.value)}`;
   });
   for (const [name, value] of Object.entries(variables)) lines.push(`${name} = ${text(value)}`);
   return lines;
+}
+
+/** The labels of a dashboard's saved filters, by id (ids are answered in lower case); those without one are left out. */
+function labelsOf(saved: readonly DashboardFilter[]): Map<string, string> {
+  return new Map(saved.flatMap((filter) => (filter.configuration.label ? [[filter.id.toLowerCase(), filter.configuration.label] as const] : [])));
+}
+
+function labelOf(filter: RuntimeFilter, labels: ReadonlyMap<string, string>): string | undefined {
+  return filter.id === undefined ? undefined : labels.get(filter.id.toLowerCase());
 }
 
 /**
@@ -200,6 +217,26 @@ export class SnapshotsService {
     const theme = oneOf(options.theme, ['light', 'dark'] as const, 'theme', 'light');
     const width = intOption(options.width, 'width', PICTURE_LIMITS.width, PICTURE_LIMITS.width.dashboardDefault);
     const pages = oneOf(options.pages, ['screens', 'single'] as const, 'pages', 'screens');
+    const view = await this.dashboardView(scope, options.filters);
+    const r = await loadRender();
+    const document = await this.measure('dashboard', format, async () => {
+      try {
+        if (format === 'pdf') return await r.dashboardPdf(view, { theme, width, pages });
+        const png = await r.dashboardPng(view, { theme, width });
+        return { body: png.body, contentType: png.contentType, pages: 1 };
+      } catch (error) {
+        if (error instanceof r.PictureTooLargeError) throw ValidationError.field('width', error.message);
+        throw error;
+      }
+    });
+    return { contentType: document.contentType, body: document.body, pages: document.pages, dataUpdatedAt: view.dataUpdatedAt };
+  }
+
+  /**
+   * What a dashboard picture draws, in words and data: its header (with a line per filter of the
+   * state), and each chart shown on the report with the filters that narrow it.
+   */
+  async dashboardView(scope: { teamId: number; projectId: number }, filters?: FilterRunRequest): Promise<DashboardView> {
     const dashboard = await this.deps.projects.loadDashboard(scope.teamId, scope.projectId);
     if (!dashboard) throw new NotFoundError('Project');
     // What the report page shows: the charts on the report.
@@ -207,14 +244,15 @@ export class SnapshotsService {
     const project = { id: dashboard.id, team_id: dashboard.team_id, timezone: dashboard.timezone };
     let views: ChartView[];
     let filterLines: string[] = [];
-    if (options.filters !== undefined && hasState(options.filters)) {
+    if (filters !== undefined && hasState(filters)) {
       // Every filter named, so that each card can say which of them narrow it (`filteredBy`).
-      const state = { ...options.filters, filters: named(options.filters.filters) };
+      const state = { ...filters, filters: named(filters.filters) };
       // Parsed here too, for the header's and the cards' words; the runs parse the same state themselves.
       const parsed = parseFilters(state.filters, 'filters.filters');
-      filterLines = describeFilters(parsed, parseRuntimeVariables(state.variables, 'filters.variables'));
+      const labels = labelsOf(await this.deps.filters.ofDashboard(dashboard.id));
+      filterLines = describeFilters(parsed, parseRuntimeVariables(state.variables, 'filters.variables'), labels);
       const names = new Map<string, string>();
-      for (const filter of parsed) if (filter.id !== undefined && !names.has(filter.id)) names.set(filter.id, filterName(filter));
+      for (const filter of parsed) if (filter.id !== undefined && !names.has(filter.id)) names.set(filter.id, filterName(filter, labels));
       const failures: ChartFailure[] = [];
       const answers = await this.deps.filterRuns.runCharts(project, charts, state, failures);
       views = charts.map((chart, i) => {
@@ -231,30 +269,17 @@ export class SnapshotsService {
       views = await this.views(charts, project, dashboard);
     }
     const team = await this.deps.access.teamSettings(scope.teamId);
-    const dataUpdatedAt = newest(views.map((view) => view.chartDataUpdated));
-    const view: DashboardView = {
+    return {
       title: dashboard.dashboardTitle || dashboard.name,
       description: dashboard.description,
       headerBackground: dashboard.backgroundColor,
       headerColour: dashboard.titleColor,
       charts: views,
-      dataUpdatedAt,
+      dataUpdatedAt: newest(views.map((view) => view.chartDataUpdated)),
       filters: filterLines,
       showBranding: team?.showBranding ?? true,
       timezone: dashboard.timezone ?? 'UTC',
     };
-    const r = await loadRender();
-    const document = await this.measure('dashboard', format, async () => {
-      try {
-        if (format === 'pdf') return await r.dashboardPdf(view, { theme, width, pages });
-        const png = await r.dashboardPng(view, { theme, width });
-        return { body: png.body, contentType: png.contentType, pages: 1 };
-      } catch (error) {
-        if (error instanceof r.PictureTooLargeError) throw ValidationError.field('width', error.message);
-        throw error;
-      }
-    });
-    return { contentType: document.contentType, body: document.body, pages: document.pages, dataUpdatedAt };
   }
 
   /**
@@ -333,8 +358,10 @@ function named(filters: unknown): unknown {
   return filters.map((filter: unknown, i) => (filter !== null && typeof filter === 'object' && !('id' in filter) ? { ...filter, id: `#${i + 1}` } : filter));
 }
 
-/** What a card calls a filter (as the report page does without a label): Date, the field, the variable. */
-function filterName(filter: RuntimeFilter): string {
+/** What a card calls a filter, as the report page does: the label of the saved filter it is, else Date, the field, the variable. */
+function filterName(filter: RuntimeFilter, labels: ReadonlyMap<string, string>): string {
+  const label = labelOf(filter, labels);
+  if (label !== undefined) return label;
   if (filter.type === 'date') return 'Date';
   if (filter.type === 'field') return filter.field.replace(/^root\[\]\./, '');
   return filter.variable;
