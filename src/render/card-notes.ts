@@ -17,6 +17,23 @@ interface CutData {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** A field filter's operator in words, on the report page and in pictures alike. */
+export const OPERATOR_WORDS: Readonly<Record<string, string>> = {
+  is: 'is',
+  isNot: 'is not',
+  contains: 'contains',
+  notContains: 'does not contain',
+  greaterThan: '>',
+  greaterOrEqual: '≥',
+  lessThan: '<',
+  lessOrEqual: '≤',
+  isNull: 'is empty',
+  isNotNull: 'is not empty',
+};
+
+/** The operators that take no value (`city is empty`). */
+export const VALUELESS_OPERATORS: readonly string[] = ['isNull', 'isNotNull'];
+
 /** The rows a limit left out of the run. */
 function rowsCut(data: CutData): string | null {
   if (data.truncated !== true) return null;

@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import type { AccessService } from '../../platform/access.js';
 import type { Actor } from '../../platform/actor.js';
+import { OPERATOR_WORDS, VALUELESS_OPERATORS } from '../../render/card-notes.js';
 import type { ChartView, DashboardView } from '../../render/index.js';
 import { mapLimited } from '../../runtime/map-limited.js';
 import { parseFilters, parseRuntimeVariables, type RuntimeFilter } from '../data/index.js';
@@ -156,7 +157,9 @@ function describeFilters(filters: RuntimeFilter[], variables: Record<string, unk
     const label = labelOf(filter, labels);
     if (filter.type === 'date') return `${label ?? 'Date'}: ${filter.preset ? filter.preset.replaceAll('_', ' ') : `${filter.startDate ?? '…'} – ${filter.endDate ?? '…'}`}`;
     if (filter.type === 'variable') return label === undefined ? `${filter.variable} = ${text(filter.value)}` : `${label}: ${text(filter.value)}`;
-    return `${label ?? filter.field} ${filter.operator ?? 'is'} ${text(filter.value)}`;
+    const operator = filter.operator ?? 'is';
+    const words = `${label ?? fieldName(filter.field)} ${OPERATOR_WORDS[operator] ?? operator}`;
+    return VALUELESS_OPERATORS.includes(operator) ? words : `${words} ${text(filter.value)}`;
   });
   for (const [name, value] of Object.entries(variables)) lines.push(`${name} = ${text(value)}`);
   return lines;
@@ -358,12 +361,15 @@ function named(filters: unknown): unknown {
   return filters.map((filter: unknown, i) => (filter !== null && typeof filter === 'object' && !('id' in filter) ? { ...filter, id: `#${i + 1}` } : filter));
 }
 
+/** A field as a person reads it: without the `root[].` of a nested path. */
+const fieldName = (field: string) => field.replace(/^root\[\]\./, '');
+
 /** What a card calls a filter, as the report page does: the label of the saved filter it is, else Date, the field, the variable. */
 function filterName(filter: RuntimeFilter, labels: ReadonlyMap<string, string>): string {
   const label = labelOf(filter, labels);
   if (label !== undefined) return label;
   if (filter.type === 'date') return 'Date';
-  if (filter.type === 'field') return filter.field.replace(/^root\[\]\./, '');
+  if (filter.type === 'field') return fieldName(filter.field);
   return filter.variable;
 }
 

@@ -1,3 +1,4 @@
+import { OPERATOR_WORDS, VALUELESS_OPERATORS } from '../../../src/render/card-notes.js';
 import type { AnyFilterConfiguration, DatePreset, VariableType } from './types.js';
 
 /*
@@ -134,7 +135,6 @@ export function typedValue(type: VariableType, text: string): unknown {
 export const FILTER_PARAM_PREFIX = 'f.';
 
 /** Operators that need no value: a filter using one always applies. */
-const VALUELESS = ['isNull', 'isNotNull'];
 
 /** One item of `filters` in a run body (the filter routes), as the server reads it. */
 export type RuntimeFilter =
@@ -153,7 +153,7 @@ export function runtimeFilter(id: string, config: AnyFilterConfiguration): Runti
     return { type: 'date', id, preset: 'custom', ...(start ? { startDate: start } : {}), ...(end ? { endDate: end } : {}), ...charts };
   }
   if (config.type === 'field') {
-    if (VALUELESS.includes(config.operator)) return { type: 'field', id, field: config.field, operator: config.operator, value: hasValue(config.value) ? config.value : true, ...charts };
+    if (VALUELESS_OPERATORS.includes(config.operator)) return { type: 'field', id, field: config.field, operator: config.operator, value: hasValue(config.value) ? config.value : true, ...charts };
     return hasValue(config.value) ? { type: 'field', id, field: config.field, operator: config.operator, value: config.value, ...charts } : null;
   }
   return hasValue(config.value) ? { type: 'variable', id, variable: config.variable, value: config.value } : null;
@@ -174,15 +174,3 @@ export function filterSummary(config: AnyFilterConfiguration): string {
   return `${filterName(config)}: ${valueText(config.value)}`;
 }
 
-export const OPERATOR_WORDS: Record<string, string> = {
-  is: 'is',
-  isNot: 'is not',
-  contains: 'contains',
-  notContains: 'does not contain',
-  greaterThan: '>',
-  greaterOrEqual: '≥',
-  lessThan: '<',
-  lessOrEqual: '≤',
-  isNull: 'is empty',
-  isNotNull: 'is not empty',
-};

@@ -1,13 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { filterName, inputTypeOf, isListType, typedValue, valueText } from '../../../src/lib/filters';
+import { VALUELESS_OPERATORS } from '../../../../src/render/card-notes';
 import { filterValuesQuery } from '../api/queries';
 import type { FilterConfiguration } from '../api/types';
 import { useSession } from '../session';
 import { DateRangeField } from './DateRangeField';
 import { ValuePicker } from './ValuePicker';
 
-const VALUELESS = ['isNull', 'isNotNull'];
 
 /**
  * The value of one filter, as the dashboard tries it: a date range; a list of the field's values,
@@ -33,7 +33,7 @@ export function FilterControl({ config, onChange }: { config: FilterConfiguratio
       {config.type === 'field' ? <span className="muted"> ({config.operator})</span> : null}
     </label>
   );
-  if (config.type === 'field' && VALUELESS.includes(config.operator)) {
+  if (config.type === 'field' && VALUELESS_OPERATORS.includes(config.operator)) {
     return (
       <div className="filter-control">
         <span className="field-label">{name}</span>
