@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
@@ -11,7 +12,8 @@ const ROW = 102;
 /**
  * The dashboard grid in Chromium: a card resized by its corner near the bottom of the window grows
  * by what the mouse moved (no runaway), and cards move and resize with the keyboard alone, each
- * step announced; the layout is saved either way.
+ * step announced; the layout is saved either way. An open dashboard follows what the server saves,
+ * once a minute, without undoing what the person is doing.
  */
 describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
   let live: LiveApp;
@@ -25,6 +27,43 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
   const layoutOf = async (chartId: number): Promise<number[]> => {
     const res = await api({ method: 'GET', url: `/project/${seed.projectId}/chart/${chartId}`, token: seed.ownerToken });
     return res.json().layout.lg;
+  };
+  /** A paid order of `country` added to the source, and the KPI refreshed as a schedule would: behind the open page's back. */
+  const newOrderRefreshed = async (id: number, country: string) => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query(`insert into orders values ($1, $2, 'paid', 10, now())`, [id, country]);
+    } finally {
+      await client.end();
+    }
+    const refreshed = await api({ method: 'POST', url: `/project/${seed.projectId}/chart/${seed.charts.kpi}/query`, token: seed.ownerToken });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+  };
+  /**
+   * A page of its own, signed in, whose clock the test moves (page.clock: the minute between reads
+   * passes at once), counting its reads of the dashboard (`GET /project/{id}`).
+   */
+  const clockedPage = async () => {
+    const own = await signedInContext(browser, live.url, { email: seed.ownerEmail, password: 'correct horse battery' }, { width: 1280, height: 800 });
+    const board = await own.newPage();
+    await board.clock.install();
+    const counted = { reads: 0 };
+    board.on('request', (request) => {
+      if (request.method() === 'GET' && new URL(request.url()).pathname === `/project/${seed.projectId}`) counted.reads += 1;
+    });
+    await board.goto(`${live.url}/app/dashboards/${seed.projectId}`);
+    await board.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
+    await expect.poll(() => board.locator('.board-item .card[data-rendered]').count(), WAIT).toBe(8);
+    const kpi = board.locator('.board-item[data-chart-name="Orders"]');
+    const count = async () => Number(((await kpi.locator('[data-kpi-value]').textContent()) ?? '').replace(/\D/g, ''));
+    /** The next minute, and its read of the dashboard answered. */
+    const nextMinute = async () => {
+      const read = board.waitForResponse((response) => response.request().method() === 'GET' && new URL(response.url()).pathname === `/project/${seed.projectId}`, WAIT);
+      await board.clock.runFor(61_000);
+      await read;
+    };
+    return { own, board, counted, kpi, count, nextMinute };
   };
 
   beforeAll(async () => {
@@ -241,4 +280,119 @@ describe.skipIf(!browserAvailable())('dashboard layout in Chromium', () => {
     await page.getByRole('heading', { name: 'Datasets' }).waitFor(WAIT);
     expect(questions).toHaveLength(1);
   });
+
+  it('an open dashboard follows the server: a refresh behind its back shows at the next minute with its time and marks; the other cards are not drawn again; a layout not saved yet stays', async () => {
+    // The KPI's saved data as a failed refresh left it: an old time, and the failure's mark.
+    await live.server.container.store.db
+      .updateTable('charts')
+      .set({ chartDataUpdated: '2025-01-02T03:04:00.000Z', lastError: JSON.stringify({ code: 'SOURCE_UNREACHABLE', message: 'connect ECONNREFUSED 127.0.0.1:5999', at: '2025-01-02T04:00:00.000Z' }) })
+      .where('id', '=', seed.charts.kpi)
+      .execute();
+    const { own, board, counted, kpi, count, nextMinute } = await clockedPage();
+    try {
+      const updated = () => kpi.locator('.card-meta').textContent();
+      await kpi.locator('.card-stale').waitFor(WAIT);
+      const before = await count();
+      const oldTime = await updated();
+      // A card drawn again is a new element: the mark set on each card now goes with it.
+      await board.locator('.board-item .card').evaluateAll((cards) => cards.forEach((card) => card.setAttribute('data-marker', 'first draw')));
+
+      // A minute in which nothing changed: read again, nothing to take.
+      const readsBefore = counted.reads;
+      await nextMinute();
+      expect(counted.reads).toBe(readsBefore + 1);
+
+      // A new order, the KPI refreshed: the next minute shows its number, its time, and no failure any more.
+      await newOrderRefreshed(100001, 'FR');
+      await nextMinute();
+      await expect.poll(count, WAIT).toBe(before + 1);
+      await expect.poll(updated, WAIT).not.toBe(oldTime);
+      expect(await updated()).toMatch(/^Updated /);
+      await expect.poll(() => kpi.locator('.card-stale').count(), WAIT).toBe(0);
+      // Only the KPI was drawn again, in both minutes.
+      const others = Object.entries(seed.charts).filter(([key]) => key !== 'kpi').map(([, id]) => String(id)).sort();
+      expect((await board.locator('.board-item .card[data-marker="first draw"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-chart-id')))).sort()).toEqual(others);
+
+      // One row higher with the keyboard, its save held on the way: the next minute brings the
+      // KPI's new number into the card as the person left it, not the saved cells.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await board.route(`**/project/${seed.projectId}/chart/*`, async (route) => {
+        if (route.request().method() === 'PUT') await held;
+        await route.fallback();
+      });
+      const [x, y, w, h] = (await layoutOf(seed.charts.kpi)) as [number, number, number, number];
+      // The cell's height as the grid sets it (not the box, which slides to it).
+      const height = async () => /(?:^|;)\s*height:\s*([\d.]+px)/.exec((await kpi.getAttribute('style')) ?? '')?.[1];
+      const savedHeight = await height();
+      await kpi.focus();
+      await board.keyboard.press('Shift+ArrowDown');
+      await expect.poll(() => board.getByTestId('layout-announcement').textContent(), WAIT).toBe(`Orders: column ${x + 1}, row ${y + 1}, ${w} columns wide, ${h + 1} rows high.`);
+      await board.getByText('Saving the layout…').waitFor(WAIT);
+      await expect.poll(height, WAIT).not.toBe(savedHeight);
+      const grown = await height();
+      expect(await layoutOf(seed.charts.kpi)).toEqual([x, y, w, h]);
+      await newOrderRefreshed(100002, 'DE');
+      await nextMinute();
+      await expect.poll(count, WAIT).toBe(before + 2);
+      expect(await height()).toBe(grown);
+      // The save comes back: the cells saved are the person's.
+      release();
+      await board.getByText('Layout saved.').waitFor(WAIT);
+      await expect.poll(() => layoutOf(seed.charts.kpi), WAIT).toEqual([x, y, w, h + 1]);
+      expect(await height()).toBe(grown);
+    } finally {
+      await own.close();
+    }
+  }, 180_000);
+
+  it('with a filter value being tried, the next minutes keep the filtered view: run again with that value when the saved data moved, never replaced by the saved data', async () => {
+    const filter = await api({
+      method: 'POST',
+      url: `/project/${seed.projectId}/dashboard-filter`,
+      token: seed.ownerToken,
+      payload: { configuration: { type: 'field', label: 'Country', field: 'root[].country', operator: 'is', charts: [seed.charts.kpi] } },
+    });
+    expect(filter.statusCode, filter.body).toBe(200);
+    const { own, board, kpi, count, nextMinute } = await clockedPage();
+    try {
+      // Filtered runs (`POST /project/{id}/filter`), as sent.
+      const runs: unknown[] = [];
+      board.on('request', (request) => {
+        if (request.method() === 'POST' && new URL(request.url()).pathname === `/project/${seed.projectId}/filter`) runs.push(request.postDataJSON());
+      });
+      const ran = () => board.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === `/project/${seed.projectId}/filter`, WAIT);
+      await board.locator('.filter-bar[data-run-state="idle"]').waitFor(WAIT);
+      const saved = await count();
+      const first = ran();
+      await board.getByLabel('Country (is)').fill('FR');
+      await board.keyboard.press('Enter');
+      await first;
+      await board.locator('.filter-bar[data-run-state="ready"]').waitFor(WAIT);
+      await expect.poll(count, WAIT).not.toBe(saved);
+      const fr = await count();
+      expect(await kpi.locator('.filter-chips li').allTextContents()).toEqual(['Country is FR']);
+      const runsBefore = runs.length;
+
+      // A minute in which nothing changed: read again, not run again.
+      await nextMinute();
+      // The saved data moved (a new order, the KPI refreshed): the next minute runs the view again
+      // with the value being tried. The run goes through the result cache, so the number is the
+      // cached one until it expires; what matters is that it is the filtered number.
+      await newOrderRefreshed(100003, 'FR');
+      const again = ran();
+      await nextMinute();
+      await again;
+      expect(runs.length).toBe(runsBefore + 1);
+      expect(runs.at(-1)).toEqual({ filters: [expect.objectContaining({ type: 'field', field: 'root[].country', operator: 'is', value: 'FR' })] });
+      await board.locator('.filter-bar[data-run-state="ready"]').waitFor(WAIT);
+      expect([fr, fr + 1]).toContain(await count());
+      expect(await count()).not.toBe(saved + 2);
+      expect(await board.getByLabel('Country (is)').inputValue()).toBe('FR');
+      expect(await board.locator('.filter-item .badge-changed').textContent()).toBe('Not saved');
+      expect(await kpi.locator('.filter-chips li').allTextContents()).toEqual(['Country is FR']);
+    } finally {
+      await own.close();
+    }
+  }, 180_000);
 });

@@ -33,6 +33,7 @@ export const keys = {
   sharePolicies: (projectId: number) => [...project(projectId), 'share-policies'] as const,
   dashboardFilters: (projectId: number) => [...project(projectId), 'dashboard-filters'] as const,
   // Under the dashboard: a refreshed or edited chart runs the filtered view again.
+  filterRuns: (projectId: number) => [...project(projectId), 'filter-run'] as const,
   filterRun: (projectId: number, body: FilterRunBody) => [...project(projectId), 'filter-run', body] as const,
   // Keyed by all they are computed from, apart from the dataset and dashboard keys: saving a dataset
   // or a chart does not read them again, another query or form does.

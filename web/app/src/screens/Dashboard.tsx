@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { replaceEqualDeep, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import GridLayout, { WidthProvider, type Layout } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
@@ -6,14 +6,15 @@ import 'react-resizable/css/styles.css';
 import { notFilteredByText } from '../../../../src/render/card-notes';
 import { refreshOverdue } from '../../../../src/runtime/scheduler/cadence';
 import { filterName, filterSummary, runtimeFilter } from '../../../src/lib/filters';
+import { KEEP_CURRENT_MS } from '../../../src/lib/keep-current';
 import type { PublicChart } from '../../../src/lib/types';
-import { api, ok } from '../api/client';
+import { api, ApiError, ok } from '../api/client';
 import { gridCellOf } from '../api/narrow';
 import { dashboardFiltersQuery, datasetsQuery, keys, projectQuery } from '../api/queries';
 import type { Chart, DashboardFilter, FilterConfiguration, Project } from '../api/types';
 import { Link, useRouter } from '../router';
 import { useSession } from '../session';
-import { Empty, ErrorBox, Load, Loading, mutationsState } from '../ui';
+import { Empty, ErrorBox, Loading, mutationsState } from '../ui';
 import { CardMenu } from './CardMenu';
 import { ChartCard } from './ChartCard';
 import { Alerts, ChartShare, Panel, RunHistory } from './ChartPanels';
@@ -33,13 +34,28 @@ function itemOf(chart: Chart, index: number): Layout {
   return { i: String(chart.id), x, y, w, h, minW: 2, minH: 2 };
 }
 
+/**
+ * A read of the dashboard that failed on the network or the server: the board stays as it was and
+ * the next beat tries again. Anything else (the dashboard deleted, access taken away) is said.
+ */
+function passingFailure(error: Error): boolean {
+  return error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
+}
+
 export function Dashboard({ projectId }: { projectId: number }) {
-  const project = useQuery(projectQuery(projectId));
-  return (
-    <Load query={project} what="the dashboard">
-      {(p) => <Board project={p} />}
-    </Load>
-  );
+  // An open dashboard follows the server as the report page does (web/src/lib/keep-current.ts): it
+  // is read again every minute while the tab is in view, and when the tab comes back into view a
+  // minute or more after the last read. What the person is doing lives in Board's state and is
+  // kept; only the saved charts move.
+  const project = useQuery({
+    ...projectQuery(projectId),
+    refetchInterval: KEEP_CURRENT_MS,
+    refetchIntervalInBackground: false,
+    refetchOnWindowFocus: (query) => Date.now() - query.state.dataUpdatedAt >= KEEP_CURRENT_MS,
+  });
+  if (project.isPending) return <Loading what="the dashboard" />;
+  if (project.data === undefined || (project.isError && !passingFailure(project.error))) return <ErrorBox error={project.error} retry={() => void project.refetch()} />;
+  return <Board project={project.data} readAt={project.dataUpdatedAt} />;
 }
 
 const PHONE = '(max-width: 760px)';
@@ -101,7 +117,27 @@ function FilterChips({ chart, filters, tried, filtered }: { chart: Chart; filter
   );
 }
 
-function Board({ project }: { project: Project }) {
+/** Each chart's cell as saved, as text: equal texts are the same layout, whatever else was read again. */
+function cellsKey(charts: Chart[]): string {
+  return JSON.stringify(charts.map((chart, index) => itemOf(chart, index)));
+}
+
+/** The layout shown: the person's cells not saved yet over the saved ones (a chart added meanwhile keeps its own). */
+function withUnsaved(saved: Layout[], unsaved: Layout[] | null): Layout[] {
+  if (!unsaved) return saved;
+  return saved.map((item) => unsaved.find((u) => u.i === item.i) ?? item);
+}
+
+/**
+ * What the filtered view is computed under: each chart's saved data time and last change. A re-read
+ * that moves it (a refresh ran, a chart was edited) runs the filtered view again.
+ */
+function savedState(charts: Chart[]): string {
+  return charts.map((chart) => `${chart.id}:${chart.chartDataUpdated ?? ''}:${chart.updatedAt}`).join(',');
+}
+
+/** `readAt`: when the dashboard was last read; the overdue marks are judged again at each read. */
+function Board({ project, readAt }: { project: Project; readAt: number }) {
   const phone = usePhone();
   const client = useQueryClient();
   const { team } = useSession();
@@ -110,11 +146,15 @@ function Board({ project }: { project: Project }) {
   const [cardPanel, setCardPanel] = useState<{ chart: Chart; kind: 'runs' | 'alerts' | 'share' | 'deliveries' } | null>(null);
   const { navigate } = useRouter();
   const charts = project.Charts;
-  const layout = useMemo(() => charts.map(itemOf), [charts]);
+  // The saved layout changes only when a cell does: a re-read that brings new chart data alone
+  // leaves the grid as it is.
+  const cells = cellsKey(charts);
+  const layout = useMemo(() => JSON.parse(cells) as Layout[], [cells]);
   const names = useMemo(() => new Map(charts.map((c) => [c.id, c.name ?? `Chart ${c.id}`])), [charts]);
-  // A layout changed with the keyboard, shown until it is saved and read again.
-  const [keyed, setKeyed] = useState<Layout[] | null>(null);
-  useEffect(() => setKeyed(null), [layout]);
+  // The layout the person made (keys, a drag, a resize), shown until its save has been read back:
+  // a re-read meanwhile (the minute's, another save's) takes new chart data, never their cells.
+  const [unsaved, setUnsaved] = useState<Layout[] | null>(null);
+  const shownLayout = useMemo(() => withUnsaved(layout, unsaved), [layout, unsaved]);
   const [announcement, setAnnouncement] = useState('');
   const saveTimer = useRef<number | undefined>(undefined);
 
@@ -132,24 +172,44 @@ function Board({ project }: { project: Project }) {
   });
   const filterRun = useFilterRun(project.id, runState.length > 0 ? { filters: runState } : null);
   const filtered = filterRun.charts;
-  // Overdue marks are judged when the dashboard is read or filtered again, not on every render.
+  // With filters set, the cards show a run computed for them (the values being tried included),
+  // never the saved data. When a re-read finds the saved data moved, the run is made again with the
+  // same values, as the report page does; a minute that changed nothing does not query the sources
+  // again. A run already under way (Refresh all reloads it too) is the one waited for.
+  const saved = savedState(charts);
+  const savedBefore = useRef(saved);
+  useEffect(() => {
+    if (savedBefore.current === saved) return;
+    savedBefore.current = saved;
+    void client.invalidateQueries({ queryKey: keys.filterRuns(project.id) }, { cancelRefetch: false });
+  }, [saved, client, project.id]);
+  // Overdue marks are judged when the dashboard is read or filtered again, not on every render. A
+  // card equal to the one shown keeps its object, so only the charts whose data or marks changed
+  // are drawn again.
+  const drawn = useRef(new Map<number, PublicChart>());
   const shown = useMemo(() => {
     const now = new Date();
-    return new Map(charts.map((chart) => [chart.id, shownChart(chart, filtered?.get(chart.id), project, now)]));
-  }, [charts, filtered, project]);
+    const next = new Map(charts.map((chart) => [chart.id, replaceEqualDeep(drawn.current.get(chart.id), shownChart(chart, filtered?.get(chart.id), project, now))]));
+    drawn.current = next;
+    return next;
+    // readAt: a read that changed nothing still judges the marks again.
+  }, [charts, filtered, project, readAt]);
   const reload = () => client.invalidateQueries({ queryKey: keys.project(project.id) });
 
   const saveLayout = useMutation({
-    mutationFn: async (changed: Layout[]) => {
+    mutationFn: async ({ changed }: { next: Layout[]; changed: Layout[] }) => {
       for (const item of changed) {
         await ok(api.PUT('/project/{project_id}/chart/{id}', { params: { path: { project_id: project.id, id: Number(item.i) } }, body: { layout: { lg: [item.x, item.y, item.w, item.h] } } }));
       }
     },
     onMutate: () => setStatus('Saving the layout…'),
-    onSuccess: () => {
+    onSuccess: async (_done, { next }) => {
       setStatus('Layout saved.');
-      return reload();
+      await reload();
+      // Read back: the saved cells are shown from now on, unless the person moved a card again meanwhile.
+      setUnsaved((current) => (current === next ? null : current));
     },
+    // Not saved: the person's layout stays on screen, and their next move saves it with the rest.
     onError: () => setStatus(null),
   });
   const moved = (next: Layout[]) => {
@@ -157,7 +217,12 @@ function Board({ project }: { project: Project }) {
       const before = layout.find((l) => l.i === item.i);
       return !before || before.x !== item.x || before.y !== item.y || before.w !== item.w || before.h !== item.h;
     });
-    if (changed.length > 0) saveLayout.mutate(changed);
+    if (changed.length === 0) {
+      setUnsaved((current) => (current === next ? null : current));
+      return;
+    }
+    setUnsaved(next);
+    saveLayout.mutate({ next, changed });
   };
 
   // Every chart is refreshed, one after another; a failure is noted and the next chart still runs.
@@ -187,10 +252,10 @@ function Board({ project }: { project: Project }) {
   /** Arrow keys move the focused card by a cell, Shift+arrow keys resize it; saved a moment after the last key. */
   const onCardKey = (chart: Chart, event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
-    const next = keyboardLayout(keyed ?? layout, String(chart.id), event.key, event.shiftKey, 12);
+    const next = keyboardLayout(shownLayout, String(chart.id), event.key, event.shiftKey, 12);
     if (!next) return;
     event.preventDefault();
-    setKeyed(next.layout);
+    setUnsaved(next.layout);
     const item = next.item;
     setAnnouncement(`${chart.name ?? 'Chart'}: column ${item.x + 1}, row ${item.y + 1}, ${item.w} columns wide, ${item.h} rows high.`);
     window.clearTimeout(saveTimer.current);
@@ -343,8 +408,8 @@ function Board({ project }: { project: Project }) {
         <div className="stack board">
           {[...charts]
             .sort((a, b) => {
-              const la = layout.find((l) => l.i === String(a.id))!;
-              const lb = layout.find((l) => l.i === String(b.id))!;
+              const la = shownLayout.find((l) => l.i === String(a.id))!;
+              const lb = shownLayout.find((l) => l.i === String(b.id))!;
               return la.y - lb.y || la.x - lb.x;
             })
             .map((chart) => (
@@ -358,7 +423,7 @@ function Board({ project }: { project: Project }) {
           <p className="sr-only" id="card-keys">
             Arrow keys move the card by a cell; Shift with an arrow key resizes it.
           </p>
-          <Grid className="board" layout={keyed ?? layout} cols={12} rowHeight={90} margin={[12, 12]} draggableHandle=".drag-handle" onDragStop={moved} onResizeStop={moved}>
+          <Grid className="board" layout={shownLayout} cols={12} rowHeight={90} margin={[12, 12]} draggableHandle=".drag-handle" onDragStop={moved} onResizeStop={moved}>
             {charts.map((chart) => (
               <div
                 key={String(chart.id)}
