@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { axeViolations, browserAvailable, launchBrowser, screenshotPath, signedInContext, startLiveApp, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, signedInContext, startLiveApp, type LiveApp } from './browser-env.js';
 import { fetchRequester, type Requester } from './share-seed.js';
 
 const WAIT = { timeout: 30_000 };
@@ -63,10 +63,6 @@ describe.skipIf(!browserAvailable())('dashboard filters in Chromium', () => {
     }
   }
 
-  async function axe(p: Page, screen: string) {
-    const violations = await axeViolations(p);
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
-  }
 
   function watch(p: Page) {
     p.on('console', (message) => {

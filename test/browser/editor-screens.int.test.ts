@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { axeViolations, browserAvailable, launchBrowser, screenshotPath, signedInContext, startLiveApp, watchProblems, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, signedInContext, startLiveApp, watchProblems, type LiveApp } from './browser-env.js';
 import { createOrdersTable, fetchRequester, type Requester } from './share-seed.js';
 
 const WAIT = { timeout: 30_000 };
@@ -32,10 +32,6 @@ describe.skipIf(!browserAvailable())('editor screens in Chromium', () => {
     return res.json() as T;
   }
 
-  async function axe(p: Page, screen: string) {
-    const violations = await axeViolations(p);
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${screen}: ${v.id} ${JSON.stringify(v.nodes)}`)).toEqual([]);
-  }
 
   /** Replaces the text of a CodeMirror editor; again if the first keys came before it was ready. */
   async function typeSql(editor: Locator, text: string) {
