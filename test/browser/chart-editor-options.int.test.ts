@@ -118,7 +118,7 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
   it('has every chart type and display option, with a colour per series, and saves them', async () => {
     await newChart();
     const types = await page.getByLabel('Chart type', { exact: true }).locator('option').allTextContents();
-    expect(types).toEqual(['line', 'bar', 'table', 'kpi', 'pie', 'doughnut', 'avg', 'radar', 'polar', 'gauge', 'matrix', 'markdown']);
+    expect(types).toEqual(['Line', 'Bar', 'Table', 'KPI (one number)', 'Pie', 'Doughnut', 'Average (one number)', 'Radar', 'Polar area', 'Gauge', 'Calendar heatmap', 'Text (Markdown)']);
     // Each type previews from the server (markdown in the page).
     const drawn: Record<string, string | null> = {};
     for (const [type, x] of [

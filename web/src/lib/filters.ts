@@ -83,6 +83,17 @@ export function decodeRange(text: string): DateRange | null {
 
 /** A dashboard variable's types (the dataset binding's types, lists included), in the order the editor offers them. */
 export const VARIABLE_TYPES: readonly VariableType[] = ['string', 'number', 'date', 'boolean', 'string[]', 'number[]', 'date[]', 'boolean[]'];
+/** What a person reads for each variable type. */
+export const VARIABLE_TYPE_NAMES: Readonly<Record<VariableType, string>> = {
+  string: 'Text',
+  number: 'Number',
+  date: 'Date',
+  boolean: 'Yes or no',
+  'string[]': 'List of texts',
+  'number[]': 'List of numbers',
+  'date[]': 'List of dates',
+  'boolean[]': 'List of yes or no',
+};
 
 export function variableTypeOf(value: unknown): VariableType | undefined {
   return VARIABLE_TYPES.find((type) => type === value);

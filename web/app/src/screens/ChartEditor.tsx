@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { OPERATOR_WORDS } from '../../../../src/render/card-notes';
 import type { PublicChart } from '../../../src/lib/types';
 import { api, ok } from '../api/client';
 import { CONDITION_OPERATORS, conditionsOf, oneOf } from '../api/narrow';
@@ -15,20 +16,30 @@ import { useUnsavedGuard } from './unsaved-guard';
 
 const CHART_TYPES: ChartType[] = ['line', 'bar', 'table', 'kpi', 'pie', 'doughnut', 'avg', 'radar', 'polar', 'gauge', 'matrix', 'markdown'];
 const TYPE_NAMES: Record<ChartType, string> = {
-  line: 'line',
-  bar: 'bar',
-  table: 'table',
-  kpi: 'kpi',
-  pie: 'pie',
-  doughnut: 'doughnut',
-  avg: 'avg',
-  radar: 'radar',
-  polar: 'polar',
-  gauge: 'gauge',
-  matrix: 'matrix',
-  markdown: 'markdown',
+  line: 'Line',
+  bar: 'Bar',
+  table: 'Table',
+  kpi: 'KPI (one number)',
+  pie: 'Pie',
+  doughnut: 'Doughnut',
+  avg: 'Average (one number)',
+  radar: 'Radar',
+  polar: 'Polar area',
+  gauge: 'Gauge',
+  matrix: 'Calendar heatmap',
+  markdown: 'Text (Markdown)',
 };
 const OPERATIONS: Operation[] = ['count', 'sum', 'avg', 'min', 'max', 'count_unique', 'none'];
+const OPERATION_NAMES: Record<Operation, string> = {
+  count: 'Count of rows',
+  sum: 'Sum',
+  avg: 'Average',
+  min: 'Minimum',
+  max: 'Maximum',
+  count_unique: 'Count of distinct values',
+  none: 'None (each value as it is)',
+};
+const INTERVAL_NAMES: Record<TimeInterval, string> = { second: 'Second', minute: 'Minute', hour: 'Hour', day: 'Day', week: 'Week', month: 'Month', year: 'Year' };
 const TIME_INTERVALS: TimeInterval[] = ['second', 'minute', 'hour', 'day', 'week', 'month', 'year'];
 const INTERVALS = TIME_INTERVALS.slice(2);
 const X_TICKS = ['default', 'half', 'third', 'fourth', 'showAll'] as const;
@@ -425,7 +436,9 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
                 <Field label="Time interval">
                   <select value={interval} onChange={(e) => setInterval(oneOf(TIME_INTERVALS, e.target.value) ?? 'day')}>
                     {INTERVALS.map((i) => (
-                      <option key={i}>{i}</option>
+                      <option key={i} value={i}>
+                        {INTERVAL_NAMES[i]}
+                      </option>
                     ))}
                   </select>
                 </Field>
@@ -451,7 +464,9 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
                     <Field label={i === 0 ? 'Operation' : `Operation of series ${i + 1}`}>
                       <select value={s.operation} onChange={(e) => updateSeries(s.key, { operation: oneOf(OPERATIONS, e.target.value) ?? 'count' })}>
                         {OPERATIONS.map((o) => (
-                          <option key={o}>{o}</option>
+                          <option key={o} value={o}>
+                            {OPERATION_NAMES[o]}
+                          </option>
                         ))}
                       </select>
                     </Field>
@@ -603,7 +618,9 @@ function Form({ projectId, datasets, chart, slot }: { projectId: number; dataset
                     onChange={(e) => setConditions(conditions.map((x, j) => (j === i ? { ...x, operator: oneOf(CONDITION_OPERATORS, e.target.value) ?? 'is' } : x)))}
                   >
                     {CONDITION_OPERATORS.map((o) => (
-                      <option key={o}>{o}</option>
+                      <option key={o} value={o}>
+                        {OPERATOR_WORDS[o] ?? o}
+                      </option>
                     ))}
                   </select>
                   <input aria-label="Condition value" value={c.value === undefined || c.value === null ? '' : String(c.value)} onChange={(e) => setConditions(conditions.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />

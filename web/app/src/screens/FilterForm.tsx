@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { VARIABLE_TYPES, dayOf, rangeIsSet, typedValue, valueText, variableTypeOf, type DateRange } from '../../../src/lib/filters';
+import { OPERATOR_WORDS } from '../../../../src/render/card-notes';
+import { VARIABLE_TYPES, VARIABLE_TYPE_NAMES, dayOf, rangeIsSet, typedValue, valueText, variableTypeOf, type DateRange } from '../../../src/lib/filters';
 import type { VariableType } from '../../../src/lib/types';
 import { api, ok } from '../api/client';
 import { knownVariables } from '../api/filter-scope';
@@ -178,7 +179,9 @@ export function FilterForm({ projectId, filter, charts, datasets, onDone }: { pr
           <Field label="Operator">
             <select value={operator} onChange={(e) => setOperator(oneOf(CONDITION_OPERATORS, e.target.value) ?? 'is')}>
               {CONDITION_OPERATORS.map((o) => (
-                <option key={o}>{o}</option>
+                <option key={o} value={o}>
+                  {OPERATOR_WORDS[o] ?? o}
+                </option>
               ))}
             </select>
           </Field>
@@ -213,7 +216,9 @@ export function FilterForm({ projectId, filter, charts, datasets, onDone }: { pr
           <Field label="Type">
             <select value={dataType} onChange={(e) => setDataType(variableTypeOf(e.target.value) ?? 'string')}>
               {VARIABLE_TYPES.map((t) => (
-                <option key={t}>{t}</option>
+                <option key={t} value={t}>
+                  {VARIABLE_TYPE_NAMES[t]}
+                </option>
               ))}
             </select>
           </Field>
