@@ -158,6 +158,15 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     await expect.poll(() => page.locator('.preview .card canvas').count(), WAIT).toBe(1);
     await axe(page, 'chart editor, options');
     await shot(page, 'options');
+    // Down at the form's last options, the preview is still in view beside them.
+    await page.getByRole('button', { name: 'Add a condition' }).scrollIntoViewIfNeeded();
+    const viewport = page.viewportSize()!;
+    await expect
+      .poll(async () => {
+        const box = await page.locator('.preview').boundingBox();
+        return box !== null && box.y >= 0 && box.y < viewport.height / 2;
+      }, WAIT)
+      .toBe(true);
     await page.getByRole('button', { name: 'Save chart' }).click();
     await page.getByRole('heading', { name: 'Sales overview' }).waitFor(WAIT);
 
