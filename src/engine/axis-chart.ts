@@ -5,6 +5,7 @@
  */
 import { datasetColor, singleFill, sliceColors } from './colors.js';
 import type { EngineContext } from './context.js';
+import { chartDateFormat, formatTimeLabel } from './date-labels.js';
 import { formatValue } from './format.js';
 import { computeGrowth, goalPercent } from './growth.js';
 import type { AggregatedSeries, SeriesPlan } from './series.js';
@@ -15,7 +16,8 @@ const SLICED: ReadonlySet<ChartType> = new Set(['pie', 'doughnut', 'polar']);
 
 export function buildAxisChart(ctx: EngineContext, plans: readonly SeriesPlan[], series: readonly AggregatedSeries[]): AxisChartData {
   const shaped = shapeSeries(ctx, plans, series, { allowSort: true, gaps: ctx.chart.missingValues === 'preserve' });
-  const labels = shaped.order.map((i) => shaped.axis.labels[i]!);
+  const format = shaped.axis.kind === 'time' ? chartDateFormat(plans.map((plan) => plan.config.dateFormat)) : null;
+  const labels = shaped.order.map((i) => (format === null ? shaped.axis.labels[i]! : formatTimeLabel(shaped.axis.labels[i]!, format)));
   const datasets = plans.map((plan, i) => presentDataset(ctx, plan, pick(shaped.display[i]!, shaped.order), labels.length));
   if (ctx.type === 'bar' && ctx.chart.stackPercent === true) toShares(datasets, labels.length);
   const out: AxisChartData = { data: { labels, datasets }, options: chartOptions(ctx, datasets.length) };

@@ -271,6 +271,15 @@ describe.each([
         expect(plain.paths).toEqual([source.path(pushdown)]);
       });
 
+      it("a date format (the editor's, or Chartbrew's moment tokens) labels the months; buckets and values unchanged", async () => {
+        const plain = await run(await fieldsChart(datasetId, lineFields));
+        const formatted = await run(await fieldsChart(datasetId, { chart: lineFields.chart, config: { ...lineFields.config, dateFormat: 'MMM YYYY' } }));
+        expect(plain.chartData.data.labels).toEqual(['2025-01', '2025-02', '2025-03']);
+        expect(formatted.chartData.data.labels).toEqual(['Jan 2025', 'Feb 2025', 'Mar 2025']);
+        expect(formatted.chartData.data.datasets).toEqual(plain.chartData.data.datasets);
+        expect(formatted.paths).toEqual([source.path(pushdown)]);
+      });
+
       it('time (month) + value (sum) + breakdown (a text field): one series per value, the same as the breakdown field', async () => {
         const chart = await v5Chart(datasetId, 'bar');
         const saved = await ok(t, owner, 'PUT', `/project/${projectId}/chart/${chart.id}`, { visualization: breakdownSpec(chart.cdcId) });
