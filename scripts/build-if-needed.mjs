@@ -12,8 +12,11 @@ const serverStamp = path.join(root, 'dist', '.build-stamp');
 const pagesStamp = path.join(root, 'dist', '.pages-stamp');
 const viteConfig = path.join(root, 'web', 'vite.config.ts');
 // The files of src/ the pages bundle too: how charts and their cards' notes look, shared with the
-// server's pictures, and the rule that says when a chart's data is overdue (the editor applies it).
-const sharedWithPages = ['render/chart-look.ts', 'render/card-notes.ts', 'runtime/scheduler/cadence.ts'].map((name) => path.join(root, 'src', ...name.split('/')));
+// server's pictures, the rule that says when a chart's data is overdue (the editor applies it), and
+// the frequencies a delivery may have (the editor's form offers the server's bounds).
+const sharedWithPages = ['render/chart-look.ts', 'render/card-notes.ts', 'runtime/scheduler/cadence.ts', 'modules/automation/deliveries-frequencies.ts'].map((name) =>
+  path.join(root, 'src', ...name.split('/')),
+);
 
 function newest(dir, counts = () => true) {
   let latest = 0;

@@ -108,6 +108,41 @@ describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it('creates a delivery every N hours: a number instead of a time of day, listed in words', async () => {
+    await page.goto(`${live.url}/app/dashboards/${seeded.projectId}`);
+    await page.getByRole('heading', { name: 'Weekly numbers' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'Deliveries' }).click();
+    await page.getByRole('button', { name: 'New delivery' }).waitFor(WAIT);
+    await page.getByRole('button', { name: 'New delivery' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Every six hours');
+    // Minutes first: the number moves up to their floor, which the form says.
+    await page.getByLabel('Send', { exact: true }).selectOption('every_x_minutes');
+    const minutes = page.getByLabel('Every how many minutes', { exact: true });
+    await minutes.waitFor(WAIT);
+    await expect.poll(() => minutes.inputValue(), WAIT).toBe('15');
+    await page.getByText('From 15 to 1440, counted from the last delivery').waitFor(WAIT);
+    await page.getByLabel('Send', { exact: true }).selectOption('every_x_hours');
+    const hours = page.getByLabel('Every how many hours', { exact: true });
+    await hours.waitFor(WAIT);
+    await hours.fill('6');
+    // Elapsed time has no time of day.
+    await page.getByLabel('At', { exact: true }).waitFor({ state: 'detached', ...WAIT });
+    await page.getByLabel('Email recipients', { exact: true }).fill(email);
+    await axe(page, 'deliveries-form-every');
+    await page.getByRole('button', { name: 'Create delivery' }).click();
+    await page.getByText('Delivery created.').waitFor(WAIT);
+    const row = page.getByRole('listitem').filter({ hasText: 'Every six hours' });
+    await row.getByText(/^Every 6 hours · PNG · 1 recipient\(s\) · next /).waitFor(WAIT);
+    await axe(page, 'deliveries-list-every');
+    const listed = (await api({ method: 'GET', url: `/project/${seeded.projectId}/subscriptions`, token: seeded.ownerToken })).json() as { id: number; name: string; schedule: unknown }[];
+    const created = listed.find((s) => s.name === 'Every six hours')!;
+    expect(created.schedule).toEqual({ frequency: 'every_x_hours', frequencyNumber: 6, timezone: expect.any(String) });
+    // Not left to deliver during the other tests.
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Delivery deleted.').waitFor(WAIT);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
   it('shows a delivery in progress, and one whose server stopped mid-way and that another resumed', async () => {
     const token = seeded.ownerToken;
     const teamId: number = (await api({ method: 'GET', url: '/team', token })).json()[0].id;

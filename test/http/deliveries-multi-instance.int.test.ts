@@ -189,4 +189,34 @@ describe.each([
     ]);
     process.stdout.write(`[deliveries resumed, ${redis ? 'Postgres + Redis' : 'Postgres'}] 3 interrupted deliveries; resumed by instance A ${resumed[0]}, B ${resumed[1]}\n`);
   });
+
+  it.skipIf(skip)('every six hours, both instances ticking together every three and one late: one delivery per interval, each period claimed once', async () => {
+    const signup = await call(0)('POST', '/user', undefined, { name: 'Every', email: `${prefix}-every@example.com`, password: 'a long password' });
+    expect(signup.statusCode, signup.body).toBe(200);
+    const token = signup.json().token;
+    const teamId = (await call(1)('GET', '/team', token)).json()[0].id;
+    const d = await createDashboard(call(0), { token, teamId }, source.url, { chart: { type: 'table' } });
+    const hook = `/hook/${prefix}-every-6-hours`;
+    const created = await call(1)('POST', `/project/${d.projectId}/chart/${d.chartId}/subscriptions`, token, {
+      schedule: { frequency: 'every_x_hours', frequencyNumber: 6 },
+      format: 'csv',
+      webhook: { url: `${receiver.origin}${hook}` },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const sub = created.json();
+    const count = () => receiver.received.filter((r) => r.path === hook).length;
+    // The other tests' subscriptions may fall due on these ticks too: only this one's are counted.
+    for (let step = 1; step <= 8; step++) {
+      clock.advance(3 * 3_600_000);
+      await Promise.all(instances.map((i) => i.container.deliveryScheduler.tick()));
+      await Promise.all(instances.map((i) => i.container.deliveryScheduler.idle()));
+      expect(await instances[step % 2]!.container.deliveryScheduler.tick()).toBe(0);
+      expect(count(), `after ${step * 3} hours`).toBe(Math.floor(step / 2));
+    }
+    const db = instances[0]!.container.store.db;
+    const claims = await db.selectFrom('refresh_claims').select(['period', 'state']).where('entity_type', '=', 'subscription').where('entity_id', '=', sub.id).execute();
+    expect(claims).toHaveLength(4);
+    expect(claims.every((c) => c.state === 'done' && c.period.startsWith('after:'))).toBe(true);
+    expect(claims.map((c) => c.period)).toContain(`after:${sub.createdAt as string}`);
+  });
 });

@@ -267,6 +267,11 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect((await call('POST', `/project/${kpi.projectId}/chart/${kpi.chartId}/subscriptions`, owner.token, csvSubscription({ recipients: [owner.email] }))).json().error).toMatch(/csv is for a table chart/);
     expect((await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], schedule: { frequency: 'hourly' } }))).json().error).toMatch(/frequency.*daily, weekdays, weekly, monthly/);
     expect((await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], schedule: { frequency: 'monthly' } }))).json().error).toMatch(/dayOfMonth.*required/);
+    // More often than every 15 minutes is not a delivery.
+    const tooOften = await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], schedule: { frequency: 'every_x_minutes', frequencyNumber: 5 } }));
+    expect(tooOften.statusCode).toBe(400);
+    expect(tooOften.json().error).toMatch(/body\.schedule\.frequencyNumber.*at least 15: a delivery is sent at most every 15 minutes/);
+    expect((await call('POST', url, owner.token, csvSubscription({ recipients: [owner.email], schedule: { frequency: 'every_x_hours' } }))).json().error).toMatch(/body\.schedule\.frequencyNumber.*required/);
     expect((await call('POST', url, owner.token, csvSubscription())).json().error).toMatch(/at least one recipient/);
     const filters = await call('POST', `/project/${d.projectId}/subscriptions`, owner.token, { ...csvSubscription({ recipients: [owner.email] }), format: 'png', filters: { filters: [{ field: 'v', operator: 'bogus', value: 1 }] } });
     expect(filters.statusCode).toBe(400);
@@ -485,6 +490,54 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect(kept.total).toBe(1);
   });
 
+  it('every_x_hours: the first delivery one interval after its creation, then once per interval after the last, never before', async () => {
+    const d = await tableDashboard();
+    const url = `/project/${d.projectId}/chart/${d.chartId}/subscriptions`;
+    const hook = `/hook/every-6-hours-${store}`;
+    // Chartbrew sends the number as a string at times: it is stored as a number.
+    const sub = await ok('POST', url, owner.token, csvSubscription({ webhook: { url: base + hook }, schedule: { frequency: 'every_x_hours', frequencyNumber: '6', time: { hour: 3, minute: 0 } } }));
+    expect(sub.schedule).toEqual({ frequency: 'every_x_hours', frequencyNumber: 6, timezone: 'UTC' });
+    const created = Date.parse(sub.createdAt);
+    expect(sub.nextAt).toBe(new Date(created + 6 * 3_600_000).toISOString());
+    const scheduler = t.container.deliveryScheduler;
+    const tick = async () => {
+      await scheduler.tick();
+      await scheduler.idle();
+    };
+    const delivered = () => hooksAt(hook).length;
+    await tick();
+    expect(delivered()).toBe(0);
+    clock.advance(6 * 3_600_000 - 60_000); // a minute short of six hours
+    await tick();
+    expect(delivered()).toBe(0);
+    clock.advance(60_000);
+    await tick();
+    expect(delivered()).toBe(1);
+    const first = await ok('GET', `${url}/${sub.id}`, owner.token);
+    expect(first.lastSentAt).toBe(clock.now().toISOString());
+    expect(first.nextAt).toBe(new Date(clock.now().getTime() + 6 * 3_600_000).toISOString());
+    await tick();
+    expect(delivered()).toBe(1);
+    clock.advance(5 * 3_600_000);
+    await tick();
+    expect(delivered()).toBe(1);
+    clock.advance(3_600_000);
+    await tick();
+    expect(delivered()).toBe(2);
+    // A day without ticks: one catch-up, not four.
+    clock.advance(24 * 3_600_000);
+    await tick();
+    await tick();
+    expect(delivered()).toBe(3);
+    const runs = (await ok('GET', `${url}/${sub.id}/runs`, owner.token)).runs as { period: string; status: string }[];
+    expect(runs.map((r) => r.status)).toEqual(['sent', 'sent', 'sent']);
+    // Each period is named by the delivery it follows (the first by the creation): one claim each, across instances.
+    expect(runs.at(-1)!.period).toBe(`after:${sub.createdAt}`);
+    expect(new Set(runs.map((r) => r.period)).size).toBe(3);
+    expect(runs.every((r) => r.period.startsWith('after:'))).toBe(true);
+    await ok('DELETE', `${url}/${sub.id}`, owner.token);
+  });
+
   it("Chartbrew's snapshotSchedule on PUT /project/{id} is the dashboard's subscription of that origin", async () => {
     const d = await tableDashboard();
     const snapshot = { frequency: 'weekly', dayOfWeek: 'monday', time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris', mediums: { email: { enabled: true } }, customEmails: [owner.email] };
@@ -506,9 +559,29 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     subs = await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token);
     expect(subs).toHaveLength(1);
     expect(subs[0].schedule).toEqual({ frequency: 'daily', daysOfWeek: [1, 3], time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris' });
-    const bad = await call('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, frequency: 'every_x_minutes' } });
+    // Every X days, as the dialog sends it (the number as a string, a time it asks for too): elapsed
+    // days count from the last delivery, so the time is not kept, and the dialog reads that back.
+    const everyTwoDays = await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, frequency: 'every_x_days', frequencyNumber: '2' } });
+    subs = await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token);
+    expect(subs).toHaveLength(1);
+    expect(subs[0].schedule).toEqual({ frequency: 'every_x_days', frequencyNumber: 2, timezone: 'Europe/Paris' });
+    expect(subs[0].nextAt).toBe(new Date(Date.parse(subs[0].lastSentAt ?? subs[0].createdAt) + 2 * 86_400_000).toISOString());
+    const everyTwoDaysEchoed = {
+      frequency: 'every_x_days', frequencyNumber: 2, timezone: 'Europe/Paris', theme: 'dark',
+      mediums: { email: { enabled: true } }, customEmails: [owner.email], integrations: [], active: true, subscription_id: subs[0].id,
+    };
+    expect(everyTwoDays.snapshotSchedule).toEqual(everyTwoDaysEchoed);
+    expect((await ok('GET', `/project/${d.projectId}`, owner.token)).snapshotSchedule).toEqual(everyTwoDaysEchoed);
+    await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, frequency: 'every_x_hours', frequencyNumber: 12 } });
+    expect((await ok('GET', `/project/${d.projectId}`, owner.token)).snapshotSchedule).toMatchObject({ frequency: 'every_x_hours', frequencyNumber: 12 });
+    // Below the floor, the field is named as Chartbrew's dialog has it; a frequency the dialog does not have is refused.
+    const tooOften = await call('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, frequency: 'every_x_minutes', frequencyNumber: '10' } });
+    expect(tooOften.statusCode).toBe(400);
+    expect(tooOften.json().error).toMatch(/^body\.snapshotSchedule\.frequencyNumber.*at least 15/);
+    const bad = await call('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: { ...snapshot, frequency: 'monthly' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatch(/snapshotSchedule\.frequency/);
+    expect((await ok('GET', `/project/${d.projectId}`, owner.token)).snapshotSchedule).toMatchObject({ frequency: 'every_x_hours', frequencyNumber: 12 });
     await ok('PUT', `/project/${d.projectId}`, owner.token, { snapshotSchedule: null });
     expect(await ok('GET', `/project/${d.projectId}/subscriptions`, owner.token)).toEqual([]);
     expect((await ok('GET', `/project/${d.projectId}`, owner.token)).snapshotSchedule).toBeNull();
@@ -786,6 +859,13 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     const often = await dueSoon(`Often table ${store}`, { webhook: { url: `${base}/hook/often-${store}` } });
     await repo.claim({ id: often.sub.id, teamId: owner.teamId }, often.period, clock.now().toISOString());
     await t.container.store.db.updateTable('refresh_claims').set({ attempts: MAX_STARTS }).where('entity_type', '=', 'subscription').where('entity_id', '=', often.sub.id).execute();
+    // Elapsed time: the period after its creation, claimed when due (an hour on); a day later, more than its interval has passed since.
+    const hourlyBoard = await createDashboard(call, owner, source.url, { chart: { type: 'table', name: `Hourly table ${store}` } });
+    const hourlyUrl = `/project/${hourlyBoard.projectId}/chart/${hourlyBoard.chartId}/subscriptions`;
+    const hourly = await ok('POST', hourlyUrl, owner.token, { format: 'csv', schedule: { frequency: 'every_x_hours', frequencyNumber: 1 }, webhook: { url: `${base}/hook/hourly-superseded-${store}` } });
+    const hourlyPeriod = `after:${hourly.createdAt as string}`;
+    clock.advance(3_600_000);
+    await repo.claim({ id: hourly.id, teamId: owner.teamId }, hourlyPeriod, clock.now().toISOString());
 
     // A day later: each slot has come again.
     clock.advance(86_400_000);
@@ -812,11 +892,19 @@ describe.each(['sqlite', 'postgres'] as const)('scheduled deliveries (%s store)'
     expect(reason(oftenRuns.find((r) => r.period === often.period))).toBe(`not resumed: interrupted ${MAX_STARTS} times (the delivery itself may be what stops its process; see the server log)`);
     expect(hooksAt(`/hook/paused-${store}`)).toHaveLength(0);
     expect(hooksAt(`/hook/manual-${store}`)).toHaveLength(0);
-    expect(await metric(series)).toBe(before + 4);
+    const [hourlyFresh, hourlySuperseded] = await runsOf(`${hourlyUrl}/${hourly.id as number}`);
+    expect(hourlySuperseded).toMatchObject({ status: 'interrupted', period: hourlyPeriod });
+    expect(reason(hourlySuperseded)).toBe('not resumed: a later slot is due, and that delivery goes to every target');
+    expect(hourlyFresh).toMatchObject({ status: 'sent', resumed_from: null });
+    expect(hourlyFresh!.period).toMatch(/^after:/);
+    expect(hourlyFresh!.period).not.toBe(hourlyPeriod);
+    expect(hooksAt(`/hook/hourly-superseded-${store}`)).toHaveLength(1);
+    await ok('PUT', `${hourlyUrl}/${hourly.id as number}`, owner.token, { active: false });
+    expect(await metric(series)).toBe(before + 5);
     // Taken over once: a later tick finds nothing more to take.
     clock.advance(11 * 60_000);
     await t.container.deliveryScheduler.tick();
     await t.container.deliveryScheduler.idle();
-    expect(await metric(series)).toBe(before + 4);
+    expect(await metric(series)).toBe(before + 5);
   });
 });

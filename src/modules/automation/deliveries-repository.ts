@@ -85,6 +85,8 @@ export interface SilentRun {
   deliveries: TargetOutcome[];
   /** How many deliveries of the period have started (its claim's `attempts`); null for a send now. */
   starts: number | null;
+  /** When the period was claimed (the subscription's `lastSentAt` then); null for a send now. */
+  claimedAt: string | null;
 }
 
 /** What the process that takes an interrupted run over does with it. */
@@ -353,7 +355,7 @@ export class DeliveriesRepository {
     const rows = await this.db
       .selectFrom('subscription_runs as r')
       .leftJoin('refresh_claims as c', (join) => join.on('c.entity_type', '=', CLAIM_KIND).onRef('c.entity_id', '=', 'r.subscription_id').onRef('c.period', '=', 'r.period'))
-      .select(['r.id', 'r.subscription_id', 'r.team_id', 'r.trigger', 'r.period', 'r.heartbeatAt', 'r.deliveries', 'c.attempts'])
+      .select(['r.id', 'r.subscription_id', 'r.team_id', 'r.trigger', 'r.period', 'r.heartbeatAt', 'r.deliveries', 'c.attempts', 'c.claimedAt'])
       .where('r.status', '=', 'running')
       .where('r.heartbeatAt', '<', before)
       .orderBy('r.heartbeatAt')
@@ -367,6 +369,7 @@ export class DeliveriesRepository {
       heartbeatAt: toIso(row.heartbeatAt)!,
       deliveries: fromJson<TargetOutcome[]>(row.deliveries, []),
       starts: row.attempts ?? null,
+      claimedAt: toIso(row.claimedAt),
     }));
   }
 

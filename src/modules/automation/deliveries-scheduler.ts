@@ -151,7 +151,7 @@ export class DeliveryScheduler {
     if (run.trigger === 'manual' || run.period === null) return { resume: false, reason: 'a send now is not resumed' };
     if (!sub.active) return { resume: false, reason: 'the subscription is paused' };
     if ((run.starts ?? 1) >= MAX_STARTS) return { resume: false, reason: `interrupted ${run.starts} times (the delivery itself may be what stops its process; see the server log)` };
-    if (superseded(sub, run.period, now)) return { resume: false, reason: 'a later slot is due, and that delivery goes to every target' };
+    if (superseded(sub, run, now)) return { resume: false, reason: 'a later slot is due, and that delivery goes to every target' };
     return { resume: true };
   }
 
@@ -173,8 +173,13 @@ export class DeliveryScheduler {
   }
 }
 
-/** A slot of the schedule has come since `period`'s: the delivery of that slot goes to everyone, so the older one is not finished. */
-function superseded(sub: SubscriptionRecord, period: string, now: Date): boolean {
-  if (!period.startsWith('slot:')) return false;
-  return deliveryDue(sub.schedule, { lastSentAt: period.slice('slot:'.length), createdAt: sub.createdAt, now }).due;
+/**
+ * The next period of the schedule has come since `run`'s: that delivery goes to everyone, so the
+ * older one is not finished. For a slot, a later slot has passed; for elapsed time, a whole
+ * interval has passed since the period was claimed (when the subscription's `lastSentAt` moved).
+ */
+function superseded(sub: SubscriptionRecord, run: Pick<SilentRun, 'period' | 'claimedAt'>, now: Date): boolean {
+  const period = run.period ?? '';
+  const since = period.startsWith('slot:') ? period.slice('slot:'.length) : period.startsWith('after:') ? (run.claimedAt ?? sub.lastSentAt) : null;
+  return since !== null && deliveryDue(sub.schedule, { lastSentAt: since, createdAt: sub.createdAt, now }).due;
 }

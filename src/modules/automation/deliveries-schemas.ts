@@ -3,16 +3,25 @@ import { Id, Timestamp } from '../../platform/http-schemas.js';
 import { WriteBody } from '../../platform/write-bodies.js';
 import { MASK } from '../../redaction/index.js';
 import { DELIVERY_FORMATS, RUN_STATUSES } from './deliveries-repository.js';
-import { DELIVERY_FREQUENCIES } from './deliveries-schedule.js';
+import { DELIVERY_FREQUENCIES, FREQUENCY_BOUNDS } from './deliveries-frequencies.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Opt = Type.Optional;
 
 const Weekday = Type.Union([Type.Integer({ minimum: 1, maximum: 7 }), Type.String({ maxLength: 20 })], { description: '1-7 (Monday = 1) or a day name' });
 
+const bounds = Object.entries(FREQUENCY_BOUNDS)
+  .map(([frequency, b]) => `${frequency} ${b.min}-${b.max}`)
+  .join(', ');
+
 const ScheduleInput = Type.Object({
   frequency: Type.String({ maxLength: 20, description: `One of ${DELIVERY_FREQUENCIES.join(', ')}` }),
-  time: Opt(Type.Object({ hour: Opt(Type.Integer({ minimum: 0, maximum: 23 })), minute: Opt(Type.Integer({ minimum: 0, maximum: 59 })) }, { description: 'Wall-clock time in `timezone` (default 09:00)' })),
+  frequencyNumber: Opt(
+    Type.Union([Type.Number(), Type.String({ maxLength: 20 })], {
+      description: `every_x_*: how many minutes, hours or days after the last delivery (a number or its digits; ${bounds}); ignored otherwise`,
+    }),
+  ),
+  time: Opt(Type.Object({ hour: Opt(Type.Integer({ minimum: 0, maximum: 23 })), minute: Opt(Type.Integer({ minimum: 0, maximum: 59 })) }, { description: 'Wall-clock time in `timezone` (default 09:00); ignored by every_x_*' })),
   timezone: Opt(Type.String({ maxLength: 100, description: 'IANA time zone (default UTC)' })),
   dayOfWeek: Opt(Weekday),
   dayOfMonth: Opt(Type.Integer({ minimum: 1, maximum: 31, description: 'Monthly: the day (past the month\'s end: its last day)' })),
@@ -21,7 +30,8 @@ const ScheduleInput = Type.Object({
 
 const Schedule = Type.Object({
   frequency: Type.Enum([...DELIVERY_FREQUENCIES]),
-  time: Type.Object({ hour: Type.Integer(), minute: Type.Integer() }),
+  frequencyNumber: Opt(Type.Integer({ description: 'every_x_*: minutes, hours or days after the last delivery' })),
+  time: Opt(Type.Object({ hour: Type.Integer(), minute: Type.Integer() }, { description: 'Absent for every_x_*' })),
   timezone: Type.String(),
   dayOfWeek: Opt(Type.Integer()),
   dayOfMonth: Opt(Type.Integer()),

@@ -12,6 +12,7 @@ import type { DeliveriesRepository, SubscriptionFields, SubscriptionRecord, Subs
 import type { DeliveryLinks } from './deliveries-links.js';
 import type { DeliveryRunner } from './deliveries-runner.js';
 import { weekdayName } from '../../runtime/scheduler/due.js';
+import { ELAPSED_FREQUENCIES, isElapsedFrequency } from './deliveries-frequencies.js';
 import { deliveryDue, parseSchedule, type DeliveryScheduleInput } from './deliveries-schedule.js';
 import type { CreateSubscriptionInput, DeliveryStatusView, SubscriptionView, UpdateSubscriptionInput } from './deliveries-schemas.js';
 import type { IntegrationsService } from './integrations-service.js';
@@ -45,6 +46,8 @@ export interface SubscriptionScope {
 
 const EMAIL = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+\.[^\s@<>()",;:]+$/;
 const SNAPSHOT_ORIGIN = 'snapshotSchedule';
+/** The frequencies of Chartbrew's snapshot dialog. */
+const SNAPSHOT_FREQUENCIES = ['daily', 'weekly', ...ELAPSED_FREQUENCIES] as const;
 
 /**
  * Subscriptions: scheduled deliveries of a dashboard or one of its charts. Editors of the
@@ -151,8 +154,9 @@ export class DeliveriesService {
   /**
    * Chartbrew's `snapshotSchedule` on `PUT /project/{id}` (the caller may update the dashboard):
    * written onto the dashboard's one subscription of that origin (made, changed, or deleted by
-   * null or ""): `frequency`, `time`, `dayOfWeek`, `daysOfWeek`, `timezone`, e-mail to
-   * `customEmails` when `mediums.email.enabled`, and `integrations[].integration_id`.
+   * null or ""): `frequency` (with `frequencyNumber` for `every_x_*`), `time`, `dayOfWeek`,
+   * `daysOfWeek`, `timezone`, e-mail to `customEmails` when `mediums.email.enabled`, and
+   * `integrations[].integration_id`.
    */
   async applySnapshotSchedule(actor: Actor, project: { id: number; team_id: number; timezone: string | null }, raw: unknown): Promise<void> {
     const existing = await this.deps.deliveries.findByOrigin(project.team_id, project.id, SNAPSHOT_ORIGIN);
@@ -162,20 +166,25 @@ export class DeliveriesService {
     }
     if (typeof raw !== 'object' || Array.isArray(raw)) throw ValidationError.field('body.snapshotSchedule', 'must be an object or null');
     const s = raw as {
-      frequency?: unknown; time?: { hour?: unknown; minute?: unknown }; dayOfWeek?: unknown; daysOfWeek?: unknown; timezone?: unknown;
+      frequency?: unknown; frequencyNumber?: unknown; time?: { hour?: unknown; minute?: unknown }; dayOfWeek?: unknown; daysOfWeek?: unknown; timezone?: unknown;
       mediums?: { email?: { enabled?: unknown } }; customEmails?: unknown; integrations?: unknown; theme?: unknown;
     };
     const frequency = s.frequency;
-    if (frequency !== 'daily' && frequency !== 'weekly') {
-      throw ValidationError.field('body.snapshotSchedule.frequency', 'must be daily or weekly for a delivery (use the subscription routes for weekdays and monthly)');
+    if (typeof frequency !== 'string' || !(SNAPSHOT_FREQUENCIES as readonly string[]).includes(frequency)) {
+      throw ValidationError.field('body.snapshotSchedule.frequency', `must be one of ${SNAPSHOT_FREQUENCIES.join(', ')} (use the subscription routes for weekdays and monthly)`);
     }
-    const schedule: DeliveryScheduleInput = {
+    // Chartbrew's dialog sends `time` with every_x_days too: elapsed time counts from the last delivery, so it is not kept.
+    const elapsed = isElapsedFrequency(frequency);
+    const asked: DeliveryScheduleInput = {
       frequency,
-      time: { ...(typeof s.time?.hour === 'number' ? { hour: s.time.hour } : {}), ...(typeof s.time?.minute === 'number' ? { minute: s.time.minute } : {}) },
+      ...(elapsed && (typeof s.frequencyNumber === 'number' || typeof s.frequencyNumber === 'string') ? { frequencyNumber: s.frequencyNumber } : {}),
+      ...(elapsed ? {} : { time: { ...(typeof s.time?.hour === 'number' ? { hour: s.time.hour } : {}), ...(typeof s.time?.minute === 'number' ? { minute: s.time.minute } : {}) } }),
       timezone: typeof s.timezone === 'string' ? s.timezone : (project.timezone ?? 'UTC'),
       ...(frequency === 'weekly' && (typeof s.dayOfWeek === 'number' || typeof s.dayOfWeek === 'string') ? { dayOfWeek: s.dayOfWeek } : {}),
       ...(frequency === 'daily' && Array.isArray(s.daysOfWeek) ? { daysOfWeek: s.daysOfWeek as (number | string)[] } : {}),
     };
+    // Parsed here so that a 400 names Chartbrew's field (`body.snapshotSchedule.frequencyNumber`).
+    const schedule = parseSchedule(asked, 'body.snapshotSchedule');
     const emails = s.mediums?.email?.enabled === true && Array.isArray(s.customEmails) ? s.customEmails.filter((e): e is string => typeof e === 'string') : [];
     // Chartbrew's integrations list keeps the ones switched off too (`enabled: false`).
     const integrations = Array.isArray(s.integrations)
@@ -203,13 +212,14 @@ export class DeliveriesService {
     if (!sub) return null;
     const reader = await this.reader(project.team_id, membership, 'project:update');
     const recipients = visibleRecipients(sub.recipients, reader);
-    const { frequency, time, timezone, dayOfWeek, daysOfWeek } = sub.schedule;
+    const schedule = sub.schedule;
     return {
-      frequency,
-      time,
-      timezone,
-      ...(dayOfWeek !== undefined ? { dayOfWeek: weekdayName(dayOfWeek) } : {}),
-      ...(daysOfWeek !== undefined ? { daysOfWeek } : {}),
+      frequency: schedule.frequency,
+      ...('frequencyNumber' in schedule ? { frequencyNumber: schedule.frequencyNumber } : {}),
+      ...('time' in schedule ? { time: schedule.time } : {}),
+      timezone: schedule.timezone,
+      ...('dayOfWeek' in schedule && schedule.dayOfWeek !== undefined ? { dayOfWeek: weekdayName(schedule.dayOfWeek) } : {}),
+      ...('daysOfWeek' in schedule && schedule.daysOfWeek !== undefined ? { daysOfWeek: schedule.daysOfWeek } : {}),
       theme: sub.theme,
       mediums: { email: { enabled: sub.recipients.length > 0 } },
       customEmails: recipients,

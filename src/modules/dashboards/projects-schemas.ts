@@ -71,8 +71,9 @@ const ProjectName = Type.String({ minLength: 1, maxLength: 200 });
  */
 const SnapshotScheduleView = Type.Object(
   {
-    frequency: Type.String({ description: 'daily or weekly (the subscription routes have more)' }),
-    time: Type.Object({ hour: Type.Integer(), minute: Type.Integer() }),
+    frequency: Type.String({ description: 'daily, weekly, every_x_days, every_x_hours or every_x_minutes (the subscription routes have more)' }),
+    frequencyNumber: Opt(Type.Integer({ description: 'every_x_*: how many days, hours or minutes after the last delivery' })),
+    time: Opt(Type.Object({ hour: Type.Integer(), minute: Type.Integer() }, { description: 'Absent for every_x_* (they count from the last delivery)' })),
     timezone: Type.String(),
     dayOfWeek: Opt(Type.String({ description: "A weekly schedule's day, `monday` … `sunday`" })),
     daysOfWeek: Opt(Type.Array(Type.Integer(), { description: "A daily schedule's days, 1-7 (Monday = 1), when not every day" })),
@@ -145,7 +146,7 @@ export const UpdateProject = WriteBody(
     snapshotSchedule: Opt(
       Type.Unknown({
         description:
-          "Chartbrew's e-mail/Slack snapshot schedule (`frequency` daily|weekly, `time`, `dayOfWeek`, `daysOfWeek`, `timezone`, `mediums.email.enabled`, `customEmails`, `integrations[].integration_id`): written onto the dashboard's subscription of origin `snapshotSchedule`; null or \"\" deletes it",
+          "Chartbrew's e-mail/Slack snapshot schedule (`frequency` daily|weekly|every_x_days|every_x_hours|every_x_minutes, `frequencyNumber` for every_x_* (minutes: at least 15), `time`, `dayOfWeek`, `daysOfWeek`, `timezone`, `mediums.email.enabled`, `customEmails`, `integrations[].integration_id`): written onto the dashboard's subscription of origin `snapshotSchedule`; null or \"\" deletes it",
       }),
     ),
   },

@@ -4688,7 +4688,7 @@ export interface components {
                 dayOfWeek?: number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday");
                 daysOfWeek?: (number | ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"))[];
             } | null;
-            /** @description Chartbrew's e-mail/Slack snapshot schedule (`frequency` daily|weekly, `time`, `dayOfWeek`, `daysOfWeek`, `timezone`, `mediums.email.enabled`, `customEmails`, `integrations[].integration_id`): written onto the dashboard's subscription of origin `snapshotSchedule`; null or "" deletes it */
+            /** @description Chartbrew's e-mail/Slack snapshot schedule (`frequency` daily|weekly|every_x_days|every_x_hours|every_x_minutes, `frequencyNumber` for every_x_* (minutes: at least 15), `time`, `dayOfWeek`, `daysOfWeek`, `timezone`, `mediums.email.enabled`, `customEmails`, `integrations[].integration_id`): written onto the dashboard's subscription of origin `snapshotSchedule`; null or "" deletes it */
             snapshotSchedule?: unknown;
             /** @description Read-only: part of the answer; accepted in a body and ignored */
             readonly Charts?: unknown;
@@ -4761,9 +4761,12 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             snapshotSchedule: {
-                /** @description daily or weekly (the subscription routes have more) */
+                /** @description daily, weekly, every_x_days, every_x_hours or every_x_minutes (the subscription routes have more) */
                 frequency: string;
-                time: {
+                /** @description every_x_*: how many days, hours or minutes after the last delivery */
+                frequencyNumber?: number;
+                /** @description Absent for every_x_* (they count from the last delivery) */
+                time?: {
                     hour: number;
                     minute: number;
                 };
@@ -5494,9 +5497,11 @@ export interface components {
         CreateSubscription: {
             name?: string | null;
             schedule: {
-                /** @description One of daily, weekdays, weekly, monthly */
+                /** @description One of daily, weekdays, weekly, monthly, every_x_days, every_x_hours, every_x_minutes */
                 frequency: string;
-                /** @description Wall-clock time in `timezone` (default 09:00) */
+                /** @description every_x_*: how many minutes, hours or days after the last delivery (a number or its digits; every_x_minutes 15-1440, every_x_hours 1-8760, every_x_days 1-365); ignored otherwise */
+                frequencyNumber?: number | string;
+                /** @description Wall-clock time in `timezone` (default 09:00); ignored by every_x_* */
                 time?: {
                     hour?: number;
                     minute?: number;
@@ -5555,9 +5560,11 @@ export interface components {
         UpdateSubscription: {
             name?: string | null;
             schedule?: {
-                /** @description One of daily, weekdays, weekly, monthly */
+                /** @description One of daily, weekdays, weekly, monthly, every_x_days, every_x_hours, every_x_minutes */
                 frequency: string;
-                /** @description Wall-clock time in `timezone` (default 09:00) */
+                /** @description every_x_*: how many minutes, hours or days after the last delivery (a number or its digits; every_x_minutes 15-1440, every_x_hours 1-8760, every_x_days 1-365); ignored otherwise */
+                frequencyNumber?: number | string;
+                /** @description Wall-clock time in `timezone` (default 09:00); ignored by every_x_* */
                 time?: {
                     hour?: number;
                     minute?: number;
@@ -5621,8 +5628,11 @@ export interface components {
             name: string | null;
             schedule: {
                 /** @enum {unknown} */
-                frequency: "daily" | "weekdays" | "weekly" | "monthly";
-                time: {
+                frequency: "daily" | "weekdays" | "weekly" | "monthly" | "every_x_days" | "every_x_hours" | "every_x_minutes";
+                /** @description every_x_*: minutes, hours or days after the last delivery */
+                frequencyNumber?: number;
+                /** @description Absent for every_x_* */
+                time?: {
                     hour: number;
                     minute: number;
                 };

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { api, ok } from '../api/client';
 import { keys } from '../api/queries';
 import type { components } from '../api/schema';
+import { FREQUENCY_BOUNDS, isElapsedFrequency } from '../../../../src/modules/automation/deliveries-frequencies';
 import { Empty, ErrorBox, Field, Load, mutationsState, Success } from '../ui';
 import './Deliveries.css';
 
@@ -49,8 +50,18 @@ const runsQuery = (scope: DeliveryScope, sid: number) => queryOptions({ queryKey
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const two = (n: number) => String(n).padStart(2, '0');
 
+/** "every 6 hours", "every hour": how often an elapsed-time schedule sends. */
+function everyWords(frequency: keyof typeof FREQUENCY_BOUNDS, n: number): string {
+  const unit = FREQUENCY_BOUNDS[frequency].unit;
+  return n === 1 ? `every ${unit.slice(0, -1)}` : `every ${n} ${unit}`;
+}
+
 function describeSchedule(s: Subscription['schedule']): string {
-  const at = `${two(s.time.hour)}:${two(s.time.minute)} (${s.timezone})`;
+  if (isElapsedFrequency(s.frequency)) {
+    const words = everyWords(s.frequency, s.frequencyNumber ?? 1);
+    return words[0]!.toUpperCase() + words.slice(1);
+  }
+  const at = `${two(s.time?.hour ?? 9)}:${two(s.time?.minute ?? 0)} (${s.timezone})`;
   switch (s.frequency) {
     case 'daily':
       return s.daysOfWeek ? `${s.daysOfWeek.map((d) => DAYS[d - 1]!.slice(0, 3)).join(', ')} at ${at}` : `Every day at ${at}`;
@@ -62,6 +73,17 @@ function describeSchedule(s: Subscription['schedule']): string {
       return `Monthly on day ${s.dayOfMonth ?? 1} at ${at}`;
   }
 }
+
+/** The form's frequencies, in words: the elapsed-time ones say how many of what, minutes with their floor. */
+const FREQUENCIES: [Subscription['schedule']['frequency'], string][] = [
+  ['daily', 'Every day'],
+  ['weekdays', 'Weekdays'],
+  ['weekly', 'Every week'],
+  ['monthly', 'Every month'],
+  ['every_x_days', 'Every N days'],
+  ['every_x_hours', 'Every N hours'],
+  ['every_x_minutes', `Every N minutes (at least ${FREQUENCY_BOUNDS.every_x_minutes.min})`],
+];
 
 const lines = (text: string) =>
   text
@@ -253,7 +275,18 @@ function SubscriptionForm({ scope, current, onDone }: { scope: DeliveryScope; cu
   const [frequency, setFrequency] = useState<string>(current?.schedule.frequency ?? 'weekly');
   const [dayOfWeek, setDayOfWeek] = useState(String(current?.schedule.dayOfWeek ?? 1));
   const [dayOfMonth, setDayOfMonth] = useState(String(current?.schedule.dayOfMonth ?? 1));
-  const [time, setTime] = useState(current ? `${two(current.schedule.time.hour)}:${two(current.schedule.time.minute)}` : '09:00');
+  const [every, setEvery] = useState(String(current?.schedule.frequencyNumber ?? 1));
+  const [time, setTime] = useState(current?.schedule.time ? `${two(current.schedule.time.hour)}:${two(current.schedule.time.minute)}` : '09:00');
+  // Elapsed time counts from the last delivery: no time of day, no day.
+  const bounds = isElapsedFrequency(frequency) ? FREQUENCY_BOUNDS[frequency] : null;
+  /** A frequency chosen: the number kept within the new one's bounds (every 1 minute becomes every 15). */
+  const chooseFrequency = (value: string) => {
+    setFrequency(value);
+    if (!isElapsedFrequency(value)) return;
+    const { min, max } = FREQUENCY_BOUNDS[value];
+    const n = Number(every);
+    if (!Number.isInteger(n) || n < min || n > max) setEvery(String(Math.min(max, Math.max(min, Number.isInteger(n) ? n : min))));
+  };
   const [timezone, setTimezone] = useState(current?.schedule.timezone ?? browserZone);
   const [format, setFormat] = useState<string>(current?.format ?? 'png');
   const [recipients, setRecipients] = useState((current?.recipients ?? []).join('\n'));
@@ -265,13 +298,15 @@ function SubscriptionForm({ scope, current, onDone }: { scope: DeliveryScope; cu
       const [hour, minute] = time.split(':').map(Number);
       const body = {
         name: name.trim() === '' ? null : name.trim(),
-        schedule: {
-          frequency,
-          time: { hour: hour ?? 9, minute: minute ?? 0 },
-          timezone,
-          ...(frequency === 'weekly' ? { dayOfWeek: Number(dayOfWeek) } : {}),
-          ...(frequency === 'monthly' ? { dayOfMonth: Number(dayOfMonth) } : {}),
-        },
+        schedule: bounds
+          ? { frequency, frequencyNumber: Number(every), timezone }
+          : {
+              frequency,
+              time: { hour: hour ?? 9, minute: minute ?? 0 },
+              timezone,
+              ...(frequency === 'weekly' ? { dayOfWeek: Number(dayOfWeek) } : {}),
+              ...(frequency === 'monthly' ? { dayOfMonth: Number(dayOfMonth) } : {}),
+            },
         format: format as CreateBody['format'],
         recipients: lines(recipients),
         slackWebhooks: lines(slack),
@@ -308,13 +343,19 @@ function SubscriptionForm({ scope, current, onDone }: { scope: DeliveryScope; cu
         <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Monday numbers" />
       </Field>
       <Field label="Send">
-        <select value={frequency} onChange={(e) => setFrequency(e.target.value)}>
-          <option value="daily">Every day</option>
-          <option value="weekdays">Weekdays</option>
-          <option value="weekly">Every week</option>
-          <option value="monthly">Every month</option>
+        <select value={frequency} onChange={(e) => chooseFrequency(e.target.value)}>
+          {FREQUENCIES.map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
         </select>
       </Field>
+      {bounds ? (
+        <Field label={`Every how many ${bounds.unit}`} hint={`From ${bounds.min} to ${bounds.max}, counted from the last delivery`}>
+          <input type="number" min={bounds.min} max={bounds.max} step={1} required value={every} onChange={(e) => setEvery(e.target.value)} />
+        </Field>
+      ) : null}
       {frequency === 'weekly' ? (
         <Field label="On">
           <select value={dayOfWeek} onChange={(e) => setDayOfWeek(e.target.value)}>
@@ -331,12 +372,16 @@ function SubscriptionForm({ scope, current, onDone }: { scope: DeliveryScope; cu
           <input type="number" min={1} max={31} value={dayOfMonth} onChange={(e) => setDayOfMonth(e.target.value)} />
         </Field>
       ) : null}
-      <Field label="At">
-        <input type="time" value={time} onChange={(e) => setTime(e.target.value)} required />
-      </Field>
-      <Field label="Time zone">
-        <input value={timezone} onChange={(e) => setTimezone(e.target.value)} required />
-      </Field>
+      {bounds ? null : (
+        <>
+          <Field label="At">
+            <input type="time" value={time} onChange={(e) => setTime(e.target.value)} required />
+          </Field>
+          <Field label="Time zone">
+            <input value={timezone} onChange={(e) => setTimezone(e.target.value)} required />
+          </Field>
+        </>
+      )}
       <Field label="Format">
         <select value={format} onChange={(e) => setFormat(e.target.value)}>
           <option value="png">Picture (PNG, inline)</option>
