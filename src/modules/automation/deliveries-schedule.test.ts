@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors/index.js';
-import { deliveryDue, parseSchedule, periodMs, type DeliverySchedule, type DeliveryScheduleInput } from './deliveries-schedule.js';
+import { deliveryDue, parseSchedule, type DeliverySchedule, type DeliveryScheduleInput } from './deliveries-schedule.js';
 
 /** The 400 `parseSchedule` throws, as its message. */
 function refusal(input: DeliveryScheduleInput): string {
@@ -89,12 +89,5 @@ describe('deliveryDue: elapsed time, the refresh scheduler rule', () => {
     expect(deliveryDue(quarter, { lastSentAt: null, createdAt: created, now: new Date('2026-03-02T08:15:00Z') }).due).toBe(true);
     const twoDays: DeliverySchedule = { frequency: 'every_x_days', frequencyNumber: 2, timezone: 'UTC' };
     expect(deliveryDue(twoDays, { lastSentAt: null, createdAt: created, now: new Date('2026-03-03T08:00:00Z') }).nextAt).toBe('2026-03-04T08:00:00.000Z');
-  });
-
-  it('periodMs is the interval', () => {
-    expect(periodMs(every6h)).toBe(6 * 3_600_000);
-    expect(periodMs({ frequency: 'every_x_minutes', frequencyNumber: 20, timezone: 'UTC' })).toBe(20 * 60_000);
-    expect(periodMs({ frequency: 'every_x_days', frequencyNumber: 3, timezone: 'UTC' })).toBe(3 * 86_400_000);
-    expect(periodMs({ frequency: 'weekly', time: { hour: 9, minute: 0 }, timezone: 'UTC', dayOfWeek: 1 })).toBe(7 * 86_400_000);
   });
 });

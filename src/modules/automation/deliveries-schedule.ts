@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { ValidationError } from '../../errors/index.js';
-import { frequencyNumber, UNIT_SECONDS } from '../../runtime/scheduler/cadence.js';
+import { frequencyNumber } from '../../runtime/scheduler/cadence.js';
 import { dashboardDue, weekdayNumber, type DueAnswer, type ScheduleSpec } from '../../runtime/scheduler/due.js';
 import {
   DELIVERY_FREQUENCIES,
@@ -146,21 +146,4 @@ function monthlyDue(schedule: SlotSchedule, since: string, at: Date): DueAnswer 
   const last = DateTime.fromISO(since, { zone: schedule.timezone });
   if (last < latest) return { due: true, period: `slot:${latest.toUTC().toISO()}`, nextAt: at.toISOString() };
   return { due: false, period: null, nextAt: next.toUTC().toISO() };
-}
-
-/** How long a period of the schedule is, for "data no older than its period". */
-export function periodMs(schedule: DeliverySchedule): number {
-  switch (schedule.frequency) {
-    case 'every_x_days':
-    case 'every_x_hours':
-    case 'every_x_minutes':
-      return schedule.frequencyNumber * UNIT_SECONDS[schedule.frequency]! * 1000;
-    case 'daily':
-    case 'weekdays':
-      return 86_400_000;
-    case 'weekly':
-      return 7 * 86_400_000;
-    case 'monthly':
-      return 28 * 86_400_000;
-  }
 }
