@@ -196,9 +196,20 @@ describe.skipIf(!browserAvailable())('dashboard filters in Chromium', () => {
     await form.getByLabel('Field', { exact: true }).selectOption('country', WAIT);
     await form.getByLabel('Operator', { exact: true }).selectOption('is');
     expect(await form.getByLabel("Offer the field's values in a list").isChecked()).toBe(true);
+    // Before it has a value, the form says which charts the filter will narrow, as the server's rule does.
+    const reach = form.getByTestId('filter-reach');
+    await expect.poll(() => reach.textContent(), WAIT).toBe('Reaches: Orders, Revenue by country, Orders per day, Order list');
+    const onlyKpi = form.locator('.filter-charts').getByLabel('Orders', { exact: true });
+    await onlyKpi.check();
+    await expect.poll(() => reach.textContent(), WAIT).toBe('Reaches: Orders · Not: Revenue by country, Orders per day, Order list');
+    await axe(page, 'filter-form-reach');
+    await onlyKpi.uncheck();
+    await expect.poll(() => reach.textContent(), WAIT).toBe('Reaches: Orders, Revenue by country, Orders per day, Order list');
     await form.getByLabel('Show on the report').check();
     await form.getByRole('button', { name: 'Add filter' }).click();
     await page.getByText('Filter added.').waitFor(WAIT);
+    // The bar says it too, for each saved filter, with or without a value.
+    await expect.poll(() => bar.locator('[data-filter-type="field"] [data-testid="filter-reach"]').textContent(), WAIT).toBe('Reaches: Orders, Revenue by country, Orders per day, Order list');
     const country = bar.getByRole('combobox', { name: 'country' });
     await country.click();
     const options = page.getByRole('listbox', { name: 'Values of country' }).getByRole('option');

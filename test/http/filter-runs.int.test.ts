@@ -240,6 +240,50 @@ describe.each<StoreKind>(['sqlite', 'postgres'])('filter runs (%s store)', (stor
     });
   });
 
+  describe('filter reach, before any value', () => {
+    const reach = (payload: Json, token: string = owner.token) => t.request({ method: 'POST', url: `/project/${projectId}/filter-reach`, token, payload });
+    /** A date filter for the dated charts, a field filter that leaves `internal` out, and two variable filters: none has a value. */
+    const idle = (): Json[] => [
+      { type: 'date', id: 'period' },
+      { type: 'field', id: 'country', field: 'country', operator: 'is', charts: [charts.revenue, charts.byCountry, charts.countryRevenue, charts.broken] },
+      { type: 'variable', id: 'status', variable: 'status' },
+      { type: 'variable', id: 'place', variable: 'country' },
+      { type: 'field', field: 'amount' },
+    ];
+
+    it('names, per chart, the filters that would narrow it and those that would not, with no source queried', async () => {
+      const { charts: answers } = await ok(await reach({ filters: idle() }));
+      // Markdown is left out; the broken chart's query is never run, so it answers like the others.
+      expect(answers.map((a: Json) => a.id)).toEqual([charts.revenue, charts.byCountry, charts.countryRevenue, charts.broken, charts.internal]);
+      const by = Object.fromEntries(answers.map((a: Json) => [a.id, [a.reachedBy, a.notReachedBy]]));
+      expect(by[charts.revenue]).toEqual([['period', 'country', 'status'], ['place']]);
+      expect(by[charts.countryRevenue]).toEqual([['period', 'country', 'place'], ['status']]);
+      // No date field, no variable named by its dataset: only the field filter, whose list holds it.
+      expect(by[charts.broken]).toEqual([['country'], ['period', 'status', 'place']]);
+      // No date field and left out of the field filter's list: only {{status}} of its dataset.
+      expect(by[charts.internal]).toEqual([['status'], ['period', 'country', 'place']]);
+    });
+
+    it('says what the run says once the values are set (one rule)', async () => {
+      const values: Record<string, Json> = { period: { preset: 'last_30_days' }, country: { value: 'FR' }, status: { value: 'paid' }, place: { value: 'FR' } };
+      const set = idle().map((filter) => ({ ...filter, ...(filter.id ? values[filter.id] : { value: 1 }) }));
+      const reached = (await ok(await reach({ filters: set }))).charts as Json[];
+      const run = (await ok(await t.request({ method: 'POST', url: `/project/${projectId}/filter`, token: owner.token, payload: { filters: set } }))).charts as Json[];
+      for (const chart of run.filter((c) => 'filteredBy' in c && c.type !== 'markdown')) {
+        expect(reached.find((r) => r.id === chart.id)!.reachedBy, String(chart.id)).toEqual(chart.filteredBy);
+      }
+    });
+
+    it('every member of the dashboard may ask; another team gets 404; a bad state is the run’s 400', async () => {
+      for (const role of ['teamOwner', 'teamAdmin', 'projectAdmin', 'projectEditor', 'projectViewer'] as const) {
+        expect((await reach({ filters: idle() }, as(role))).statusCode, role).toBe(200);
+      }
+      expectError(await reach({ filters: idle() }, as('stranger')), 404, 'NOT_FOUND');
+      expectError(await reach({ filters: [{ type: 'field', field: 'country', operator: 'like' }] }), 400, 'VALIDATION_FAILED', 'body.filters.0.operator');
+      expectError(await reach({ filters: [{ type: 'variable' }] }), 400, 'VALIDATION_FAILED', 'body.filters.0.variable');
+    });
+  });
+
   describe('viewers of a shared report', () => {
     let token: string;
     let policyId: number;

@@ -8,7 +8,7 @@ import type { Chart, ChartDatasetConfig, ProjectRef } from './charts-repository.
 import { markTruncated, worstOf, worstTruncation, type Truncation } from './chart-truncation.js';
 import type { ChartsService } from './charts-service.js';
 import { displayOf } from './chart-display.js';
-import { filtersForChart, filtersReaching, filtersToConditions, type DatasetRecord, type DatasetRows, type DatasetRunner, type DatasetsService, type PreparedDataset, type RowFilter, type RuntimeFilter } from '../data/index.js';
+import { filtersForChart, filtersReaching, filtersToConditions, type DatasetRecord, type DatasetRows, type DatasetRunner, type DatasetsService, type FilterTarget, type PreparedDataset, type RowFilter, type RuntimeFilter } from '../data/index.js';
 
 export interface ChartRunInputs {
   /** Runtime variables (request body, share params): used for this answer only. */
@@ -122,7 +122,7 @@ function chartInput(chart: Chart, timezone: string | null): ChartInput {
 }
 
 /** What a filter may reach of each configuration: its effective date field, and the variables its dataset names. */
-function filterTargets(bound: readonly Bound[]) {
+function filterTargets(bound: readonly Bound[]): FilterTarget[] {
   const names = new Map<PreparedDataset, ReadonlySet<string>>();
   return bound.map((b) => {
     let variables = names.get(b.dataset);
@@ -229,6 +229,19 @@ export class ChartRunService {
       this.#inFlight.set(flightKey, shared);
     }
     return { ...(await shared), cache: 'bypass', variablesWithoutValue, filteredBy };
+  }
+
+  /**
+   * What filters may reach of each chart (`filterTargets`), as a run binds it, with no source
+   * queried: the datasets of all the charts are read once. Access decided by the caller.
+   */
+  async filterTargetsOf(project: ProjectRef, charts: readonly Chart[]): Promise<Map<number, FilterTarget[]>> {
+    const datasets = await this.deps.datasets.loadForChart(
+      project.team_id,
+      charts.flatMap((chart) => chart.ChartDatasetConfigs.map((c) => c.dataset_id)),
+    );
+    const prepared = await this.deps.runner.prepare(project.team_id, [...datasets.values()]);
+    return new Map(charts.map((chart) => [chart.id, filterTargets(this.bind(chart, prepared, [], project.timezone ?? 'UTC'))]));
   }
 
   /** Reads what the chart's datasets need (once) and binds each configuration to its prepared dataset. */

@@ -1,11 +1,11 @@
 import { AppError, ValidationError } from '../../errors/index.js';
 import type { Actor } from '../../platform/actor.js';
 import { mapLimited } from '../../runtime/map-limited.js';
-import { parseFilters, parseRuntimeVariables, type RuntimeFilter } from '../data/index.js';
+import { filtersInReach, parseFilters, parseRuntimeVariables, type RuntimeFilter } from '../data/index.js';
 import type { Chart, ProjectRef } from './charts-repository.js';
 import type { ChartsService } from './charts-service.js';
 import type { ChartRunResult, ChartRunService, LoadedChart } from './chart-runs-service.js';
-import type { ChartRunFailureView, FilteredChartView } from './dashboard-filters-schemas.js';
+import type { ChartRunFailureView, FilteredChartView, FilterReachView } from './dashboard-filters-schemas.js';
 import type { ProjectsService } from './projects-service.js';
 import type { ChartFailure, ShareViewer, ViewRequest } from './share-viewer.js';
 import type { ViewerFilterRequest } from './share-filter-state.js';
@@ -77,6 +77,29 @@ export class FilterRunsService {
     const charts = input.chartIds === undefined ? all : input.chartIds.map((id, i) => all.find((c) => c.id === id) ?? notOnDashboard(i));
     const ref = { id: project.id, team_id: project.team_id, timezone: project.timezone };
     return { charts: await this.runCharts(ref, charts, input, failures) };
+  }
+
+  /**
+   * `POST /project/{id}/filter-reach`: for each chart of the dashboard (markdown ones have no data
+   * to narrow and are left out), the ids of the state's filters that would narrow it once they
+   * have a value, and those that would not; by the run's own rule (`filtersInReach`) over what a
+   * run binds, with no source queried. Any member who may read the dashboard.
+   */
+  async reach(actor: Actor, projectId: number, input: FilterRunRequest): Promise<FilterReachView> {
+    const { project } = await this.deps.projects.authorize(actor, projectId, 'project:read');
+    // Parsed as the run parses it (a bad state is the same 400); variables narrow nothing by themselves.
+    const { filters } = runInputs(input);
+    const dashboard = await this.deps.projects.loadDashboard(project.team_id, projectId);
+    const charts = (dashboard?.Charts ?? []).filter((chart) => chart.type !== 'markdown');
+    const targets = await this.deps.chartRuns.filterTargetsOf({ id: project.id, team_id: project.team_id, timezone: project.timezone }, charts);
+    // As in `filteredBy`, a filter sent without an id is named in neither list.
+    const named = [...new Set(filters.flatMap((filter) => (filter.id !== undefined ? [filter.id] : [])))];
+    return {
+      charts: charts.map((chart) => {
+        const reachedBy = filtersInReach(filters, chart.id, targets.get(chart.id) ?? []);
+        return { id: chart.id, reachedBy, notReachedBy: named.filter((id) => !reachedBy.includes(id)) };
+      }),
+    };
   }
 
   /**

@@ -9,6 +9,8 @@ import {
   FilterDashboardRun,
   FilteredCharts,
   FilterParams,
+  FilterReach,
+  FilterReachRequest,
   OrderDashboardFilters,
   UpdateDashboardFilter,
   type CreateFilterInput,
@@ -95,6 +97,25 @@ export const dashboardFilterRoutes: FastifyPluginAsyncTypebox<{ filters: Dashboa
       await filters.delete(actorOf(request), request.params.id, request.params.fid);
       return { deleted: true };
     },
+  );
+
+  // A state rather than the saved filters: the editor asks while a filter is being written,
+  // before it is saved or has a value, and the same body serves the bar's saved filters.
+  app.post(
+    '/project/:id/filter-reach',
+    {
+      schema: {
+        tags,
+        operationId: 'dashboardFilterReach',
+        summary: 'Which charts each filter of a state would narrow once it has a value, and which not; no source is queried (members)',
+        params: ProjectParams,
+        body: Ref(FilterReachRequest, {
+          examples: [{ filters: [{ type: 'date', id: 'period' }, { type: 'field', id: 'country', field: 'country' }, { type: 'variable', id: 'region', variable: 'region' }] }],
+        }),
+        response: { 200: Ref(FilterReach) },
+      },
+    },
+    async (request) => runs.reach(actorOf(request), request.params.id, { filters: request.body.filters, variables: request.body.variables }),
   );
 
   app.post(

@@ -207,6 +207,27 @@ export type ChartRunFailureView = Static<typeof ChartRunFailure>;
 
 export const FilteredCharts = Type.Object({ charts: Type.Array(Type.Union([Ref(FilteredChart), Ref(ChartRunFailure)])) }, { $id: 'FilteredCharts' });
 
+// ---------- which charts a filter state would reach, before any value ----------
+
+/** The run's state; here a filter may lack its value (what reaches does not depend on it). */
+export const FilterReachRequest = Type.Object({ filters: FilterState, variables: Opt(RuntimeVariables) }, { $id: 'FilterReachRequest' });
+
+const ReachIds = (description: string) => Type.Array(Type.String(), { description });
+export const FilterReach = Type.Object(
+  {
+    charts: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        reachedBy: ReachIds('Ids (as sent) of the filters that would narrow this chart once they have a value, by the rule of `filteredBy`'),
+        notReachedBy: ReachIds('Ids (as sent) of the other filters: set, they would leave this chart as it is'),
+      }),
+      { description: 'Every chart of the dashboard but markdown ones, in dashboard order' },
+    ),
+  },
+  { $id: 'FilterReach' },
+);
+export type FilterReachView = Static<typeof FilterReach>;
+
 /** Published under `components.schemas` (src/openapi-components.ts). */
 export const DASHBOARD_FILTER_COMPONENTS = [
   DateFilterConfiguration,
@@ -227,4 +248,6 @@ export const DASHBOARD_FILTER_COMPONENTS = [
   FilteredChart,
   ChartRunFailure,
   FilteredCharts,
+  FilterReachRequest,
+  FilterReach,
 ];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../errors/index.js';
-import { filtersForChart, filtersReaching, filtersToConditions, parseFilterEntries, parseFilters, type FilterTarget } from './dataset-runs-filters.js';
+import { filtersForChart, filtersInReach, filtersReaching, filtersToConditions, parseFilterEntries, parseFilters, type FilterTarget } from './dataset-runs-filters.js';
 
 function fieldOf(fn: () => unknown): string | undefined {
   try {
@@ -153,5 +153,21 @@ describe('filtersReaching: which filters of a state narrow a chart', () => {
       { type: 'date', id: 'custom', preset: 'custom', startDate: '2025-01-01' },
     ]);
     expect(filtersReaching(idle, 1, [dated])).toEqual(['region', 'custom']);
+  });
+
+  it('filtersInReach: the same rule without the values, so filters not yet set are named where they would reach', () => {
+    const idle = parseFilters([
+      { type: 'date', id: 'period', startDate: null, endDate: null, charts: [1, 2] },
+      { type: 'field', id: 'country', field: 'country' },
+      { type: 'variable', id: 'status', variable: 'status' },
+      { type: 'variable', id: 'tenant', variable: 'tenant' },
+      { type: 'field', field: 'city' },
+    ]);
+    expect(filtersInReach(idle, 1, [dated])).toEqual(['period', 'country', 'status']);
+    expect(filtersInReach(idle, 1, [undated])).toEqual(['country']);
+    expect(filtersInReach(idle, 3, [dated])).toEqual(['country', 'status']);
+    expect(filtersInReach(idle, 1, [])).toEqual([]);
+    // With values set, what reaches is what is in reach.
+    expect(filtersInReach(state, 1, [undated])).toEqual(filtersReaching(state, 1, [undated]));
   });
 });

@@ -209,28 +209,48 @@ function isEmptyValue(value: unknown): boolean {
 
 /**
  * The ids of a state's filters that narrow one chart, by the rules its run applies them
- * (filtersForChart, filtersToConditions, the datasets' variables): a field filter reaches every
- * chart computed from a dataset, a date filter one whose configurations have a date field, each
- * unless its `charts` leave the chart out; a variable filter reaches a chart whose datasets name
- * the variable. A filter without a value (or a date filter without a range) narrows nothing, and
- * a chart without a configuration on an existing dataset (`targets` empty) nothing at all. Filters
- * sent without an id are not named. In the state's order, each id once.
+ * (filtersForChart, filtersToConditions, the datasets' variables): those in reach of it
+ * (`filtersInReach`) that have a value. A filter without a value (or a date filter without a
+ * range) narrows nothing. Filters sent without an id are not named. In the state's order, each id once.
  */
 export function filtersReaching(filters: readonly RuntimeFilter[], chartId: number, targets: readonly FilterTarget[]): string[] {
+  return reachingIds(filters, (filter) => hasValue(filter) && inReach(filter, chartId, targets));
+}
+
+/**
+ * The ids of a state's filters that would narrow one chart once they have a value, whether they
+ * have one or not (what the editor says of a filter before a value is set): a field filter reaches
+ * every chart computed from a dataset, a date filter one whose configurations have a date field,
+ * each unless its `charts` leave the chart out; a variable filter reaches a chart whose datasets
+ * name the variable. A chart without a configuration on an existing dataset (`targets` empty) is
+ * reached by none. Filters sent without an id are not named. In the state's order, each id once.
+ */
+export function filtersInReach(filters: readonly RuntimeFilter[], chartId: number, targets: readonly FilterTarget[]): string[] {
+  return reachingIds(filters, (filter) => inReach(filter, chartId, targets));
+}
+
+function reachingIds(filters: readonly RuntimeFilter[], reaches: (filter: RuntimeFilter) => boolean): string[] {
   const ids: string[] = [];
   for (const filter of filters) {
     if (filter.id === undefined || ids.includes(filter.id)) continue;
-    if (reaches(filter, chartId, targets)) ids.push(filter.id);
+    if (reaches(filter)) ids.push(filter.id);
   }
   return ids;
 }
 
-function reaches(filter: RuntimeFilter, chartId: number, targets: readonly FilterTarget[]): boolean {
-  if (filter.type === 'variable') return !isEmptyValue(filter.value) && targets.some((target) => target.variables.has(filter.variable));
-  if (filter.charts !== undefined && !filter.charts.includes(chartId)) return false;
-  if (filter.type === 'field') return (VALUELESS_OPERATORS.has(filter.operator ?? 'is') || !isEmptyValue(filter.value)) && targets.length > 0;
+/** Whether a filter changes anything once in reach: a value (none needed by isNull, isNotNull), or a date range. */
+function hasValue(filter: RuntimeFilter): boolean {
+  if (filter.type === 'variable') return !isEmptyValue(filter.value);
+  if (filter.type === 'field') return VALUELESS_OPERATORS.has(filter.operator ?? 'is') || !isEmptyValue(filter.value);
   const custom = filter.preset === undefined || filter.preset === 'custom';
-  if (custom && !filter.startDate && !filter.endDate) return false;
+  return !custom || Boolean(filter.startDate) || Boolean(filter.endDate);
+}
+
+/** Whether a filter with a value would narrow the chart, from its kind, its `charts` and what the chart's configurations hold. */
+function inReach(filter: RuntimeFilter, chartId: number, targets: readonly FilterTarget[]): boolean {
+  if (filter.type === 'variable') return targets.some((target) => target.variables.has(filter.variable));
+  if (filter.charts !== undefined && !filter.charts.includes(chartId)) return false;
+  if (filter.type === 'field') return targets.length > 0;
   return targets.some((target) => target.dateField !== null && target.dateField !== '');
 }
 

@@ -9,6 +9,7 @@ export type { DatasetValues, DatasetValuesOptions, DatasetValuesService } from '
 export { DatasetValuesResponse, ValuesQuery } from './dataset-values-schemas.js';
 export {
   filtersForChart,
+  filtersInReach,
   filtersReaching,
   filtersToConditions,
   isClientOnlyFilter,

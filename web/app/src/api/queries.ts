@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, ApiError, ok } from './client';
 import { rowsOf } from './narrow';
-import type { ChartPreview, FilterRunBody } from './types';
+import type { ChartPreview, FilterReachBody, FilterRunBody } from './types';
 
 const team = (teamId: number) => ['team', teamId] as const;
 const datasets = (teamId: number) => [...team(teamId), 'datasets'] as const;
@@ -35,6 +35,8 @@ export const keys = {
   // Under the dashboard: a refreshed or edited chart runs the filtered view again.
   filterRuns: (projectId: number) => [...project(projectId), 'filter-run'] as const,
   filterRun: (projectId: number, body: FilterRunBody) => [...project(projectId), 'filter-run', body] as const,
+  // Under the dashboard too: a chart changed or added may change which filters reach what.
+  filterReach: (projectId: number, body: FilterReachBody) => [...project(projectId), 'filter-reach', body] as const,
   // Keyed by all they are computed from, apart from the dataset and dashboard keys: saving a dataset
   // or a chart does not read them again, another query or form does.
   requestColumns: (teamId: number, datasetId: number, request: RequestSource) => ['request-columns', teamId, datasetId, request] as const,
@@ -186,6 +188,13 @@ export const filterRunQuery = (projectId: number, body: FilterRunBody) =>
   queryOptions({
     queryKey: keys.filterRun(projectId, body),
     queryFn: async ({ signal }) => ({ body, ...(await ok(api.POST('/project/{id}/filter', { params: { path: { id: projectId } }, body, signal }))) }),
+  });
+
+/** Which charts each filter of a state would narrow once it has a value (`POST /project/{id}/filter-reach`); no source is queried. */
+export const filterReachQuery = (projectId: number, body: FilterReachBody) =>
+  queryOptions({
+    queryKey: keys.filterReach(projectId, body),
+    queryFn: ({ signal }) => ok(api.POST('/project/{id}/filter-reach', { params: { path: { id: projectId } }, body, signal })),
   });
 
 /** The distinct values of a dataset's field that match a search, for a filter's list (at most 100). */

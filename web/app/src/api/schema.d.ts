@@ -1406,6 +1406,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project/{id}/filter-reach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Which charts each filter of a state would narrow once it has a value, and which not; no source is queried (members) */
+        post: operations["dashboardFilterReach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project/{id}/filter": {
         parameters: {
             query?: never;
@@ -4486,6 +4503,26 @@ export interface components {
         };
         FilteredCharts: {
             charts: (components["schemas"]["FilteredChart"] | components["schemas"]["ChartRunFailure"])[];
+        };
+        FilterReachRequest: {
+            /** @description Field filters `{type?: "field", field, operator?, value, id?, charts?}`, date filters `{type: "date", startDate?, endDate?, preset?, id?, charts?}` and variable filters `{type: "variable", variable, value, id?}`; client-only types (pagination, sort, …) are ignored. On shared reports, only states of the report's filters (by id), and only their values */
+            filters: {
+                [key: string]: unknown;
+            }[];
+            /** @description Variable values for this run, `{name: value}` (a list variable takes a JSON array); `[]` is no variables */
+            variables?: {
+                [key: string]: unknown;
+            } | unknown[];
+        };
+        FilterReach: {
+            /** @description Every chart of the dashboard but markdown ones, in dashboard order */
+            charts: {
+                id: number;
+                /** @description Ids (as sent) of the filters that would narrow this chart once they have a value, by the rule of `filteredBy` */
+                reachedBy: string[];
+                /** @description Ids (as sent) of the other filters: set, they would leave this chart as it is */
+                notReachedBy: string[];
+            }[];
         };
         ChartTemplate: {
             id: number;
@@ -10327,6 +10364,60 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            413: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            500: components["responses"]["Error"];
+        };
+    };
+    dashboardFilterReach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "filters": [
+                 *         {
+                 *           "type": "date",
+                 *           "id": "period"
+                 *         },
+                 *         {
+                 *           "type": "field",
+                 *           "id": "country",
+                 *           "field": "country"
+                 *         },
+                 *         {
+                 *           "type": "variable",
+                 *           "id": "region",
+                 *           "variable": "region"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["FilterReachRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilterReach"];
                 };
             };
             400: components["responses"]["Error"];

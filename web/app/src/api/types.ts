@@ -39,3 +39,4 @@ export type ConnectionProvider = Schemas['ConnectionProvider'];
 export type DashboardFilter = Schemas['DashboardFilter'];
 export type FilterConfiguration = Schemas['DashboardFilterConfiguration'];
 export type FilterRunBody = Schemas['FilterDashboardRun'];
+export type FilterReachBody = Schemas['FilterReachRequest'];

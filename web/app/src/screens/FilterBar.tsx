@@ -2,11 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { filterName, rangeIsSet } from '../../../src/lib/filters';
 import { api, ok } from '../api/client';
+import { reachFilter } from '../api/filter-scope';
 import { keys } from '../api/queries';
 import type { Chart, DashboardFilter, Dataset, FilterConfiguration } from '../api/types';
 import { ErrorBox, mutationsState, Success } from '../ui';
 import { FilterControl } from './FilterControl';
 import { FilterForm } from './FilterForm';
+import { FilterReachNote, useFilterReach } from './FilterReach';
 import './Filters.css';
 
 export interface FilterRunState {
@@ -74,6 +76,8 @@ export function FilterBar({ projectId, filters, charts, datasets, tried, onTry, 
     },
   });
   const { busy, error } = mutationsState(reorder, remove, saveValue);
+  // Where each saved filter reaches, whether or not it has a value: what a value does not change.
+  const reach = useFilterReach(projectId, charts, filters.length > 0 ? { filters: filters.map((filter) => reachFilter(filter.id, filter.configuration)) } : null);
 
   const move = (index: number, to: number, direction: 'left' | 'right') => {
     if (reorder.isPending) return;
@@ -149,6 +153,7 @@ export function FilterBar({ projectId, filters, charts, datasets, tried, onTry, 
                   {changed ? <span className="badge badge-changed">Not saved</span> : null}
                 </div>
                 <FilterControl config={config} onChange={(next) => onTry(filter, next)} />
+                <FilterReachNote reach={reach.reach?.get(filter.id)} />
                 <div className="filter-item-actions">
                   {changed ? (
                     <>

@@ -4,13 +4,14 @@ import { OPERATOR_WORDS } from '../../../../src/render/card-notes';
 import { VARIABLE_TYPES, VARIABLE_TYPE_NAMES, dayOf, rangeIsSet, typedValue, valueText, variableTypeOf, type DateRange } from '../../../src/lib/filters';
 import type { VariableType } from '../../../src/lib/types';
 import { api, ok } from '../api/client';
-import { knownVariables } from '../api/filter-scope';
+import { knownVariables, reachFilter } from '../api/filter-scope';
 import { CONDITION_OPERATORS, oneOf } from '../api/narrow';
 import { datasetColumnsQuery, keys } from '../api/queries';
 import type { Chart, DashboardFilter, Dataset, FilterConfiguration } from '../api/types';
 import { useSession } from '../session';
 import { ErrorBox, Field } from '../ui';
 import { DateRangeField } from './DateRangeField';
+import { FilterReachNote, useFilterReach } from './FilterReach';
 
 type Kind = FilterConfiguration['type'];
 const KINDS: { kind: Kind; text: string }[] = [
@@ -19,6 +20,9 @@ const KINDS: { kind: Kind; text: string }[] = [
   { kind: 'variable', text: 'Variable' },
 ];
 const KIND_NAMES: readonly Kind[] = KINDS.map((k) => k.kind);
+
+/** The id the filter being written goes by in its reach request (it may have none yet). */
+const REACH_ID = 'draft';
 
 const field = (column: string) => `root[].${column}`;
 const column = (path: string | undefined) => (path ?? '').replace(/^root\[\]\./, '');
@@ -83,6 +87,11 @@ export function FilterForm({ projectId, filter, charts, datasets, onDone }: { pr
       ...(listValues && valuesColumn !== '' ? { valuesFrom: { datasetId, field: field(valuesColumn) } } : {}),
     };
   };
+
+  // Which charts the filter being written would reach, before it is saved or has a value (the
+  // value plays no part); asked once what decides it is chosen.
+  const decided = kind === 'field' ? fieldColumn !== '' : kind === 'variable' ? variable.trim() !== '' : true;
+  const reach = useFilterReach(projectId, charts, decided ? { filters: [reachFilter(REACH_ID, configuration())] } : null);
 
   const save = useMutation({
     mutationFn: () => {
@@ -244,6 +253,8 @@ export function FilterForm({ projectId, filter, charts, datasets, onDone }: { pr
         </>
       ) : null}
 
+      <FilterReachNote reach={reach.reach?.get(REACH_ID)} live />
+      {reach.error ? <p className="hint">Which charts this filter reaches could not be read.</p> : null}
       <label className="check">
         <input type="checkbox" checked={onReport} onChange={(e) => setOnReport(e.target.checked)} /> Show on the report
       </label>
