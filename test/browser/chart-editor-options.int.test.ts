@@ -452,6 +452,9 @@ describe.skipIf(!browserAvailable())('chart editor and cards in Chromium', () =>
     const before = await call('GET', `${alertsUrl}/${id}`);
     const item = panel.locator(`li[data-alert-id="${id}"]`);
     await item.waitFor(WAIT);
+    // The form is empty again for the next alert: a second press would not make the same one.
+    await expect.poll(() => panel.getByLabel('Value', { exact: true }).inputValue(), WAIT).toBe('');
+    expect(await panel.getByLabel('Webhook URL').inputValue()).toBe('');
 
     // Edit: the form takes the alert's own values, then the threshold and the recipients change.
     await panel.getByRole('button', { name: `Edit alert ${id}` }).click();

@@ -178,7 +178,9 @@ export function Alerts({ projectId, chart }: { projectId: number; chart: Chart }
       // The webhook's signing key is answered in full only by the request that made it; masked after.
       const secret = saved.webhookSecret && !/^\*+$/.test(saved.webhookSecret) ? saved.webhookSecret : undefined;
       const what = current ? `Alert ${current.id} saved.` : 'Alert created.';
+      // The form is left empty for the next alert: a second press does not make the same one again.
       if (current) edit(null);
+      else setDraft(NEW_ALERT);
       setDone(secret ? `${what} The webhook's signing key, shown this once: ${secret}` : what);
       return reload();
     },
