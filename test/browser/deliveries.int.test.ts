@@ -85,6 +85,8 @@ describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
     await page.getByText('Delivery created.').waitFor(WAIT);
     const row = page.getByRole('listitem').filter({ hasText: 'Monday numbers' });
     await row.getByText('Every Monday at 09:30 (Europe/Paris)').waitFor(WAIT);
+    // The next delivery on the schedule's own clock, not the reader's.
+    await row.getByText(/· 2 recipients · next Mon.* 09:30 Europe\/Paris$/).waitFor(WAIT);
     const [created] = (await api({ method: 'GET', url: `/project/${seeded.projectId}/subscriptions`, token: seeded.ownerToken })).json();
     expect(created).toMatchObject({ name: 'Monday numbers', format: 'png', recipients: [email], schedule: { frequency: 'weekly', dayOfWeek: 1, time: { hour: 9, minute: 30 }, timezone: 'Europe/Paris' } });
     expect(created.slackWebhooks).toEqual([`${new URL(slackUrl).origin}/********`]);
@@ -132,7 +134,7 @@ describe.skipIf(!browserAvailable())('the Deliveries panel in Chromium', () => {
     await page.getByRole('button', { name: 'Create delivery' }).click();
     await page.getByText('Delivery created.').waitFor(WAIT);
     const row = page.getByRole('listitem').filter({ hasText: 'Every six hours' });
-    await row.getByText(/^Every 6 hours · PNG · 1 recipient\(s\) · next /).waitFor(WAIT);
+    await row.getByText(/^Every 6 hours · PNG · 1 recipient · next /).waitFor(WAIT);
     await axe(page, 'deliveries-list-every');
     const listed = (await api({ method: 'GET', url: `/project/${seeded.projectId}/subscriptions`, token: seeded.ownerToken })).json() as { id: number; name: string; schedule: unknown }[];
     const created = listed.find((s) => s.name === 'Every six hours')!;

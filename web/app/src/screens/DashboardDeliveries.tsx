@@ -56,6 +56,23 @@ function everyWords(frequency: keyof typeof FREQUENCY_BOUNDS, n: number): string
   return n === 1 ? `every ${unit.slice(0, -1)}` : `every ${n} ${unit}`;
 }
 
+/** How many a delivery goes to: addresses, Slack webhooks, integrations and its webhook. */
+function targetCount(s: Subscription): string {
+  const n = s.recipients.length + s.slackWebhooks.length + s.integrations.length + (s.webhook ? 1 : 0);
+  return `${n} recipient${n === 1 ? '' : 's'}`;
+}
+
+/** The next delivery on the schedule's own clock, as the schedule is written ("Mon 30 Nov, 09:30 Europe/Paris"). */
+function nextText(iso: string, timezone: string): string {
+  const at = new Date(iso);
+  try {
+    return `${new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: timezone }).format(at)} ${timezone}`;
+  } catch {
+    // A zone this browser does not know: the reader's own clock.
+    return at.toLocaleString();
+  }
+}
+
 function describeSchedule(s: Subscription['schedule']): string {
   if (isElapsedFrequency(s.frequency)) {
     const words = everyWords(s.frequency, s.frequencyNumber ?? 1);
@@ -169,8 +186,7 @@ export function DashboardDeliveries({ projectId, chartId, chartName }: { project
                   <div>
                     <strong>{s.name ?? `Delivery ${s.id}`}</strong> {s.chart_id !== null ? <span className="muted">(one chart)</span> : null}
                     <p className="muted">
-                      {describeSchedule(s.schedule)} · {s.format.toUpperCase()} · {s.recipients.length + s.slackWebhooks.length + s.integrations.length + (s.webhook ? 1 : 0)} recipient(s) ·{' '}
-                      {s.active ? (s.nextAt ? `next ${new Date(s.nextAt).toLocaleString()}` : 'active') : 'paused'}
+                      {describeSchedule(s.schedule)} · {s.format.toUpperCase()} · {targetCount(s)} · {s.active ? (s.nextAt ? `next ${nextText(s.nextAt, s.schedule.timezone)}` : 'active') : 'paused'}
                     </p>
                   </div>
                   <div className="actions">
