@@ -9,7 +9,7 @@ import { makeServiceAccount, startFakeGoogle, type FakeGoogle } from '../helpers
 import { startMongoWireServer, type MongoWireServer } from '../helpers/mongo-wire-server.js';
 import { installRtdb } from '../helpers/rtdb-fake.js';
 import { sourceJourney, type JourneyClient, type JourneyInput } from '../helpers/source-journey.js';
-import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { fetchRequester } from './share-seed.js';
 
 /** Canvas pixels that are not fully transparent. */
@@ -143,6 +143,7 @@ describe.skipIf(!browserAvailable())('provider charts on share pages in Chromium
       await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 20_000 });
       expect(await page.getAttribute('body', 'data-state'), type).toBe('ready');
       expect((await page.evaluate(PAINTED)) as number, type).toBeGreaterThan(500);
+      await axe(page, `report of a ${type} chart`);
       await page.screenshot({ path: screenshotPath(`provider-${type}`) });
       // The page holds the chart's numbers, never the credentials behind them.
       const html = await page.content();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { ShareTokens } from '../../src/modules/dashboards/share-tokens.js';
 import { createTempDatabase } from '../helpers/postgres-server.js';
-import { browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
+import { axe, browserAvailable, launchBrowser, screenshotPath, startLiveApp, type LiveApp } from './browser-env.js';
 import { createOrdersTable, fetchRequester, SECRETS, seedDashboard, type Requester, type SeededDashboard } from './share-seed.js';
 
 type Json = Record<string, any>;
@@ -152,6 +152,7 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
     expect(await page.$('#hc')).toBeNull();
     expect(await page.getAttribute('iframe.code-frame', 'sandbox')).toBe('allow-scripts');
 
+    await axe(page, 'report, light');
     await page.screenshot({ path: screenshotPath('report-light'), fullPage: true });
     expect(consoleErrors).toEqual([]);
     await page.close();
@@ -162,6 +163,7 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
     expect(await dark.page.getAttribute('html', 'data-theme')).toBe('dark');
     expect(await style(dark.page, 'body', 'backgroundColor')).toBe('rgb(15, 20, 28)');
     expect(await painted(dark.page, `[data-chart-id="${seed.charts.bar}"] canvas`)).toBeGreaterThan(500);
+    await axe(dark.page, 'report, dark');
     await dark.page.screenshot({ path: screenshotPath('report-dark'), fullPage: true });
     await dark.page.close();
 
@@ -179,6 +181,7 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
     const widths = await page.$$eval('.chart-card', (cards) => cards.map((c) => Math.round(c.getBoundingClientRect().width)));
     expect(new Set(widths).size).toBe(1);
     expect(await painted(page, `[data-chart-id="${seed.charts.line}"] canvas`)).toBeGreaterThan(200);
+    await axe(page, 'report, phone');
     await page.screenshot({ path: screenshotPath('report-phone'), fullPage: true });
     await page.close();
   });
@@ -194,6 +197,7 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
     expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
     expect(await page.getAttribute(`[data-chart-id="${seed.charts.line}"]`, 'data-rendered')).toBe('true');
     expect(await painted(page, 'canvas')).toBeGreaterThan(500);
+    await axe(page, 'embed, dark');
     await page.screenshot({ path: screenshotPath('embed-line-dark') });
     await page.close();
   });
@@ -205,6 +209,7 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
     expect(await view.page.getAttribute('body', 'data-error-code')).toBe('SHARE_TOKEN_INVALID');
     expect(await view.page.textContent('h1')).toBe('This link is not valid');
     expect(await view.page.$('canvas')).toBeNull();
+    await axe(view.page, 'tampered link');
     await view.page.screenshot({ path: screenshotPath('error-tampered') });
     await view.page.close();
 
@@ -233,6 +238,7 @@ describe.skipIf(!browserAvailable())('report and embed pages in Chromium', () =>
     try {
       const { page } = await open(reportUrl, { viewport: { width: 375, height: 700 } });
       expect(await page.getAttribute('body', 'data-state')).toBe('password');
+      await axe(page, 'password form');
       await page.screenshot({ path: screenshotPath('password-form') });
       await page.fill('#share-password', 'not the password');
       await page.click('form.password-form button[type="submit"]');

@@ -24,7 +24,7 @@ function draw(chart: SharedChart): void {
   clear(root);
   root.removeAttribute('aria-busy');
   document.title = chart.name ?? 'Chart';
-  view = renderChartCard(chart);
+  view = renderChartCard(chart, { titleLevel: 'h1' });
   view.card.classList.add('embed-card');
   root.append(view.card);
   if (chart.showBranding) root.append(h('footer', { class: 'branding' }, 'Made with Plotline'));

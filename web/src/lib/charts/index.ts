@@ -55,6 +55,8 @@ export interface CardOptions {
   emptyText?: string;
   /** Said under the title when filters are set: which narrow the card, and which do not reach it. */
   filters?: CardFilters;
+  /** The title's heading level: h1 where the card is the whole page (the embed), else h2 under the dashboard's h1. */
+  titleLevel?: 'h1' | 'h2';
 }
 
 /** "Filtered by …" and "Not filtered by …" under the title; nothing for markdown, which filters never change. */
@@ -74,7 +76,7 @@ function filterNote(type: string, filters: CardFilters | undefined): HTMLElement
 /** One chart card; which renderer draws it depends on the chart type. */
 export function renderChartCard(chart: CardChart, options: CardOptions = {}): RenderedChart {
   const type = chart.type ?? 'line';
-  const title = h('h2', { class: 'card-title' }, chart.name ?? '');
+  const title = h(options.titleLevel ?? 'h2', { class: 'card-title' }, chart.name ?? '');
   const meta = updatedText(chart.chartDataUpdated);
   const cut = cutDataText(chart.chartData);
   const header = h(
