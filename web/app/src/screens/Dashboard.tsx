@@ -225,14 +225,13 @@ function Board({ project, readAt }: { project: Project; readAt: number }) {
     saveLayout.mutate({ next, changed });
   };
 
-  // Every chart is refreshed, one after another; a failure is noted and the next chart still runs.
+  // Each chart that failed, by name, for the message under the buttons.
   const [failures, setFailures] = useState<{ name: string; message: string }[]>([]);
   const refreshAll = useMutation({
     // One request: the server refreshes every chart a few at a time, goes on past failures and
     // answers each chart's outcome (one manual run in the history).
     mutationFn: async () => {
       const run = await ok(api.POST('/project/{id}/refresh', { params: { path: { id: project.id } } }));
-      const names = new Map(charts.map((chart) => [chart.id, chart.name ?? `Chart ${chart.id}`]));
       const failed = run.charts
         .filter((entry) => entry.status === 'failure')
         .map((entry) => ({ name: names.get(entry.chart_id) ?? `Chart ${entry.chart_id}`, message: entry.error?.message ?? 'The refresh failed' }));
