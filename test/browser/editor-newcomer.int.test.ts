@@ -187,7 +187,7 @@ describe.skipIf(!browserAvailable())('a newcomer in the editor (Chromium)', () =
     await page.goto(`${live.url}/app/`);
     await page.getByRole('heading', { name: 'Dashboards' }).waitFor(WAIT);
     await page.getByRole('link', { name: 'Sales' }).waitFor(WAIT);
-    expect(await page.getByTestId('getting-started').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('getting-started').count(), WAIT).toBe(0);
   }, 240_000);
 
   it('the SQL editor: what is on screen runs, a broken query is not saved, errors say what and where, tables complete', async () => {

@@ -70,7 +70,8 @@ function GettingStarted({ projects }: { projects: { id: number; public: boolean;
   const datasets = useQuery(datasetsQuery(team.id));
   const withChart = projects.find((p) => p.Charts.length > 0);
   const policies = useQuery({ ...sharePoliciesQuery(withChart?.id ?? 0), enabled: withChart !== undefined });
-  if (connections.isPending || datasets.isPending) return null;
+  // Nothing until every step is known: the steps would show for a moment, then go, while the share policies load.
+  if (connections.isPending || datasets.isPending || (withChart !== undefined && policies.isPending)) return null;
   const steps = [
     { done: (connections.data?.length ?? 0) > 0, to: '/connections', label: 'Add a connection', hint: 'your database or API, tested before it is saved' },
     { done: (datasets.data?.length ?? 0) > 0, to: '/datasets', label: 'Create a dataset', hint: 'a query on that connection, run in the SQL editor' },
